@@ -36,17 +36,17 @@ def nki_matmul_basic_tiled(lhsT, rhs):
 
             # cuda: 25-34
             for k in nl.affine_range(K // TILE_K):
-                lhsT_tile = nl.load(lhsT[k * TILE_K:(k + 1) * TILE_K,
-                                         m * TILE_M:(m + 1) * TILE_M])  # cuda: 26
-                rhs_tile = nl.load(rhs[k * TILE_K:(k + 1) * TILE_K,
-                                       n * TILE_N:(n + 1) * TILE_N])  # cuda: 27
+                lhsT_tile = nl.load(lhsT[k * TILE_K:(k + 1) * TILE_K,  # cuda: 26
+                                         m * TILE_M:(m + 1) * TILE_M])
+                rhs_tile = nl.load(rhs[k * TILE_K:(k + 1) * TILE_K,  # cuda: 27
+                                       n * TILE_N:(n + 1) * TILE_N])
 
                 # TensorE adds the partial product into the PSUM tile.
                 acc += nl.matmul(lhsT_tile, rhs_tile, transpose_x=True)  # cuda: 30-32
 
             # PSUM -> SBUF with the cast to bfloat16, then SBUF -> HBM.
             out_tile = nl.copy(acc, dtype=result.dtype)  # cuda: 36
-            nl.store(result[m * TILE_M:(m + 1) * TILE_M,
-                            n * TILE_N:(n + 1) * TILE_N], value=out_tile)  # cuda: 36
+            nl.store(result[m * TILE_M:(m + 1) * TILE_M,  # cuda: 36
+                            n * TILE_N:(n + 1) * TILE_N], value=out_tile)
 
     return result

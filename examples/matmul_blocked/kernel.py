@@ -42,9 +42,9 @@ def nki_matmul_blocked(lhsT, rhs):
                                 dtype=lhsT.dtype, buffer=nl.sbuf)
         for bm in nl.affine_range(TILES_IN_BLOCK_M):
             for k in nl.affine_range(K_TILES):
-                lhsT_block[bm, k, i_l.p, i_l.x] = nl.load(
+                lhsT_block[bm, k, i_l.p, i_l.x] = nl.load(  # cuda: 33-34
                     lhsT[k * TILE_K + i_l.p,
-                         (mb * TILES_IN_BLOCK_M + bm) * TILE_M + i_l.x])  # cuda: 33-34
+                         (mb * TILES_IN_BLOCK_M + bm) * TILE_M + i_l.x])
 
         for nb in nl.affine_range(N // BLOCK_N):  # cuda: 27
             # rhs strips of both column tiles of this N block (2 x 64 KiB per partition).
@@ -52,9 +52,9 @@ def nki_matmul_blocked(lhsT, rhs):
                                    dtype=rhs.dtype, buffer=nl.sbuf)
             for bn in nl.affine_range(TILES_IN_BLOCK_N):
                 for k in nl.affine_range(K_TILES):
-                    rhs_block[bn, k, i_r.p, i_r.x] = nl.load(
+                    rhs_block[bn, k, i_r.p, i_r.x] = nl.load(  # cuda: 35-36
                         rhs[k * TILE_K + i_r.p,
-                            (nb * TILES_IN_BLOCK_N + bn) * TILE_N + i_r.x])  # cuda: 35-36
+                            (nb * TILES_IN_BLOCK_N + bn) * TILE_N + i_r.x])
 
             for bm in nl.affine_range(TILES_IN_BLOCK_M):  # cuda: 28
                 for bn in nl.affine_range(TILES_IN_BLOCK_N):  # cuda: 29
@@ -66,8 +66,8 @@ def nki_matmul_blocked(lhsT, rhs):
                                          transpose_x=True)
 
                     out_tile = nl.copy(acc, dtype=result.dtype)  # cuda: 56-62
-                    nl.store(result[(mb * TILES_IN_BLOCK_M + bm) * TILE_M + i_o.p,
+                    nl.store(result[(mb * TILES_IN_BLOCK_M + bm) * TILE_M + i_o.p,  # cuda: 56-62
                                     (nb * TILES_IN_BLOCK_N + bn) * TILE_N + i_o.x],
-                             value=out_tile)  # cuda: 56-62
+                             value=out_tile)
 
     return result

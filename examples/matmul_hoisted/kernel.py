@@ -36,15 +36,15 @@ def nki_matmul_hoisted(lhsT, rhs):
         lhsT_strip = nl.ndarray((K_TILES, nl.par_dim(TILE_K), TILE_M),
                                 dtype=lhsT.dtype, buffer=nl.sbuf)
         for k in nl.affine_range(K_TILES):
-            lhsT_strip[k, i_l.p, i_l.x] = nl.load(
-                lhsT[k * TILE_K + i_l.p, m * TILE_M + i_l.x])  # cuda: 29
+            lhsT_strip[k, i_l.p, i_l.x] = nl.load(  # cuda: 29
+                lhsT[k * TILE_K + i_l.p, m * TILE_M + i_l.x])
 
         for n in nl.affine_range(N // TILE_N):  # cuda: 25
             rhs_strip = nl.ndarray((K_TILES, nl.par_dim(TILE_K), TILE_N),
                                    dtype=rhs.dtype, buffer=nl.sbuf)
             for k in nl.affine_range(K_TILES):
-                rhs_strip[k, i_r.p, i_r.x] = nl.load(
-                    rhs[k * TILE_K + i_r.p, n * TILE_N + i_r.x])  # cuda: 30-32
+                rhs_strip[k, i_r.p, i_r.x] = nl.load(  # cuda: 30-32
+                    rhs[k * TILE_K + i_r.p, n * TILE_N + i_r.x])
 
             acc = nl.zeros((TILE_M, TILE_N), dtype=nl.float32, buffer=nl.psum)  # cuda: 27
             # cuda: 35-41
