@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kl::app {
+
+/// Each subcommand of kernellens-cli takes its own arguments (without the subcommand name) and returns the
+/// process exit code. Errors go to stderr; results to stdout or the `-o` file.
+int runTraceCommand(const std::vector<std::string>& args);
+int runSimulateCommand(const std::vector<std::string>& args);
+int runReviewCommand(const std::vector<std::string>& args);
+
+} // namespace kl::app

@@ -1,0 +1,72 @@
+#include "cli/TraceArguments.h"
+
+#include <filesystem>
+
+namespace kl::app {
+namespace fs = std::filesystem;
+
+Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& args, bool requireOutput) {
+    TraceArguments parsed;
+    auto& request = parsed.request;
+    std::string input;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& flag = args[i];
+        auto value = [&]() -> Expected<std::string> {
+            if (i + 1 >= args.size()) {
+                return makeError(ErrorCode::InvalidArgument, flag + " needs a value");
+            }
+            return args[++i];
+        };
+        if (flag == "-h" || flag == "--help") {
+            return makeError(ErrorCode::Cancelled, "help");
+        }
+        const bool takesValue = flag == "--kernel" || flag == "--arg" || flag == "--scalar" || flag == "--grid" ||
+                                flag == "--timeout" || flag == "-o" || flag == "--output";
+        if (!takesValue) {
+            if (!flag.starts_with("-") && input.empty()) {
+                input = flag;
+            } else {
+                parsed.rest.push_back(flag);
+            }
+            continue;
+        }
+        auto v = value();
+        if (!v) {
+            return std::unexpected(v.error());
+        }
+        if (flag == "--kernel") {
+            request.kernelName = *v;
+        } else if (flag == "--arg") {
+            request.argSpecs.push_back(*v);
+        } else if (flag == "--scalar") {
+            request.scalars.push_back(*v);
+        } else if (flag == "--grid") {
+            request.grid = *v;
+        } else if (flag == "--timeout") {
+            try {
+                request.timeoutSeconds = std::stoi(*v);
+            } catch (...) {
+                return makeError(ErrorCode::InvalidArgument, "--timeout needs a whole number of seconds");
+            }
+        } else {
+            request.output = *v;
+        }
+    }
+    if (requireOutput && request.output.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "trace needs -o OUT.json");
+    }
+    if (input.empty()) {
+        return parsed; // the caller decides whether an input is required (simulate --ir needs none)
+    }
+    std::error_code ec;
+    if (fs::is_directory(input, ec)) {
+        request.taskDir = input;
+    } else if (fs::is_regular_file(input, ec)) {
+        request.kernelFile = input;
+    } else {
+        return makeError(ErrorCode::NotFound, "no such task folder or kernel file", input);
+    }
+    return parsed;
+}
+
+} // namespace kl::app

@@ -1,0 +1,53 @@
+// `kernellens-cli trace`: run a kernel through the NKI front end and write its Kernel IR.
+#include "cli/Commands.h"
+#include "cli/TraceArguments.h"
+
+#include "trace/TraceRunner.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace kl::app {
+
+namespace {
+
+constexpr const char* kTraceUsage = R"(Usage: kernellens-cli trace (TASK_DIR | KERNEL.py) [options] -o OUT.json
+
+Runs the NKI kernel unmodified in KernelLens's NKI front end (no Neuron SDK, no Trainium) and writes the
+Kernel IR (docs/kernel-ir.md).
+
+Options:
+  --kernel NAME            kernel function (default: the task's, or the file's only kernel)
+  --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
+  --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
+  --grid N | AxB           SPMD launch grid
+  --timeout SECONDS        stop a kernel that runs longer (default 120)
+  -o, --output FILE        where to write the IR (required)
+)";
+
+} // namespace
+
+int runTraceCommand(const std::vector<std::string>& args) {
+    auto parsed = parseTraceArguments(args, /*requireOutput=*/true);
+    if (!parsed) {
+        if (parsed.error().code == ErrorCode::Cancelled) { // --help
+            std::fputs(kTraceUsage, stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kTraceUsage);
+        return 2;
+    }
+    auto outcome = core::runTrace(parsed->request);
+    if (!outcome) {
+        std::fprintf(stderr, "%s\n", formatError(outcome.error()).c_str());
+        return 1;
+    }
+    if (!outcome->warnings.empty()) {
+        std::fputs(outcome->warnings.c_str(), stderr);
+    }
+    std::fprintf(stderr, "wrote %s\n", outcome->irFile.string().c_str());
+    return 0;
+}
+
+} // namespace kl::app

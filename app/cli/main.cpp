@@ -1,0 +1,70 @@
+// kernellens-cli: the headless face of KernelLens. It shares sim/ and core/ with the GUI.
+#include "cli/Commands.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: kernellens-cli COMMAND [ARGS...]
+
+Review, optimize and teach NKI kernels on a simulated NeuronCore.
+
+Commands:
+  trace      Run an NKI kernel in the front end and write its Kernel IR
+  simulate   Simulate a kernel (or an IR file) on a NeuronCore profile and print a summary
+  review     Create and edit review files (.klreview): tasks, annotations, scores
+
+Options:
+  -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
+  -V, --version  Show the version
+
+Examples:
+  kernellens-cli trace examples/vector_add_legacy -o /tmp/vadd.ir.json
+  kernellens-cli simulate examples/matmul_basic_tiled --hw trn1 --timeline 20
+)";
+
+int dispatch(std::string_view command, const std::vector<std::string>& rest) {
+    if (command == "trace") {
+        return kl::app::runTraceCommand(rest);
+    }
+    if (command == "simulate") {
+        return kl::app::runSimulateCommand(rest);
+    }
+    if (command == "review") {
+        return kl::app::runReviewCommand(rest);
+    }
+    std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
+                 static_cast<int>(command.size()), command.data());
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    const std::string_view first = argv[1];
+    if (first == "-h" || first == "--help" || first == "help") {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (first == "-V" || first == "--version") {
+        std::printf("kernellens-cli %s\n", KL_VERSION);
+        return 0;
+    }
+    const std::vector<std::string> rest(argv + 2, argv + argc);
+    // No exception may escape main: a bug still gets a message instead of an abort.
+    try {
+        return dispatch(first, rest);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kernellens-cli: internal error: %s\nPlease report this with the command you ran.\n",
+                     e.what());
+        return 70;
+    }
+}

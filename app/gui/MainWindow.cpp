@@ -1,0 +1,303 @@
+#include "gui/MainWindow.h"
+
+#include "gui/RecentFiles.h"
+
+#include "common/PlaceholderPane.h"
+#include "source/SourcePane.h"
+
+#include "task/TaskSpec.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+
+namespace kl::app {
+
+namespace {
+
+QString toQString(const std::string& s) { return QString::fromStdString(s); }
+
+QString readAll(const std::filesystem::path& path) {
+    auto text = core::readTextFile(path);
+    return text ? toQString(*text) : QString();
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowTitle(QStringLiteral("KernelLens"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/kernellens.svg")));
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_recent = new RecentFiles(this);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
+    buildCentre();
+    buildDocks();
+    buildMenus();
+    m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
+    statusBar()->addWidget(m_statusSummary, 1);
+    resize(1280, 800);
+    m_defaultState = saveState();
+    restoreWindowState();
+}
+
+void MainWindow::buildCentre() {
+    m_cudaPane = new views::SourcePane(views::SourcePane::Language::Cuda, tr("CUDA source: open a task to see it"));
+    m_nkiPane = new views::SourcePane(views::SourcePane::Language::Python, tr("NKI source: open a task to see it"));
+    m_sources = new QSplitter(Qt::Horizontal);
+    m_sources->setObjectName(QStringLiteral("sourcesSplitter"));
+    m_sources->addWidget(m_cudaPane);
+    m_sources->addWidget(m_nkiPane);
+
+    m_timeline = new views::PlaceholderPane(
+        tr("Timeline"), tr("Engine lanes (TensorE, VectorE, ScalarE, GpSimdE) and DMA queues of the simulated run "
+                           "will appear here once a task has been simulated."));
+    m_plots = new views::PlaceholderPane(
+        tr("Memory and overlap"), tr("SBUF and PSUM occupancy, DMA bandwidth and DMA/compute overlap, on the "
+                                     "timeline's time axis, will appear here."));
+    m_timelineStack = new QSplitter(Qt::Vertical);
+    m_timelineStack->setObjectName(QStringLiteral("timelineSplitter"));
+    m_timelineStack->addWidget(m_timeline);
+    m_timelineStack->addWidget(m_plots);
+    m_timelineStack->setStretchFactor(0, 3);
+    m_timelineStack->setStretchFactor(1, 2);
+
+    m_centre = new QSplitter(Qt::Vertical);
+    m_centre->setObjectName(QStringLiteral("centreSplitter"));
+    m_centre->addWidget(m_sources);
+    m_centre->addWidget(m_timelineStack);
+    m_centre->setStretchFactor(0, 2);
+    m_centre->setStretchFactor(1, 3);
+    setCentralWidget(m_centre);
+}
+
+QDockWidget* MainWindow::addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
+                                     Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::buildDocks() {
+    m_taskQueue = new QListWidget;
+    m_taskQueue->setObjectName(QStringLiteral("taskQueue"));
+    addPaneDock(tr("Tasks"), QStringLiteral("tasksDock"), m_taskQueue, Qt::LeftDockWidgetArea);
+
+    auto* inspector = addPaneDock(
+        tr("Inspector"), QStringLiteral("inspectorDock"),
+        new views::PlaceholderPane(tr("Inspector"), tr("Select an instruction or drag a time range on the timeline "
+                                                      "to see its operands, timing and why it waited.")),
+        Qt::RightDockWidgetArea);
+    auto* rubric = addPaneDock(
+        tr("Rubric"), QStringLiteral("rubricDock"),
+        new views::PlaceholderPane(tr("Rubric scorecard"), tr("Scores per rubric item (migration fidelity, hardware "
+                                                             "appropriateness, performance, numerics) will appear "
+                                                             "here when a review file is open.")),
+        Qt::RightDockWidgetArea);
+    auto* annotations = addPaneDock(
+        tr("Annotations"), QStringLiteral("annotationsDock"),
+        new views::PlaceholderPane(tr("Annotations"), tr("Annotations pinned to time ranges, instructions and source "
+                                                        "lines will be listed here.")),
+        Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspector, rubric);
+    tabifyDockWidget(rubric, annotations);
+    inspector->raise();
+
+    m_problems = new QListWidget;
+    m_problems->setObjectName(QStringLiteral("problems"));
+    m_problemsDock = addPaneDock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
+    connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const int line = item->data(Qt::UserRole).toInt();
+        if (line > 0) {
+            m_nkiPane->showLine(line);
+        }
+    });
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("tasksDock")), inspector}, {220, 300}, Qt::Horizontal);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openTask = file->addAction(tr("&Open Task Folder..."), this, &MainWindow::chooseTaskFolder);
+    openTask->setShortcut(QKeySequence::Open);
+    QAction* openFile = file->addAction(tr("Open &File (Kernel or Review)..."), this, &MainWindow::chooseFile);
+    openFile->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+O")));
+    m_recent->attachMenu(file->addMenu(tr("Open &Recent")));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        m_viewMenu->addAction(dock->toggleViewAction());
+    }
+    m_viewMenu->addSeparator();
+    auto* themes = new QActionGroup(this);
+    QAction* light = m_viewMenu->addAction(tr("&Light Theme"), this, [this] { setTheme(Theme::Light); });
+    QAction* dark = m_viewMenu->addAction(tr("&Dark Theme"), this, [this] { setTheme(Theme::Dark); });
+    for (QAction* a : {light, dark}) {
+        a->setCheckable(true);
+        themes->addAction(a);
+    }
+    const Theme current = themeFromName(QSettings().value(QStringLiteral("theme")).toString());
+    (current == Theme::Dark ? dark : light)->setChecked(true);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About KernelLens"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::restoreWindowState() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    for (QSplitter* splitter : {m_centre, m_sources, m_timelineStack}) {
+        splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
+    }
+}
+
+void MainWindow::saveWindowState() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    for (QSplitter* splitter : {m_centre, m_sources, m_timelineStack}) {
+        settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
+    }
+}
+
+void MainWindow::resetLayout() {
+    restoreState(m_defaultState);
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        dock->show();
+    }
+    m_centre->setSizes({height() * 2 / 5, height() * 3 / 5});
+    m_sources->setSizes({width() / 2, width() / 2});
+}
+
+void MainWindow::setTheme(Theme theme) {
+    QSettings().setValue(QStringLiteral("theme"), themeName(theme));
+    applyTheme(*qApp, theme);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowState();
+    event->accept();
+}
+
+bool MainWindow::openPath(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        reportProblem(tr("%1: no such file or folder").arg(path));
+        return false;
+    }
+    bool opened = false;
+    if (info.isDir()) {
+        opened = openTaskFolder(info.absoluteFilePath());
+    } else if (info.suffix() == QLatin1String("py")) {
+        opened = openKernelFile(info.absoluteFilePath());
+    } else if (info.suffix() == QLatin1String("klreview")) {
+        reportProblem(tr("%1: opening review files is not available in this build yet; open a task folder instead.")
+                          .arg(path));
+    } else {
+        reportProblem(tr("%1: not a task folder, an NKI kernel (.py) or a review file (.klreview)").arg(path));
+    }
+    if (opened) {
+        m_recent->add(info.absoluteFilePath());
+    }
+    return opened;
+}
+
+bool MainWindow::openTaskFolder(const QString& folder) {
+    auto spec = core::loadTaskSpec(folder.toStdString());
+    if (!spec) {
+        const auto& e = spec.error();
+        reportProblem(toQString(e.message + (e.hint.empty() ? "" : " (" + e.hint + ")")), toQString(e.file), e.line);
+        return false;
+    }
+    m_taskQueue->clear();
+    m_taskQueue->addItem(toQString(spec->title));
+    m_taskQueue->setCurrentRow(0);
+    m_nkiPane->showSource(toQString(spec->kernelFile.filename().string()), readAll(spec->kernelFile));
+    if (spec->cudaFile.empty()) {
+        m_cudaPane->clear();
+    } else {
+        m_cudaPane->showSource(toQString(spec->cudaFile.filename().string()), readAll(spec->cudaFile));
+    }
+    setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
+    m_statusSummary->setText(tr("Task %1 opened: kernel %2, hardware %3. Simulation results appear here once run.")
+                                 .arg(toQString(spec->title), toQString(spec->kernelName), toQString(spec->hardware)));
+    return true;
+}
+
+bool MainWindow::openKernelFile(const QString& file) {
+    m_nkiPane->showSource(QFileInfo(file).fileName(), readAll(file.toStdString()));
+    m_cudaPane->clear();
+    setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(file).fileName()));
+    return true;
+}
+
+void MainWindow::reportProblem(const QString& text, const QString& file, int line) {
+    QString label = text;
+    if (!file.isEmpty()) {
+        label = line > 0 ? QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(text)
+                         : QStringLiteral("%1: %2").arg(file, text);
+    }
+    auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), label);
+    item->setData(Qt::UserRole, line);
+    m_problems->addItem(item);
+    m_problemsDock->show();
+    m_problemsDock->raise();
+    statusBar()->showMessage(label, 8000);
+}
+
+void MainWindow::chooseTaskFolder() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Task Folder"));
+    if (!folder.isEmpty()) {
+        openPath(folder);
+    }
+}
+
+void MainWindow::chooseFile() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open Kernel or Review"), QString(),
+                                                      tr("KernelLens files (*.py *.klreview);;All files (*)"));
+    if (!file.isEmpty()) {
+        openPath(file);
+    }
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About KernelLens"),
+        tr("<h3>KernelLens %1</h3><p>A workbench for reviewing, optimizing and teaching NKI kernels for AWS "
+           "Trainium. It runs a kernel on a simulated NeuronCore and shows its timeline, SBUF/PSUM occupancy "
+           "and DMA/compute overlap beside the CUDA kernel it was migrated from.</p>"
+           "<p>Built with Qt %2, QCustomPlot and QScintilla.</p>")
+            .arg(QStringLiteral(KL_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::showShortcuts() {
+    QMessageBox::information(this, tr("Keyboard Shortcuts"),
+                             tr("<table>"
+                                "<tr><td><b>Ctrl+O</b></td><td>Open a task folder</td></tr>"
+                                "<tr><td><b>Ctrl+Shift+O</b></td><td>Open a kernel or review file</td></tr>"
+                                "<tr><td><b>F1</b></td><td>This list</td></tr>"
+                                "<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>"
+                                "</table>"));
+}
+
+} // namespace kl::app

@@ -1,0 +1,29 @@
+// kernellens: the desktop workbench. Opens what it is given on the command line.
+#include "gui/MainWindow.h"
+#include "gui/Theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("KernelLens"));
+    QApplication::setApplicationName(QStringLiteral("KernelLens"));
+    QApplication::setApplicationVersion(QStringLiteral(KL_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
+    parser.process(app);
+
+    kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));
+    kl::app::MainWindow window;
+    window.show();
+    for (const QString& path : parser.positionalArguments()) {
+        window.openPath(path);
+    }
+    return app.exec();
+}
