@@ -1,0 +1,1 @@
+"""KernelLens NKI front end: runs an unmodified NKI kernel symbolically and records a Kernel IR."""

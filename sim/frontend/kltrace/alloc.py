@@ -1,0 +1,143 @@
+"""Tensor creation: nl.ndarray / zeros / ones / full / *_like, including `nl.par_dim` block layouts."""
+import sys
+
+from . import dtypes
+from .emit import emit, dtype_arg
+from .errors import kernel_error, unsupported
+from .ops import psum_bank_check
+from .tracer import T
+from .views import Tensor
+
+
+class Memory:
+    """A memory kind passed as `buffer=` (nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm, nl.private_hbm)."""
+    __slots__ = ("name", "memory")
+
+    def __init__(self, name, memory):
+        self.name = name
+        self.memory = memory
+
+    def __repr__(self):
+        return f"nl.{self.name}"
+
+
+MEMORIES = {n: Memory(n, m) for n, m in (("sbuf", "sbuf"), ("psum", "psum"), ("hbm", "hbm"),
+                                           ("shared_hbm", "hbm"), ("private_hbm", "hbm"))}
+
+
+class par_dim(int):
+    """Marks the partition dimension in a shape: `(4, nl.par_dim(128), 512)` is 4 tiles of [128, 512]."""
+
+    def __new__(cls, size):
+        obj = int.__new__(cls, size)
+        return obj
+
+    @property
+    def size(self):
+        return int(self)
+
+
+def _dims_for(shape, pi):
+    """User-order dims of a block layout [blocks..., P, free...] stored as IR shape [P, blocks..., free...]."""
+    blocks, p, free = shape[:pi], shape[pi], shape[pi + 1:]
+    fprod = 1
+    for d in free:
+        fprod *= d
+    bprod = 1
+    for d in blocks:
+        bprod *= d
+    pstride = bprod * fprod
+    dims = []
+    stride = fprod
+    for d in reversed(blocks):
+        dims.append((stride, d))
+        stride *= d
+    dims.reverse()
+    dims.append((pstride, p))
+    stride = 1
+    fdims = []
+    for d in reversed(free):
+        fdims.append((stride, d))
+        stride *= d
+    dims.extend(reversed(fdims))
+    return (p,) + tuple(blocks) + tuple(free), tuple(dims)
+
+
+def _shape_arg(shape):
+    if isinstance(shape, int):
+        shape = (shape,)
+    out = []
+    pi = None
+    for i, d in enumerate(shape):
+        if isinstance(d, par_dim):
+            pi = i
+        if isinstance(d, Tensor) or not hasattr(d, "__index__"):
+            raise unsupported(f"shape entry of type {type(d).__name__}", "shapes must be Python integers")
+        d = int(d)
+        if d <= 0:
+            raise kernel_error(f"shape {list(shape)} has a non-positive dimension")
+        out.append(d)
+    return tuple(out), pi
+
+
+def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
+    loc = loc or T.loc(sys._getframe(2))
+    shape, pi = _shape_arg(shape)
+    dt = dtype_arg(dtype, None)
+    if dt is None:
+        raise kernel_error("tensor creation needs a dtype")
+    mem = buffer if isinstance(buffer, Memory) else MEMORIES["sbuf"] if buffer is None else None
+    if mem is None:
+        raise unsupported(f"buffer={buffer!r}", "use buffer=nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm or nl.private_hbm")
+    label = name or T.var_name(loc, "tensor")
+    if mem.memory == "hbm":
+        return _allocate_hbm(shape, dt, mem, label, loc, init)
+    ir_shape, dims = _dims_for(shape, pi or 0)
+    if mem.memory == "psum":
+        psum_bank_check((ir_shape[0],) + shape[(pi or 0) + 1:], dt, "nl.ndarray")
+    buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
+    view = Tensor(buf, 0, dims, dt, root=True)
+    if init is not None:
+        if mem.memory == "psum" and init == 0:
+            buf.zeroed = True
+            buf.written = True
+        else:
+            emit("memset", "vector", [view], [], {"value": init}, loc=loc)
+    return view
+
+
+def _allocate_hbm(shape, dt, mem, label, loc, init):
+    dims = []
+    stride = 1
+    for d in reversed(shape):
+        dims.append((stride, d))
+        stride *= d
+    dims = tuple(reversed(dims))
+    if mem.name == "shared_hbm":
+        ordinal = T.shared_ordinal
+        T.shared_ordinal += 1
+        if T.pid != tuple(0 for _ in T.pid):
+            if ordinal < len(T.shared_allocs):
+                buf = T.shared_allocs[ordinal]
+                if buf.shape == shape and buf.dtype == dt:
+                    return Tensor(buf, 0, dims, dt, root=True)
+        buf = T.new_buffer(label, "hbm", shape, dt, "output", loc, kind="shared_hbm")
+        T.shared_allocs.append(buf)
+    else:
+        buf = T.new_buffer(label, "hbm", shape, dt, "scratch", loc, kind=mem.name)
+    view = Tensor(buf, 0, dims, dt, root=True)
+    if init is not None:
+        raise unsupported("initialized HBM tensors (nl.zeros in HBM)", "allocate in SBUF, fill, then nl.store")
+    return view
+
+
+def like(a, dtype=None, buffer=None, name="", init=None):
+    if not isinstance(a, Tensor):
+        raise kernel_error(f"expected a tensor, got {type(a).__name__}")
+    mem = buffer
+    if mem is None:
+        mem = MEMORIES[a.buf.kind or a.buf.memory]
+    return allocate(a.shape, dtype or a.dtype, mem, name, init, loc=T.loc(sys._getframe(2)))
+
+
+__all__ = ["Memory", "MEMORIES", "par_dim", "allocate", "like", "dtypes"]

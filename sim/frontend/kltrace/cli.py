@@ -1,0 +1,196 @@
+"""Command line of the front end: parse flags / task.json, sandbox, trace, write IR or one JSON error."""
+import argparse
+import json
+import os
+import sys
+
+from . import dtypes, sandbox
+from .errors import TraceError
+from .tracer import T
+
+USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--arg NAME=4096x8192:bfloat16 ...] "
+         "[--grid N|AxB] [--scalar NAME=VALUE ...] -o OUT.json [--timeout S] [--memory-mb M] [--pretty]")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise TraceError("invalid_argument", f"bad command line: {message}", "usage: " + USAGE)
+
+
+def parse_flags(argv):
+    p = _Parser(prog="kltrace_main.py", usage=USAGE, add_help=True)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--task")
+    src.add_argument("--kernel-file")
+    p.add_argument("--kernel")
+    p.add_argument("--arg", action="append", default=None)
+    p.add_argument("--grid")
+    p.add_argument("--scalar", action="append", default=None)
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--memory-mb", type=int, default=4096)
+    p.add_argument("--pretty", action="store_true", help="indent the IR (not byte-compatible with compact output)")
+    return p.parse_args(argv)
+
+
+def parse_dtype(text, where):
+    d = dtypes.normalize(text.strip())
+    if d is None:
+        raise TraceError("invalid_argument", f"unknown dtype '{text}' in {where}",
+                         "dtypes: " + ", ".join(dtypes.SIZES))
+    return d
+
+
+def parse_arg(text):
+    """NAME=4096x8192:bfloat16 -> (name, shape, dtype)."""
+    try:
+        name, rest = text.split("=", 1)
+        shape_text, dtype_text = rest.rsplit(":", 1)
+        shape = [int(s) for s in shape_text.lower().split("x")]
+    except ValueError:
+        raise TraceError("invalid_argument", f"bad --arg '{text}'", "expected NAME=4096x8192:bfloat16")
+    if not name.isidentifier() or any(s <= 0 for s in shape):
+        raise TraceError("invalid_argument", f"bad --arg '{text}'", "expected NAME=4096x8192:bfloat16")
+    return name, shape, parse_dtype(dtype_text, f"--arg {text}")
+
+
+def parse_grid(text):
+    try:
+        grid = [int(g) for g in str(text).lower().split("x")]
+    except ValueError:
+        raise TraceError("invalid_argument", f"bad --grid '{text}'", "expected N or AxB, e.g. --grid 4 or --grid 2x2")
+    if not grid or len(grid) > 3 or any(g <= 0 for g in grid):
+        raise TraceError("invalid_argument", f"bad --grid '{text}'", "expected N or AxB with positive sizes")
+    return grid
+
+
+def parse_scalar(text):
+    if "=" not in text:
+        raise TraceError("invalid_argument", f"bad --scalar '{text}'", "expected NAME=VALUE")
+    name, value = text.split("=", 1)
+    for conv in (int, float):
+        try:
+            return name, conv(value)
+        except ValueError:
+            pass
+    if value in ("True", "true", "False", "false"):
+        return name, value.lower() == "true"
+    return name, value
+
+
+def read_task(folder):
+    path = os.path.join(folder, "task.json")
+    if not os.path.isfile(path):
+        raise TraceError("not_found", f"no task.json in {folder}", "a task folder holds task.json and the kernel file")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            task = json.load(fh)
+    except json.JSONDecodeError as e:
+        raise TraceError("parse", f"task.json:{e.lineno}:{e.colno}: {e.msg}", "fix the JSON syntax",
+                         file="task.json", line=e.lineno)
+    except OSError as e:
+        raise TraceError("io", f"cannot read {path}: {e.strerror}")
+    if not isinstance(task, dict) or task.get("format") != 1:
+        raise TraceError("invalid_argument", "task.json: unsupported or missing \"format\" (expected 1)",
+                         "see docs/task-format.md", file="task.json")
+    for key in ("kernel_file", "kernel", "args"):
+        if key not in task:
+            raise TraceError("invalid_argument", f"task.json: missing \"{key}\"", "see docs/task-format.md",
+                             file="task.json")
+    return task
+
+
+def build_spec(flags):
+    from .runner import KernelSpec
+    args, grid, scalars, name, kernel_file, base = [], [1], {}, flags.kernel, flags.kernel_file, None
+    if flags.task:
+        task = read_task(flags.task)
+        base = flags.task
+        kernel_file = os.path.join(flags.task, task["kernel_file"])
+        name = name or task["kernel"]
+        try:
+            args = [(a["name"], [int(s) for s in a["shape"]], parse_dtype(str(a["dtype"]), "task.json"))
+                    for a in task["args"]]
+        except (KeyError, TypeError, ValueError):
+            raise TraceError("invalid_argument", "task.json: each arg needs name, shape and dtype",
+                             "see docs/task-format.md", file="task.json")
+        grid = [int(g) for g in task.get("grid", [1])]
+        scalars = dict(task.get("scalars", {}))
+    if flags.arg is not None:
+        args = [parse_arg(a) for a in flags.arg]
+    if flags.grid:
+        grid = parse_grid(flags.grid)
+    for s in flags.scalar or []:
+        k, v = parse_scalar(s)
+        scalars[k] = v
+    return KernelSpec(kernel_file, name, args, grid, scalars, base)
+
+
+def emit_error(err):
+    payload = {"error": {"code": err.code, "message": err.message, "file": err.file or "",
+                         "line": err.line or 0, "hint": err.hint or ""}}
+    sys.stdout.write(json.dumps(payload, sort_keys=False) + "\n")
+    sys.stdout.flush()
+    where = f"{err.file}:{err.line}: " if err.file and err.line else (f"{err.file}: " if err.file else "")
+    hint = f" (hint: {err.hint})" if err.hint else ""
+    sys.stderr.write(f"kltrace: {err.code}: {where}{err.message}{hint}\n")
+    sys.stderr.flush()
+
+
+def _on_timeout(timeout_s):
+    def handler(frame):
+        file, line = T.where(frame)
+        at = f" at {file}:{line}" if file else ""
+        emit_error(TraceError("timeout", f"timed out after {timeout_s:g} s{at}",
+                              "the kernel did not finish tracing: look for an endless loop or a huge trip count",
+                              file=file, line=line))
+        os._exit(2)
+    return handler
+
+
+def main(argv=None):
+    workdir = None
+    try:
+        flags = parse_flags(sys.argv[1:] if argv is None else argv)
+        out_path = os.path.abspath(flags.output)
+        spec = build_spec(flags)
+        spec.kernel_file = os.path.abspath(spec.kernel_file)
+        if spec.base_dir:
+            spec.base_dir = os.path.abspath(spec.base_dir)
+        from .runner import prepare_imports, trace
+        prepare_imports()
+        sandbox.block_network()
+        workdir = sandbox.PrivateDir()
+        workdir.enter()
+        sandbox.set_limits(flags.timeout, flags.memory_mb)
+        sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout))
+        text = trace(spec)
+        sandbox.disarm_alarm()
+        if flags.pretty:
+            text = json.dumps(json.loads(text), indent=1)
+        try:
+            with open(out_path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise TraceError("io", f"cannot write {out_path}: {e.strerror}")
+        sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
+                         f"{sum(1 for b in T.buffers if not b.dropped)} buffers -> {flags.output}\n")
+        return 0
+    except TraceError as e:
+        emit_error(e)
+        return 2
+    except SystemExit as e:
+        if e.code in (0, None):
+            return 0
+        emit_error(TraceError("invalid_argument", "bad command line", "usage: " + USAGE))
+        return 2
+    except Exception as e:  # a front-end bug: still one JSON error, never a traceback on stdout
+        import traceback
+        traceback.print_exc(file=sys.stderr)
+        emit_error(TraceError("internal", f"internal error in the front end: {type(e).__name__}: {e}",
+                              "please report this with the kernel that caused it"))
+        return 2
+    finally:
+        sandbox.disarm_alarm()
+        if workdir is not None:
+            workdir.leave()

@@ -1,0 +1,187 @@
+"""Turning views into IR operands and recording instructions, with the checks every op shares."""
+import sys
+
+from . import dtypes
+from .errors import kernel_error, unsupported
+from .indexing import mask_ranges
+from .tracer import T, Instr, PMAX
+from .views import Tensor, run_checks
+
+
+def _merge(dims):
+    """Drop unit dims and fuse contiguous neighbours so equal regions give equal patterns."""
+    out = []
+    for s, c in dims:
+        if c == 1:
+            continue
+        if out:
+            ps, pc = out[-1]
+            if ps == s * c:
+                out[-1] = (s, pc * c)
+                continue
+        out.append((s, c))
+    return out
+
+
+def make_ap(v, ranges):
+    """(AP tuple, element count) of view v restricted to mask ranges (AP: buf, part0, pcount, off, pattern, dtype)."""
+    dims = v.dims
+    off = v.off
+    if v.checks:
+        run_checks(v, ranges)
+    if ranges is not None and len(ranges) == len(dims):
+        dims = list(dims)
+        for a, (lo, hi) in enumerate(ranges):
+            s, c = dims[a]
+            if c > 1 and (lo != 0 or hi < c):
+                hi = min(hi, c)
+                off += lo * s
+                dims[a] = (s, hi - lo)
+    b = v.buf
+    if b.memory == "hbm":
+        if dims:
+            pat = [tuple(dims[0])] + _merge(dims[1:])
+        else:
+            pat = [(1, 1)]
+        n = 1
+        for _, c in pat:
+            n *= c
+        return (b, -1, 0, off, tuple(pat), v.dtype), n
+    ps = b.pstride
+    pc = 1
+    rest = dims
+    if dims:
+        s0, c0 = dims[0]
+        if s0 >= ps or s0 == 0:
+            rest = dims[1:]
+            if c0 == 1 or s0 == ps:
+                pc = c0
+            elif s0 == 0:
+                pc = 1
+            elif s0 % ps == 0:
+                pc = (c0 - 1) * (s0 // ps) + 1
+            else:
+                raise kernel_error("the partition dimension of an on-chip tile must be indexed first")
+    for s, c in rest:
+        if c > 1 and s >= ps and ps > 0 and b.shape[0] > 1:
+            raise kernel_error(f"tile {b.name}: the partition dimension must be the first index of an access",
+                               "index on-chip tiles as tile[partition, free...]")
+    p0 = off // ps if ps else off
+    foff = off - p0 * ps
+    pat = tuple(_merge(rest)) or ((1, 1),)
+    n = pc
+    for _, c in pat:
+        n *= c
+    return (b, p0, pc, foff, pat, v.dtype), n
+
+
+def materialize_zeros(b, loc):
+    """Emit the memset that a lazily kept `nl.zeros` of a PSUM tile stands for."""
+    b.zeroed = False
+    root = root_view(b)
+    ap, n = make_ap(root, None)
+    T.instrs.append(Instr("memset", "vector", [ap], [], n, n * dtypes.SIZES[b.dtype], {"value": 0}, loc,
+                          T.iter_tuple, T.pid, None))
+
+
+def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
+    """Record one instruction; returns it, or None when a mask leaves nothing to do."""
+    if loc is None:
+        loc = T.loc(sys._getframe(1))
+    ranges = None
+    if mask is not None:
+        if not hasattr(mask, "terms"):
+            raise unsupported(f"mask of type {type(mask).__name__}", "masks are comparisons of nl.arange indices")
+        shape = space if space is not None else dsts[0].shape
+        ranges, exact = mask_ranges(mask, shape)
+        if not exact:
+            T.warn("mask is not a box of single-axis bounds; recorded as its bounding box", loc, ("mask", loc[:1]))
+        if any(lo >= hi for lo, hi in ranges):
+            for v in dsts:
+                v.buf.written = True
+            return None
+    src_aps = []
+    for v in srcs:
+        ap, _ = make_ap(v, ranges)
+        b = v.buf
+        if b.memory != "hbm":
+            if b.zeroed and (b.mm_keys is None or (ap[1], ap[3]) not in b.mm_keys):
+                materialize_zeros(b, loc)
+            elif not b.written:
+                raise kernel_error(f"{op} reads tile '{b.name}' before anything was written to it",
+                                   "load or compute the tile before using it (uninitialized on-chip memory)")
+        b.pinned = True
+        src_aps.append(ap)
+    dst_aps = []
+    elements = 0
+    for i, v in enumerate(dsts):
+        ap, n = make_ap(v, ranges)
+        b = v.buf
+        if b.zeroed and op != "nc_matmul":
+            materialize_zeros(b, loc)
+        b.written = True
+        if i == 0:
+            elements = n
+        dst_aps.append(ap)
+    dt = dsts[0].dtype if dsts else "float32"
+    ins = Instr(op, engine, dst_aps, src_aps, elements, elements * dtypes.SIZES[dt], attrs, loc,
+                T.iter_tuple, T.pid, ranges)
+    T.instrs.append(ins)
+    return ins
+
+
+def root_dims(shape):
+    dims, stride = [], 1
+    for s in reversed(shape):
+        dims.append((stride, s))
+        stride *= s
+    return tuple(reversed(dims))
+
+
+def root_view(b):
+    return Tensor(b, 0, root_dims(b.shape), b.dtype, root=True)
+
+
+def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
+    buf = T.new_buffer(T.var_name(loc, fallback_name), memory, tuple(shape), dtype, role, loc)
+    buf.temp = temp
+    return Tensor(buf, 0, root_dims(buf.shape), dtype, root=True)
+
+
+def squeeze_free(shape):
+    if not shape:
+        return ()
+    return (shape[0],) + tuple(d for d in shape[1:] if d != 1)
+
+
+def same_shape(a, b):
+    return a == b or squeeze_free(a) == squeeze_free(b)
+
+
+def require_shape(what, expected, got, name="destination"):
+    if not same_shape(tuple(expected), tuple(got)):
+        raise kernel_error(f"shape mismatch in {what}: {name} is {list(got)} but the result is {list(expected)}",
+                           "make the destination tile the same shape as the result")
+
+
+def require_onchip(v, what, role="operand"):
+    if not isinstance(v, Tensor):
+        raise kernel_error(f"{what}: {role} must be a tile, got {type(v).__name__}")
+    if v.buf.memory == "hbm":
+        raise kernel_error(f"{what}: {role} '{v.buf.name}' is in HBM; compute engines read SBUF/PSUM tiles",
+                           "load it into SBUF first with nl.load / nisa.dma_copy")
+
+
+def check_partitions(shape, what):
+    if shape and shape[0] > PMAX:
+        raise kernel_error(f"{what}: partition dimension {shape[0]} exceeds {PMAX}",
+                           "tile the partition dimension in blocks of nl.tile_size.pmax (128)")
+
+
+def dtype_arg(dtype, default):
+    if dtype is None:
+        return default
+    d = dtypes.normalize(dtype)
+    if d is None:
+        raise unsupported(f"dtype {dtype!r}", "use one of nl.float32, nl.bfloat16, nl.float16, nl.int32, ...")
+    return d

@@ -1,0 +1,342 @@
+"""The `nisa` namespace in both generations.
+
+Legacy (`neuronxcc.nki.isa`) calls return their result tile; standalone (`nki.isa`) calls take the
+destination first and return nothing. Both lower to the same functions in `ops` / this module.
+"""
+import sys
+
+from . import ops
+from .emit import emit, new_tile, require_onchip, dtype_arg, require_shape, squeeze_free
+from .errors import kernel_error, unsupported
+from .indexing import IndexExpr
+from .ops import op_name, engine_arg, _result, _is_tile, _scalar
+from .tracer import T
+
+
+class _EnumValue:
+    __slots__ = ("value", "label")
+
+    def __init__(self, label, value):
+        self.label = label
+        self.value = value
+
+    def __repr__(self):
+        return self.label
+
+
+class _Enum:
+    """A small enum namespace (nisa.engine, nisa.reduce_cmd, ...); unknown members are unsupported."""
+
+    def __init__(self, name, members):
+        self._name = name
+        for m in members:
+            setattr(self, m, _EnumValue(f"nisa.{name}.{m}", m))
+
+    def __getattr__(self, item):
+        if item.startswith("__"):
+            raise AttributeError(item)
+        raise unsupported(f"nisa.{self._name}.{item}")
+
+
+engine = _Enum("engine", ("tensor", "vector", "scalar", "gpsimd", "unknown", "sync", "activation", "pool"))
+reduce_cmd = _Enum("reduce_cmd", ("idle", "reset", "reduce", "reset_reduce"))
+dge_mode = _Enum("dge_mode", ("none", "swdge", "hwdge", "unknown"))
+nc_version = _Enum("nc_version", ("gen2", "gen3", "gen4"))
+oob_mode = _Enum("oob_mode", ("error", "skip"))
+matmul_perf_mode = _Enum("matmul_perf_mode", ("none", "double_row"))
+
+
+def _loc():
+    return T.loc(sys._getframe(2))
+
+
+def _engine(e, default):
+    v = engine_arg(e, default)
+    return {"activation": "scalar", "pool": "gpsimd"}.get(getattr(e, "value", None), v)
+
+
+# ------------------------------------------------------------------------------------------ shared bodies
+def activation(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None, mask=None, dtype=None,
+               loc=None, force_reduce=False):
+    loc = loc or _loc()
+    func = op_name(op)
+    if reduce_res is None and not force_reduce:
+        return ops.unary_op(func, data, dtype, mask, dst, bias, scale, loc=loc)
+    require_onchip(data, f"nisa.activation({func})", "data")
+    if not _is_tile(reduce_res):
+        raise kernel_error("activation_reduce needs reduce_res, a [P, 1] tile")
+    require_shape("activation reduce_res", (data.shape[0], 1), reduce_res.shape, "reduce_res")
+    res = _result(dst, data.shape, dtype_arg(dtype, data.dtype), "sbuf", loc, func, "nisa.activation")
+    srcs = [data] + [t for t in (bias, scale) if _is_tile(t)]
+    attrs = {"func": func, "op0": op_name(reduce_op) or "add"}
+    ins = emit("activation_reduce", "scalar", [res, reduce_res], srcs, attrs, mask, space=data.shape, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc=None):
+    loc = loc or _loc()
+    name = op_name(op)
+    require_onchip(data1, f"nisa.tensor_tensor({name})", "data1")
+    require_onchip(data2, f"nisa.tensor_tensor({name})", "data2")
+    if data1.shape != data2.shape and squeeze_free(data1.shape) != squeeze_free(data2.shape):
+        raise kernel_error(f"shape mismatch in nisa.tensor_tensor: {list(data1.shape)} and {list(data2.shape)}",
+                           "tensor_tensor needs equal shapes; use tensor_scalar for a [P, 1] operand")
+    from . import dtypes
+    res = _result(dst, data1.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
+                  name, "nisa.tensor_tensor")
+    ins = emit("tensor_tensor", _engine(engine, "vector"), [res], [data1, data2], {"op0": name}, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False,
+                  dtype=None, mask=None, engine=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(data, "nisa.tensor_scalar", "data")
+    srcs = [data]
+    attrs = {"op0": op_name(op0)}
+    for key, operand in (("operand0", operand0), ("operand1", operand1)):
+        if _is_tile(operand):
+            require_onchip(operand, "nisa.tensor_scalar", key)
+            if operand.shape[0] != data.shape[0] or operand.size != operand.shape[0]:
+                raise kernel_error(f"nisa.tensor_scalar {key} must be a [{data.shape[0]}, 1] vector, "
+                                   f"got {list(operand.shape)}")
+            srcs.append(operand)
+        elif operand is not None:
+            attrs[key] = operand
+    attrs["reverse0"] = bool(reverse0)
+    if op1 is not None:
+        attrs["op1"] = op_name(op1)
+        attrs["reverse1"] = bool(reverse1)
+    res = _result(dst, data.shape, dtype_arg(dtype, data.dtype), "sbuf", loc, "tensor_scalar", "nisa.tensor_scalar")
+    ins = emit("tensor_scalar", _engine(engine, "vector"), [res], srcs, attrs, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def _simple(opname, engine_name, dst, data, out_shape, dtype, mask, loc, attrs=None):
+    require_onchip(data, f"nisa.{opname}", "data")
+    res = _result(dst, out_shape, dtype_arg(dtype, data.dtype), "sbuf", loc, opname, f"nisa.{opname}")
+    ins = emit(opname, engine_name, [res], [data], attrs, mask, space=data.shape, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def bn_stats(dst, data, mask=None, dtype=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(data, "nisa.bn_stats", "data")
+    free = data.size // max(data.shape[0], 1)
+    if free > 512:
+        raise kernel_error(f"nisa.bn_stats free size {free} exceeds 512 (nl.tile_size.bn_stats_fmax)",
+                           "split the free dimension into chunks of 512 and combine them with nisa.bn_aggr")
+    return _simple("bn_stats", "vector", dst, data, (data.shape[0], 6), dtype, mask, loc)
+
+
+def bn_aggr(dst, data, mask=None, dtype=None, loc=None):
+    return _simple("bn_aggr", "vector", dst, data, (data.shape[0], 2), dtype, mask, loc or _loc())
+
+
+def reciprocal(dst, data, mask=None, dtype=None, loc=None):
+    return _simple("reciprocal", "vector", dst, data, data.shape, dtype, mask, loc or _loc())
+
+
+def tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False, mask=None,
+                       dtype=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(data0, "nisa.tensor_tensor_scan", "data0")
+    require_onchip(data1, "nisa.tensor_tensor_scan", "data1")
+    if data0.shape != data1.shape:
+        raise kernel_error(f"shape mismatch in nisa.tensor_tensor_scan: {list(data0.shape)} and {list(data1.shape)}")
+    srcs = [data0, data1]
+    attrs = {"op0": op_name(op0), "op1": op_name(op1)}
+    if _is_tile(initial):
+        srcs.append(initial)
+    else:
+        attrs["initial"] = initial
+    res = _result(dst, data0.shape, dtype_arg(dtype, data0.dtype), "sbuf", loc, "scan", "nisa.tensor_tensor_scan")
+    ins = emit("tensor_tensor_scan", "vector", [res], srcs, attrs, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def iota_expr(expr, dtype, mask=None):
+    loc = _loc()
+    if isinstance(expr, tuple):
+        expr = expr[0]
+    if not isinstance(expr, IndexExpr):
+        raise unsupported("nisa.iota takes an nl.arange / nl.mgrid expression")
+    shape = expr.shape if len(expr.shape) > 1 else (expr.shape[0], 1)
+    res = new_tile(shape, dtype_arg(dtype, "int32"), "sbuf", loc, "iota")
+    attrs = {"offset": expr.const, "pattern": [[c, n] for c, n in zip(expr.coefs, expr.shape)]}
+    res.buf.producer = emit("iota", "gpsimd", [res], [], attrs, mask, loc=loc)
+    return res
+
+
+def affine_select(dst, on_true_tile, on_false_value, attrs, mask=None, dtype=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(on_true_tile, "nisa.affine_select", "on_true_tile")
+    res = _result(dst, on_true_tile.shape, dtype_arg(dtype, on_true_tile.dtype), "sbuf", loc, "select",
+                  "nisa.affine_select")
+    attrs["on_false_value"] = on_false_value
+    ins = emit("affine_select", "gpsimd", [res], [on_true_tile], attrs, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+# ------------------------------------------------------------------------------------------ legacy signatures
+def _legacy():
+    def nc_matmul(stationary, moving, *, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
+                  mask=None, **_):
+        return ops.nc_matmul(None, stationary, moving, mask=mask, is_transpose=is_transpose)
+
+    def nc_transpose(data, *, mask=None, dtype=None, engine=None, **_):
+        return ops.nc_transpose(None, data, engine, mask, dtype)
+
+    def activation_(op, data, *, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None,
+                    mask=None, dtype=None, **_):
+        return activation(None, op, data, bias, scale, reduce_op, reduce_res, mask, dtype)
+
+    def activation_reduce(op, data, *, reduce_op=None, reduce_res=None, bias=None, scale=1.0, mask=None,
+                          dtype=None, **_):
+        return activation(None, op, data, bias, scale, reduce_op, reduce_res, mask, dtype, force_reduce=True)
+
+    def tensor_tensor_(data1, data2, op, *, dtype=None, mask=None, engine=None, **_):
+        return tensor_tensor(None, data1, data2, op, dtype, mask, engine)
+
+    def tensor_scalar_(data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False, *,
+                       dtype=None, mask=None, engine=None, **_):
+        return tensor_scalar(None, data, op0, operand0, reverse0, op1, operand1, reverse1, dtype, mask, engine)
+
+    def tensor_reduce(op, data, axis, *, mask=None, dtype=None, negate=False, keepdims=False, **_):
+        return ops.reduce(op_name(op), data, axis, dtype, mask, keepdims, negate=negate)
+
+    def tensor_copy(src, *, mask=None, dtype=None, engine=None, **_):
+        return ops.copy(src, dtype, mask, engine=engine)
+
+    def iota(expr, dtype=None, *, mask=None, **_):
+        return iota_expr(expr, dtype, mask)
+
+    def memset(shape, value, dtype=None, *, mask=None, engine=None, **_):
+        return ops.memset(None, value, dtype, shape, mask, engine)
+
+    def affine_select_(pred, on_true_tile, on_false_value, *, mask=None, dtype=None, **_):
+        return affine_select(None, on_true_tile, on_false_value, {}, mask, dtype)
+
+    def dma_copy(dst=None, src=None, *, mask=None, dge_mode=None, **_):
+        ops.dma(dst, src, mask, None, "nisa.dma_copy")
+
+    def bn_stats_(data, *, mask=None, dtype=None, **_):
+        return bn_stats(None, data, mask, dtype)
+
+    def bn_aggr_(data, *, mask=None, dtype=None, **_):
+        return bn_aggr(None, data, mask, dtype)
+
+    def reciprocal_(data, *, dtype=None, mask=None, **_):
+        return reciprocal(None, data, mask, dtype)
+
+    def tensor_tensor_scan_(data0, data1, initial, op0, op1, reverse0=False, reverse1=False, *, dtype=None,
+                            mask=None, **_):
+        return tensor_tensor_scan(None, data0, data1, initial, op0, op1, reverse0, reverse1, mask, dtype)
+
+    return {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
+            "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
+            "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
+            "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
+            "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
+            "tensor_tensor_scan": tensor_tensor_scan_}
+
+
+# ------------------------------------------------------------------------------------------ standalone signatures
+def _standalone():
+    def nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False,
+                  is_transpose=False, accumulate=None, **_):
+        ops.nc_matmul(dst, stationary, moving, accumulate=accumulate, is_transpose=is_transpose)
+
+    def nc_transpose(dst, data, engine=None, **_):
+        ops.nc_transpose(dst, data, engine)
+
+    def activation_(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None, **_):
+        activation(dst, op, data, bias, scale, reduce_op, reduce_res)
+
+    def activation_reduce(dst, op, data, reduce_op=None, reduce_res=None, bias=None, scale=1.0, **_):
+        activation(dst, op, data, bias, scale, reduce_op, reduce_res, force_reduce=True)
+
+    def tensor_tensor_(dst, data1, data2, op, engine=None, **_):
+        tensor_tensor(dst, data1, data2, op, engine=engine)
+
+    def tensor_scalar_(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False,
+                       engine=None, **_):
+        tensor_scalar(dst, data, op0, operand0, reverse0, op1, operand1, reverse1, engine=engine)
+
+    def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, **_):
+        _check_dst(dst, "nisa.tensor_reduce")
+        ops.reduce(op_name(op), data, axis, None, None, keepdims=len(dst.shape) == len(data.shape),
+                   dst=dst, negate=negate)
+
+    def tensor_copy(dst, src, engine=None, **_):
+        _check_dst(dst, "nisa.tensor_copy")
+        if src.buf.memory == "hbm" or dst.buf.memory == "hbm":
+            raise kernel_error("nisa.tensor_copy moves data between on-chip tiles", "use nisa.dma_copy for HBM")
+        ops.copy(src, None, None, dst=dst, engine=engine)
+
+    def iota(dst, pattern=None, offset=0, channel_multiplier=0, **_):
+        _check_dst(dst, "nisa.iota")
+        emit("iota", "gpsimd", [dst], [], {"offset": offset, "pattern": pattern,
+                                           "channel_multiplier": channel_multiplier})
+
+    def memset(dst, value, engine=None, **_):
+        _check_dst(dst, "nisa.memset")
+        ops.memset(dst, value, engine=engine)
+
+    def affine_select_(dst, pattern=None, offset=0, channel_multiplier=0, on_true_tile=None, on_false_value=0,
+                       cmp_op=None, **_):
+        _check_dst(dst, "nisa.affine_select")
+        affine_select(dst, on_true_tile, on_false_value,
+                      {"pattern": pattern, "offset": offset, "channel_multiplier": channel_multiplier,
+                       "cmp_op": op_name(cmp_op) or "equal"})
+
+    def dma_copy(dst, src, **_):
+        ops.dma(dst, src, None, None, "nisa.dma_copy")
+
+    def bn_stats_(dst, data, **_):
+        bn_stats(dst, data)
+
+    def bn_aggr_(dst, data, **_):
+        bn_aggr(dst, data)
+
+    def reciprocal_(dst, data, **_):
+        reciprocal(dst, data)
+
+    def tensor_tensor_scan_(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False, **_):
+        tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0, reverse1)
+
+    return {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
+            "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
+            "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
+            "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
+            "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
+            "tensor_tensor_scan": tensor_tensor_scan_}
+
+
+def _check_dst(dst, what):
+    from .views import Tensor
+    if not isinstance(dst, Tensor):
+        raise kernel_error(f"{what}: dst must be a tile, got {type(dst).__name__}",
+                           "standalone nki ISA calls take the destination tile first")
+
+
+def namespace(generation):
+    ns = _legacy() if generation == "legacy" else _standalone()
+    ns.update({"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "nc_version": nc_version,
+               "oob_mode": oob_mode, "matmul_perf_mode": matmul_perf_mode,
+               "get_nc_version": lambda: nc_version.gen2,
+               "tensor_engine": engine.tensor, "vector_engine": engine.vector, "scalar_engine": engine.scalar,
+               "gpsimd_engine": engine.gpsimd, "unknown_engine": engine.unknown})
+    return ns

@@ -1,0 +1,175 @@
+"""The `nl` namespace (neuronxcc.nki.language and nki.language): names and their implementations."""
+import sys
+
+from . import ops, alloc
+from .alloc import MEMORIES, par_dim
+from .emit import check_partitions
+from .errors import unsupported
+from .indexing import arange, mgrid, DynSlice
+from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
+from .tracer import T
+
+
+class _TileSize:
+    """nl.tile_size: hardware tile limits."""
+    pmax = 128
+    psum_fmax = 512
+    gemm_stationary_fmax = 128
+    gemm_moving_fmax = 512
+    bn_stats_fmax = 512
+    psum_num_banks = 8
+    total_available_sbuf_size = 192 * 1024
+
+    def __getattr__(self, name):
+        raise unsupported(f"nl.tile_size.{name}",
+                          "available: pmax, psum_fmax, gemm_stationary_fmax, gemm_moving_fmax, bn_stats_fmax, "
+                          "psum_num_banks, total_available_sbuf_size")
+
+
+UNARY_ACTIVATIONS = ("exp", "log", "tanh", "sigmoid", "relu", "gelu", "gelu_apprx_tanh", "gelu_apprx_sigmoid",
+                     "gelu_dx", "silu", "silu_dx", "sqrt", "rsqrt", "abs", "square", "erf", "erf_dx", "softplus",
+                     "mish", "sin", "cos", "tan", "arctan", "sign", "ceil", "floor", "trunc", "reciprocal")
+VECTOR_UNARY = ("negative", "logical_not", "invert", "bitwise_not")
+BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "fmod", "mod",
+          "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+          "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
+          "left_shift", "right_shift")
+REDUCTIONS = {"sum": "add", "max": "max", "min": "min", "mean": "mean", "prod": "multiply",
+              "all": "logical_and", "any": "logical_or"}
+DTYPE_NAMES = ("float32", "float16", "bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2", "float8_e4m3fn",
+               "int32", "int16", "int8", "uint32", "uint16", "uint8")
+
+
+def _binary(name):
+    def f(x, y, *, dtype=None, mask=None, **_):
+        return ops.binary_op(name, x, y, dtype, mask)
+    f.__name__ = name
+    return f
+
+
+def _unary(name):
+    def f(x, *, dtype=None, mask=None, **_):
+        return ops.unary_op(name, x, dtype, mask)
+    f.__name__ = name
+    return f
+
+
+def _vunary(name):
+    def f(x, *, dtype=None, mask=None, **_):
+        return ops.vector_unary(name, x, dtype, mask)
+    f.__name__ = name
+    return f
+
+
+def _reduction(name, alu):
+    def f(x, axis, *, dtype=None, mask=None, keepdims=False, **_):
+        return ops.reduce(alu if name != "mean" else "mean", x, axis, dtype, mask, keepdims)
+    f.__name__ = name
+    f._kl_name = alu
+    return f
+
+
+def ndarray(shape, dtype, *, buffer=None, name="", **_):
+    return alloc.allocate(shape, dtype, buffer, name)
+
+
+def zeros(shape, dtype, *, buffer=None, name="", **_):
+    return alloc.allocate(shape, dtype, buffer, name, init=0)
+
+
+def ones(shape, dtype, *, buffer=None, name="", **_):
+    return alloc.allocate(shape, dtype, buffer, name, init=1)
+
+
+def full(shape, fill_value, dtype, *, buffer=None, name="", **_):
+    return alloc.allocate(shape, dtype, buffer, name, init=fill_value)
+
+
+def empty_like(a, dtype=None, *, buffer=None, name="", **_):
+    return alloc.like(a, dtype, buffer, name)
+
+
+def zeros_like(a, dtype=None, *, buffer=None, name="", **_):
+    return alloc.like(a, dtype, buffer, name, init=0)
+
+
+def ones_like(a, dtype=None, *, buffer=None, name="", **_):
+    return alloc.like(a, dtype, buffer, name, init=1)
+
+
+def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
+    return alloc.like(a, dtype, buffer, name, init=fill_value)
+
+
+def load(src, *, mask=None, dtype=None, **_):
+    return ops.dma(None, src, mask, dtype, "nl.load")
+
+
+def load_transpose2d(src, *, mask=None, dtype=None, **_):
+    return ops.dma(None, src, mask, dtype, "nl.load_transpose2d", transpose=True)
+
+
+def store(dst, value, *, mask=None, **_):
+    ops.store(dst, value, mask)
+
+
+def copy(src, *, mask=None, dtype=None, **_):
+    return ops.copy(src, dtype, mask)
+
+
+def matmul(x, y, *, transpose_x=False, mask=None, **_):
+    return ops.matmul(x, y, transpose_x, mask)
+
+
+def transpose(x, *, dtype=None, mask=None, **_):
+    return ops.nc_transpose(None, x, mask=mask, dtype=dtype)
+
+
+def where(condition, x, y, *, dtype=None, mask=None, **_):
+    return ops.select(condition, x, y, dtype, mask)
+
+
+def broadcast_to(src, shape, **_):
+    return ops.broadcast_to(src, shape)
+
+
+def ds(start, size, step=1):
+    return DynSlice(start, size, step)
+
+
+def device_print(prefix, x=None, *_, **__):
+    loc = T.loc(sys._getframe(1))
+    T.warn("nl.device_print is ignored while tracing", loc, ("device_print", loc[:1]))
+
+
+def identity(x, *, dtype=None, mask=None, **_):
+    return ops.copy(x, dtype, mask)
+
+
+def namespace(generation):
+    ns = {
+        "ndarray": ndarray, "zeros": zeros, "ones": ones, "full": full, "empty_like": empty_like,
+        "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like,
+        "load": load, "store": store, "load_transpose2d": load_transpose2d, "copy": copy, "matmul": matmul,
+        "transpose": transpose, "where": where, "broadcast_to": broadcast_to, "ds": ds,
+        "device_print": device_print, "arange": arange, "mgrid": mgrid, "par_dim": par_dim,
+        "affine_range": affine_range, "sequential_range": sequential_range, "static_range": static_range,
+        "program_id": program_id, "num_programs": num_programs, "program_ndim": program_ndim,
+        "tile_size": _TileSize(), "bool_": "bool", "tfloat32": "tfloat32",
+    }
+    ns.update(MEMORIES)
+    for d in DTYPE_NAMES:
+        ns[d] = d
+    for n in BINARY:
+        ns[n] = _binary(n)
+    for n in UNARY_ACTIVATIONS:
+        ns[n] = _unary(n)
+    for n in VECTOR_UNARY:
+        ns[n] = _vunary(n)
+    for n, alu in REDUCTIONS.items():
+        ns[n] = _reduction(n, alu)
+    ns["identity"] = identity
+    return ns
+
+
+__all__ = ["namespace", "check_partitions"]

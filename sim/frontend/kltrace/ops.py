@@ -1,0 +1,448 @@
+"""Operation semantics shared by both API generations.
+
+Every function takes an optional `dst` view: None means "allocate the result tile" (legacy calls that
+return their result), a view means "write there" (standalone calls that name their destination).
+Results of legacy calls are temporary tiles whose producing instruction is retargeted when the
+result is assigned into another tile (`t[...] = nl.exp(x)` writes `t` directly, as the compiler does).
+"""
+import sys
+
+from . import dtypes
+from .emit import (emit, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
+                   check_partitions)
+from .errors import kernel_error, unsupported
+from .tracer import T, PSUM_BANK_BYTES
+from .views import Tensor
+
+ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
+
+
+def op_name(op):
+    if op is None:
+        return None
+    if isinstance(op, str):
+        return op
+    name = getattr(op, "_kl_name", None) or getattr(op, "__name__", None)
+    if not name:
+        raise unsupported(f"operator {op!r}", "pass an nl function such as nl.add or nl.exp")
+    return name
+
+
+def engine_arg(engine, default):
+    e = getattr(engine, "value", engine)
+    return e if e in ENGINES else default
+
+
+def _loc():
+    return T.loc(sys._getframe(2))
+
+
+def _result(dst, shape, dtype, memory, loc, hint, what):
+    if dst is None:
+        return new_tile(shape, dtype, memory, loc, hint)
+    if not isinstance(dst, Tensor):
+        raise kernel_error(f"{what}: dst must be a tile, got {type(dst).__name__}")
+    require_shape(what, shape, dst.shape)
+    return dst
+
+
+def _is_tile(x):
+    return isinstance(x, Tensor)
+
+
+def _bshape(what, a, b):
+    n = max(len(a), len(b))
+    a2 = (1,) * (n - len(a)) + tuple(a)
+    b2 = (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a2, b2):
+        if x != y and x != 1 and y != 1:
+            raise kernel_error(f"shape mismatch in {what}: {list(a)} and {list(b)}",
+                               "elementwise operands must have equal shapes (a dimension of size 1 broadcasts)")
+        out.append(x if y == 1 else y)
+    return tuple(out)
+
+
+def _scalar(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) or isinstance(x, bool)
+
+
+# ---------------------------------------------------------------------------------------------- assignment
+def assign(dst, value):
+    """`dst_view[...] = value`."""
+    loc = _loc()
+    if _scalar(value):
+        return memset(dst, value, loc=loc)
+    if not isinstance(value, Tensor):
+        raise unsupported(f"assigning a {type(value).__name__} to a tile")
+    if value.buf.temp and value.root and not value.buf.pinned and value.buf.producer is not None:
+        return retarget(value, dst, accumulate=False)
+    require_shape("assignment", value.shape, dst.shape)
+    if dst.buf.memory == "hbm" or value.buf.memory == "hbm":
+        if dst.buf.memory == "hbm" and value.buf.memory != "hbm" and T.api_seen == {"legacy"}:
+            raise kernel_error("assigning a tile to an HBM tensor", "write HBM with nl.store(dst, value)")
+        return emit("dma_copy", "dma", [dst], [value], None, loc=loc)
+    return emit("tensor_copy", "vector", [dst], [value], None, loc=loc)
+
+
+def retarget(value, dst, accumulate):
+    """Make the instruction that produced temporary `value` write `dst` instead (no extra copy)."""
+    ins = value.buf.producer
+    require_shape("assignment", value.shape, dst.shape)
+    if dst.buf.memory == "hbm" and ins.engine != "dma":
+        raise kernel_error(f"the result of {ins.op} cannot be written to HBM tensor '{dst.buf.name}' directly",
+                           "compute into an SBUF tile, then nl.store it")
+    if ins.op == "nc_matmul":
+        ins.attrs["accumulate"] = _matmul_acc(dst, accumulate)
+    ap, n = make_ap(dst, ins.ranges if ins.ranges and len(ins.ranges) == len(dst.dims) else None)
+    ins.dst[0] = ap
+    ins.elements = n
+    ins.nbytes = n * dtypes.SIZES[dst.dtype]
+    dst.buf.written = True
+    dst.buf.zeroed = dst.buf.zeroed and ins.op == "nc_matmul"
+    value.buf.dropped = True
+    value.buf, value.off, value.dims, value.dtype = dst.buf, dst.off, dst.dims, dst.dtype
+    value.shape = dst.shape
+    value.root = False
+    return dst
+
+
+def _matmul_acc(dst, accumulate):
+    """Whether a matmul into dst accumulates onto a partial sum already there (and the read check)."""
+    b = dst.buf
+    if b.memory != "psum":
+        raise kernel_error(f"matmul output is written to {b.memory} tile '{b.name}'; TensorE writes PSUM only",
+                           "accumulate into a tile allocated with buffer=nl.psum, then copy it to SBUF")
+    ap, _ = make_ap(dst, None)
+    key = (ap[1], ap[3])
+    keys = b.mm_keys
+    if keys is None:
+        keys = b.mm_keys = set()
+    if accumulate is True:
+        if key in keys:
+            acc = True
+        elif b.zeroed:
+            acc = False
+        elif b.written:
+            acc = True
+        else:
+            raise kernel_error(f"'+=' accumulates into PSUM tile '{b.name}' before anything was written to it",
+                               "initialize the accumulator with nl.zeros(..., buffer=nl.psum)")
+    elif accumulate is None:
+        acc = key in keys or (b.written and not b.zeroed)
+    else:
+        acc = False
+    keys.add(key)
+    return acc
+
+
+def inplace_op(view, other, op):
+    """`view += other` and friends; `psum += nl.matmul(...)` becomes an accumulating matmul."""
+    loc = _loc()
+    if (op == "add" and isinstance(other, Tensor) and other.buf.temp and other.root and not other.buf.pinned
+            and other.buf.producer is not None and other.buf.producer.op == "nc_matmul"):
+        retarget(other, view, accumulate=True)
+    else:
+        binary_op(op, view, other, dst=view, loc=loc)
+    view.inplace = True
+    return view
+
+
+# ---------------------------------------------------------------------------------------------- elementwise
+def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
+    loc = loc or _loc()
+    xt, yt = _is_tile(x), _is_tile(y)
+    if not xt and not yt:
+        raise unsupported(f"nl.{op} on two Python scalars", "compute constants in Python directly")
+    if xt and yt:
+        require_onchip(x, f"nl.{op}")
+        require_onchip(y, f"nl.{op}")
+        shape = _bshape(f"nl.{op}", x.shape, y.shape)
+        out_dt = dtype_arg(dtype, dtypes.promote(x.dtype, y.dtype))
+        res = _result(dst, shape, out_dt, "sbuf", loc, op, f"nl.{op}")
+        xs, ys = x.shape, y.shape
+        if len(xs) == len(ys) == 2 and xs[0] == ys[0] and xs[1] != ys[1] and 1 in (xs[1], ys[1]):
+            data, vec = (x, y) if ys[1] == 1 else (y, x)
+            ins = emit("tensor_scalar", engine or "vector", [res], [data, vec],
+                       {"op0": op, "reverse0": data is y}, mask, loc=loc)
+        else:
+            ins = emit("tensor_tensor", engine or "vector", [res], [x, y], {"op0": op}, mask, loc=loc)
+    else:
+        tile, scalar, reverse = (x, y, False) if xt else (y, x, True)
+        require_onchip(tile, f"nl.{op}")
+        if not _scalar(scalar):
+            raise unsupported(f"nl.{op} with an operand of type {type(scalar).__name__}")
+        out_dt = dtype_arg(dtype, tile.dtype)
+        res = _result(dst, tile.shape, out_dt, "sbuf", loc, op, f"nl.{op}")
+        ins = emit("tensor_scalar", engine or "vector", [res], [tile],
+                   {"op0": op, "operand0": scalar, "reverse0": reverse}, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def unary_op(func, x, dtype=None, mask=None, dst=None, bias=None, scale=1.0, loc=None):
+    """Activation functions run on ScalarE: out = func(x * scale + bias)."""
+    loc = loc or _loc()
+    require_onchip(x, f"nl.{func}")
+    res = _result(dst, x.shape, dtype_arg(dtype, x.dtype), "sbuf", loc, func, f"nl.{func}")
+    srcs = [x]
+    attrs = {"func": func}
+    if _is_tile(bias):
+        require_onchip(bias, f"activation {func}", "bias")
+        srcs.append(bias)
+    elif bias is not None:
+        attrs["bias"] = bias
+    if _is_tile(scale):
+        require_onchip(scale, f"activation {func}", "scale")
+        srcs.append(scale)
+    elif scale != 1.0:
+        attrs["scale"] = scale
+    ins = emit("activation", "scalar", [res], srcs, attrs, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def vector_unary(op, x, dtype=None, mask=None, dst=None):
+    """Unary ops that VectorE does as `x op constant` (negative, logical_not, invert)."""
+    loc = _loc()
+    require_onchip(x, f"nl.{op}")
+    res = _result(dst, x.shape, dtype_arg(dtype, x.dtype), "sbuf", loc, op, f"nl.{op}")
+    ins = emit("tensor_scalar", "vector", [res], [x], {"op0": op}, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def reduce(op, x, axis, dtype=None, mask=None, keepdims=False, dst=None, negate=False, loc=None):
+    loc = loc or _loc()
+    require_onchip(x, f"nl.{op}")
+    rank = len(x.shape)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = tuple(sorted(a + rank if a < 0 else a for a in axes))
+    for a in axes:
+        if a < 0 or a >= rank:
+            raise kernel_error(f"reduction axis {a} is out of range for a tile of rank {rank}")
+    if 0 in axes and x.shape[0] > 1:
+        raise kernel_error(f"{op} over the partition axis (axis 0) of {list(x.shape)}",
+                           "engines reduce along free axes only: transpose the tile or reduce axis=1")
+    shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
+        tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    res = _result(dst, shape or (1,), dtype_arg(dtype, x.dtype), "sbuf", loc, op, f"nl.{op}")
+    attrs = {"op0": op, "axis": list(axes)}
+    if negate:
+        attrs["negate"] = True
+    ins = emit("tensor_reduce", "vector", [res], [x], attrs, mask, space=x.shape, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def copy(x, dtype=None, mask=None, dst=None, engine=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(x, "copy", "source")
+    res = _result(dst, x.shape, dtype_arg(dtype, x.dtype), "sbuf", loc, "copy", "copy")
+    ins = emit("tensor_copy", engine_arg(engine, "vector"), [res], [x], None, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def memset(dst, value, dtype=None, shape=None, mask=None, engine=None, loc=None):
+    loc = loc or _loc()
+    if dst is None:
+        dst = new_tile(tuple(shape), dtype_arg(dtype, "float32"), "sbuf", loc, "memset")
+        created = True
+    else:
+        created = False
+    if dst.buf.memory == "hbm":
+        raise kernel_error(f"memset of HBM tensor '{dst.buf.name}'", "memset writes SBUF/PSUM tiles")
+    ins = emit("memset", engine_arg(engine, "vector"), [dst], [], {"value": value}, mask, loc=loc)
+    if created:
+        dst.buf.producer = ins
+    return dst
+
+
+def select(cond, x, y, dtype=None, mask=None, dst=None):
+    loc = _loc()
+    tiles = [t for t in (cond, x, y) if _is_tile(t)]
+    if not _is_tile(cond):
+        raise unsupported("nl.where with a condition that is not a tile")
+    for t in tiles:
+        require_onchip(t, "nl.where")
+    shape = cond.shape
+    for t in tiles[1:]:
+        shape = _bshape("nl.where", shape, t.shape)
+    dt = dtype_arg(dtype, x.dtype if _is_tile(x) else (y.dtype if _is_tile(y) else "float32"))
+    res = _result(dst, shape, dt, "sbuf", loc, "where", "nl.where")
+    attrs = {}
+    if not _is_tile(x):
+        attrs["on_true_value"] = x
+    if not _is_tile(y):
+        attrs["on_false_value"] = y
+    ins = emit("select", "vector", [res], tiles, attrs or None, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def broadcast_to(src, shape):
+    loc = _loc()
+    require_onchip(src, "nl.broadcast_to", "source")
+    shape = tuple(shape)
+    if len(shape) != len(src.shape):
+        raise kernel_error(f"nl.broadcast_to: cannot broadcast {list(src.shape)} to {list(shape)}")
+    dims = []
+    for (s, c), n in zip(src.dims, shape):
+        if c == n:
+            dims.append((s, c))
+        elif c == 1:
+            dims.append((0, n))
+        else:
+            raise kernel_error(f"nl.broadcast_to: cannot broadcast {list(src.shape)} to {list(shape)}",
+                               "only dimensions of size 1 can be broadcast")
+    if src.shape[0] == shape[0]:
+        return Tensor(src.buf, src.off, tuple(dims), src.dtype)
+    # Partition broadcast is a real copy across partitions.
+    res = new_tile(shape, src.dtype, "sbuf", loc, "broadcast")
+    res.buf.producer = emit("tensor_copy", "vector", [res], [src], {"broadcast": True}, loc=loc)
+    return res
+
+
+# ---------------------------------------------------------------------------------------------- data movement
+def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=False):
+    loc = loc or _loc()
+    if not isinstance(src, Tensor):
+        raise kernel_error(f"{what}: source must be a tensor, got {type(src).__name__}")
+    shape = tuple(reversed(src.shape)) if transpose else src.shape
+    created = dst is None
+    if created:
+        if src.buf.memory != "hbm" and what == "nl.load":
+            raise kernel_error(f"nl.load reads HBM, but '{src.buf.name}' is a {src.buf.memory} tile",
+                               "use nl.copy for on-chip copies")
+        check_partitions(shape, what)
+        dst = new_tile(shape or (1,), dtype_arg(dtype, src.dtype), "sbuf", loc, "load")
+    elif not isinstance(dst, Tensor):
+        raise kernel_error(f"{what}: destination must be a tensor, got {type(dst).__name__}")
+    else:
+        require_shape(what, shape, dst.shape)
+    if dst.buf.memory == "psum" or src.buf.memory == "psum":
+        raise kernel_error(f"{what}: DMA cannot access PSUM", "copy the PSUM tile to SBUF first (nl.copy)")
+    attrs = {"is_transpose": True} if transpose else None
+    ins = emit("dma_copy", "dma", [dst], [src], attrs, mask, loc=loc)
+    if created:
+        dst.buf.producer = ins
+    return dst
+
+
+def store(dst, value, mask=None):
+    loc = _loc()
+    if not isinstance(dst, Tensor) or dst.buf.memory != "hbm":
+        raise kernel_error("nl.store writes an HBM tensor; the destination is "
+                           + (f"{dst.buf.memory} tile '{dst.buf.name}'" if isinstance(dst, Tensor) else repr(dst)),
+                           "store into a kernel argument or an nl.shared_hbm tensor")
+    if not isinstance(value, Tensor):
+        raise kernel_error(f"nl.store: value must be a tile, got {type(value).__name__}")
+    if value.buf.memory == "hbm":
+        raise kernel_error("nl.store: value is an HBM tensor", "store SBUF tiles; use nisa.dma_copy for HBM to HBM")
+    require_shape("nl.store", value.shape, dst.shape, name="value")
+    if value.buf.memory == "psum":
+        value = copy(value, loc=loc)
+    emit("dma_copy", "dma", [dst], [value], None, mask, loc=loc)
+
+
+# ---------------------------------------------------------------------------------------------- TensorE
+_MM_DTYPES = ("float8_e4m3", "float8_e5m2", "bfloat16", "float16", "tfloat32", "float32")
+
+
+def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False):
+    """stationary [K, M] and moving [K, N] in SBUF -> [M, N] float32 in PSUM."""
+    loc = loc or _loc()
+    require_onchip(stationary, "matmul", "stationary")
+    require_onchip(moving, "matmul", "moving")
+    for t, role in ((stationary, "stationary"), (moving, "moving")):
+        if t.buf.memory != "sbuf":
+            raise kernel_error(f"matmul {role} operand '{t.buf.name}' is in {t.buf.memory}; TensorE reads SBUF",
+                               "copy the tile to SBUF first (nl.copy)")
+        if t.dtype not in _MM_DTYPES:
+            raise kernel_error(f"matmul {role} operand '{t.buf.name}' has dtype {t.dtype}; TensorE takes "
+                               "float8/bfloat16/float16/tfloat32/float32", "cast the operand with nl.copy(x, dtype=nl.bfloat16)")
+        if len(t.shape) != 2:
+            raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
+    k1, m = stationary.shape
+    k2, n = moving.shape
+    if k1 != k2:
+        raise kernel_error(f"matmul contraction mismatch: stationary {list(stationary.shape)} vs moving "
+                           f"{list(moving.shape)}", "both operands carry the contraction dim K on partitions")
+    if k1 > 128:
+        raise kernel_error(f"matmul contraction dimension {k1} exceeds 128", "split K into tiles of 128 and accumulate in PSUM")
+    if m > 128:
+        raise kernel_error(f"matmul stationary free size {m} exceeds 128 (nl.tile_size.gemm_stationary_fmax)",
+                           "tile the stationary (lhsT) operand into 128 columns")
+    if n > 512:
+        raise kernel_error(f"matmul moving free size {n} exceeds 512 (nl.tile_size.gemm_moving_fmax)",
+                           "tile the moving (rhs) operand into 512 columns")
+    attrs = {"accumulate": False, "dtype_in": moving.dtype, "moving_free": n, "stationary_free": m,
+             "contraction": k1}
+    if is_transpose:
+        attrs["is_transpose"] = True
+    if dst is None:
+        res = new_tile((m, n), "float32", "psum", loc, "matmul")
+        ins = emit("nc_matmul", "tensor", [res], [stationary, moving], attrs, mask, loc=loc)
+        if ins is not None:
+            res.buf.producer = ins
+            res.buf.mm_keys = {(0, 0)}
+        return res
+    if not isinstance(dst, Tensor):
+        raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
+    require_shape("nc_matmul", (m, n), dst.shape)
+    attrs["accumulate"] = _matmul_acc(dst, accumulate)
+    emit("nc_matmul", "tensor", [dst], [stationary, moving], attrs, mask, loc=loc)
+    return dst
+
+
+def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
+    loc = loc or _loc()
+    require_onchip(data, "transpose", "data")
+    if len(data.shape) != 2:
+        raise kernel_error(f"transpose takes a 2-D tile, got {list(data.shape)}")
+    eng = engine_arg(engine, "tensor")
+    p, f = data.shape
+    limit = 32 if eng == "vector" else 128
+    if p > limit or f > limit:
+        raise kernel_error(f"transpose of {list(data.shape)} on the {eng} engine exceeds {limit}x{limit}",
+                           "transpose in blocks of 128x128 (TensorE) or 32x32 (VectorE)")
+    if eng == "tensor" and data.dtype not in _MM_DTYPES:
+        raise kernel_error(f"TensorE transpose of dtype {data.dtype} is not supported", "cast to a float dtype first")
+    memory = "psum" if eng == "tensor" else "sbuf"
+    out_dt = dtype_arg(dtype, data.dtype)
+    res = _result(dst, (f, p), out_dt, memory, loc, "transpose", "nc_transpose")
+    ins = emit("nc_transpose", eng, [res], [data], {"is_transpose": True}, mask, loc=loc)
+    if dst is None:
+        res.buf.producer = ins
+    return res
+
+
+def matmul(x, y, transpose_x=False, mask=None):
+    """nl.matmul: x [K, M] (transpose_x) or [M, K] times y [K, N] -> PSUM [M, N]."""
+    loc = _loc()
+    require_onchip(x, "nl.matmul", "x")
+    require_onchip(y, "nl.matmul", "y")
+    if not transpose_x:
+        xt = nc_transpose(None, x, loc=loc)
+        x = copy(xt, loc=loc)
+    return nc_matmul(None, x, y, mask=mask, loc=loc)
+
+
+def psum_bank_check(shape, dtype, what):
+    free = 1
+    for d in shape[1:]:
+        free *= d
+    nbytes = free * dtypes.SIZES[dtype]
+    if nbytes > PSUM_BANK_BYTES:
+        raise kernel_error(f"{what}: PSUM tile {list(shape)} {dtype} needs {nbytes} bytes per partition, more than "
+                           f"one 2 KiB bank", "PSUM tiles hold at most 512 float32 per partition (nl.tile_size.psum_fmax)")
+
+
+__all__ = [n for n in dir() if not n.startswith("_")] + ["_result", "_loc", "_is_tile", "_scalar"]

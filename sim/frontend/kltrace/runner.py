@@ -1,0 +1,194 @@
+"""Loads a kernel file, launches the chosen kernel over its SPMD grid and renders the IR."""
+import inspect
+import itertools
+import os
+import sys
+import types
+
+from . import irjson
+from .api import Kernel
+from .errors import TraceError
+from .loops import traced_range
+from .tracer import T
+from .views import Tensor
+
+FRONTEND_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHIM_DIR = os.path.join(FRONTEND_DIR, "shims")
+NUMPY_SHIM_DIR = os.path.join(FRONTEND_DIR, "numpy_shim")
+_RESERVED = {"nki", "neuronxcc", "numpy", "kltrace"}
+
+
+class KernelSpec:
+    """What to run: the kernel file and function, tensor args (name, shape, dtype), scalars and grid."""
+
+    def __init__(self, kernel_file, kernel_name, args, grid, scalars, base_dir=None):
+        self.kernel_file = kernel_file
+        self.kernel_name = kernel_name
+        self.args = args
+        self.grid = tuple(grid) if grid else (1,)
+        self.scalars = scalars or {}
+        self.base_dir = base_dir
+
+
+def prepare_imports():
+    sys.path.insert(0, SHIM_DIR)
+    force_shim = os.environ.get("KLTRACE_NUMPY_SHIM") == "1"
+    if force_shim:
+        sys.path.insert(0, NUMPY_SHIM_DIR)
+        return
+    try:
+        import numpy  # noqa: F401  (real NumPy gives kernels their dtypes)
+    except ImportError:
+        sys.path.insert(1, NUMPY_SHIM_DIR)
+
+
+def load_source(path):
+    """Read and compile the kernel file; syntax errors become `parse` errors with line and column."""
+    real = os.path.realpath(path)
+    if not os.path.isfile(real):
+        raise TraceError("not_found", f"kernel file not found: {path}", "check --kernel-file / kernel_file in task.json")
+    try:
+        with open(real, "rb") as fh:
+            source = fh.read()
+    except OSError as e:
+        raise TraceError("io", f"cannot read kernel file {path}: {e.strerror}")
+    try:
+        code = compile(source, real, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        name = os.path.basename(path)
+        raise TraceError("parse", f"{name}:{e.lineno}:{e.offset or 0}: {e.msg}",
+                         "fix the syntax error in the kernel source", file=name, line=e.lineno)
+    return real, code
+
+
+def innermost_kernel_frame(tb):
+    found = None
+    while tb is not None:
+        if T.file_id(tb.tb_frame.f_code.co_filename) >= 0:
+            found = (tb.tb_frame, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def locate(err, tb):
+    """Fill a TraceError's file:line from the innermost kernel frame of a traceback."""
+    if err.file is None:
+        hit = innermost_kernel_frame(tb)
+        if hit is not None:
+            err.file, err.line = T.files[T.file_id(hit[0].f_code.co_filename)], hit[1]
+    return err
+
+
+def run_module(real, code):
+    stem = os.path.splitext(os.path.basename(real))[0]
+    name = stem if stem not in _RESERVED and stem not in sys.modules else f"kltrace_kernel_{stem}"
+    module = types.ModuleType(name)
+    module.__file__ = real
+    module.__dict__["range"] = traced_range
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+    return module
+
+
+def pick_kernel(module, real, wanted):
+    own = [k for k in Kernel.registry if getattr(k.func, "__code__", None) is not None
+           and os.path.realpath(k.func.__code__.co_filename) == real]
+    if wanted:
+        obj = module.__dict__.get(wanted)
+        if obj is None:
+            names = ", ".join(k.__name__ for k in own) or "none"
+            raise TraceError("not_found", f"kernel '{wanted}' is not defined in {os.path.basename(real)}",
+                             f"decorated kernels in the file: {names}")
+        if isinstance(obj, Kernel):
+            return obj.func
+        if callable(obj):
+            return obj
+        raise TraceError("invalid_argument", f"'{wanted}' in {os.path.basename(real)} is not a function")
+    if len(own) == 1:
+        return own[0].func
+    if not own:
+        raise TraceError("invalid_argument", f"no @nki.jit kernel found in {os.path.basename(real)}",
+                         "decorate the kernel with @nki.jit or name it with --kernel")
+    raise TraceError("invalid_argument",
+                     f"{os.path.basename(real)} defines several kernels: {', '.join(k.__name__ for k in own)}",
+                     "choose one with --kernel NAME")
+
+
+def make_args(func, spec, decl):
+    tensors = []
+    for name, shape, dtype in spec.args:
+        buf = T.new_buffer(name, "hbm", tuple(shape), dtype, "input", decl)
+        buf.written = True
+        from .emit import root_dims
+        tensors.append(Tensor(buf, 0, root_dims(buf.shape), dtype, root=True))
+    try:
+        inspect.signature(func).bind(*tensors, **spec.scalars)
+    except TypeError as e:
+        params = ", ".join(inspect.signature(func).parameters)
+        raise TraceError("invalid_argument", f"arguments do not match {func.__name__}({params}): {e}",
+                         "give one --arg per tensor parameter in order, and --scalar NAME=VALUE for the others")
+    return tensors
+
+
+def _mark_outputs(result, arg_bufs):
+    stack = [result]
+    while stack:
+        r = stack.pop()
+        if isinstance(r, Tensor):
+            if r.buf.memory == "hbm" and r.buf.role != "input":
+                r.buf.role = "output"
+        elif isinstance(r, (tuple, list)):
+            stack.extend(r)
+        elif isinstance(r, dict):
+            stack.extend(r.values())
+    written = set()
+    for ins in T.instrs:
+        for ap in ins.dst:
+            written.add(id(ap[0]))
+    for b in arg_bufs:
+        if id(b) in written:
+            b.role = "output"
+
+
+def launch(func, tensors, spec):
+    result = None
+    for pid in itertools.product(*[range(g) for g in spec.grid]):
+        T.pid = pid
+        T.shared_ordinal = 0
+        result = func(*tensors, **spec.scalars)
+    _mark_outputs(result, [t.buf for t in tensors])
+
+
+def trace(spec):
+    """Run the kernel described by spec; returns the IR text. Raises TraceError."""
+    real, code = load_source(spec.kernel_file)
+    base = os.path.realpath(spec.base_dir or os.path.dirname(real))
+    T.kernel_dir = base + "/"
+    if not real.startswith(T.kernel_dir):
+        T.kernel_dir = os.path.dirname(real) + "/"
+    T.file_id(real)
+    T.grid = spec.grid
+    T.pid = tuple(0 for _ in spec.grid)
+    sys.path.insert(1, os.path.dirname(real))
+    try:
+        module = run_module(real, code)
+        func = pick_kernel(module, real, spec.kernel_name)
+        decl = ((0, func.__code__.co_firstlineno),) if hasattr(func, "__code__") else ((0, 0),)
+        tensors = make_args(func, spec, decl)
+        T.stop_code = launch.__code__
+        launch(func, tensors, spec)
+    except TraceError as e:
+        raise locate(e, e.__traceback__)
+    except MemoryError as e:
+        err = TraceError("kernel_error", "out of memory while tracing the kernel",
+                         "the kernel allocates too much Python memory; raise --memory-mb or shrink the problem")
+        raise locate(err, e.__traceback__)
+    except RecursionError as e:
+        raise locate(TraceError("kernel_error", "maximum recursion depth exceeded in the kernel"), e.__traceback__)
+    except (Exception, SystemExit) as e:  # the kernel's own exception: report it, never a traceback
+        msg = f"{type(e).__name__}: {e}"
+        err = TraceError("kernel_error", f"the kernel raised {msg}", "fix the kernel code at this line")
+        raise locate(err, e.__traceback__)
+    api = "nki" if "nki" in T.api_seen and "legacy" not in T.api_seen else "legacy"
+    args = [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args]
+    return irjson.render(T, func.__name__, api, args)

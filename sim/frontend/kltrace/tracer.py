@@ -1,0 +1,217 @@
+"""The recording state of one trace: buffers, instructions, source files, loop and SPMD context."""
+import re
+import sys
+
+from . import dtypes
+from .errors import TraceError
+
+SBUF_PARTITION_BYTES = 192 * 1024
+PSUM_BANK_BYTES = 2 * 1024
+PSUM_PARTITION_BYTES = 16 * 1024
+PMAX = 128
+
+_ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:[-+*/]?=)(?!=)")
+
+
+class Buffer:
+    """One allocation (HBM tensor or on-chip tile). `pstride` is the element count per partition.
+
+    Tracks what the checks need: whether anything was written (`written`), a pending `nl.zeros` of a
+    PSUM tile (`zeroed`, emitted lazily because matmul accumulation starts from zero anyway), the PSUM
+    regions a matmul already accumulates into (`mm_keys`), and for implicit results of an operation
+    (`temp`) the producing instruction so that `tile[...] = op(...)` can write `tile` directly.
+    """
+    __slots__ = ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed",
+                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind")
+
+    def __init__(self, name, memory, shape, dtype, role, decl, kind=""):
+        self.name = name
+        self.memory = memory
+        self.shape = shape
+        self.dtype = dtype
+        self.role = role
+        self.decl = decl
+        self.kind = kind
+        n = 1
+        for d in shape[1:]:
+            n *= d
+        self.pstride = n
+        self.written = False
+        self.zeroed = False
+        self.mm_keys = None
+        self.temp = False
+        self.pinned = False
+        self.dropped = False
+        self.producer = None
+        self.id = -1
+
+
+class Instr:
+    """One recorded instruction; operands are AP tuples (buffer, part0, pcount, offset, pattern, dtype)."""
+    __slots__ = ("op", "engine", "dst", "src", "elements", "nbytes", "attrs", "loc", "iter", "pid", "ranges")
+
+    def __init__(self, op, engine, dst, src, elements, nbytes, attrs, loc, iters, pid, ranges):
+        self.op = op
+        self.engine = engine
+        self.dst = dst
+        self.src = src
+        self.elements = elements
+        self.nbytes = nbytes
+        self.attrs = attrs
+        self.loc = loc
+        self.iter = iters
+        self.pid = pid
+        self.ranges = ranges
+
+
+class Tracer:
+    """Collects buffers and instructions while the kernel runs (one instance per process: `T`)."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.buffers = []
+        self.instrs = []
+        self.files = []          # display names, index = file id
+        self._file_ids = {}      # co_filename -> file id, or -1 for non-kernel files
+        self.kernel_dir = None
+        self.stop_code = None    # code object of the runner frame: loc walks stop there
+        self.iters = []
+        self.iter_tuple = ()
+        self.pid = (0,)
+        self.grid = (1,)
+        self.api_seen = set()
+        self.diagnostics = []
+        self._warned = set()
+        self._names = {}
+        self.shared_allocs = []  # shared_hbm buffers of instance 0, reused by later instances
+        self.shared_ordinal = 0
+        self.sources = {}
+
+    # ---------------------------------------------------------------- source locations
+    def file_id(self, filename):
+        fid = self._file_ids.get(filename)
+        if fid is None:
+            fid = -1
+            kd = self.kernel_dir
+            if kd and filename.startswith(kd) and filename.endswith(".py"):
+                fid = len(self.files)
+                self.files.append(filename[len(kd):].lstrip("/"))
+            self._file_ids[filename] = fid
+        return fid
+
+    def loc(self, frame=None):
+        """Kernel-file frames from the innermost outwards, as ((file, line), ...)."""
+        f = frame or sys._getframe(1)
+        out = []
+        stop = self.stop_code
+        ids = self._file_ids
+        while f is not None:
+            code = f.f_code
+            if code is stop:
+                break
+            fid = ids.get(code.co_filename)
+            if fid is None:
+                fid = self.file_id(code.co_filename)
+            if fid >= 0:
+                out.append((fid, f.f_lineno))
+            f = f.f_back
+        return tuple(out)
+
+    def where(self, frame=None):
+        """(display file, line) of the innermost kernel frame, or (None, None)."""
+        loc = self.loc(frame or sys._getframe(1))
+        if not loc:
+            return None, None
+        return self.files[loc[0][0]], loc[0][1]
+
+    def source_line(self, fid, line):
+        lines = self.sources.get(fid)
+        if lines is None:
+            try:
+                with open(self.kernel_dir + "/" + self.files[fid], encoding="utf-8", errors="replace") as fh:
+                    lines = fh.read().splitlines()
+            except OSError:
+                lines = []
+            self.sources[fid] = lines
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def var_name(self, loc, fallback):
+        """The variable a call's result is assigned to on its source line (`x = nl.load(...)` -> x)."""
+        if not loc:
+            return fallback
+        key = loc[0]
+        name = self._names.get(key)
+        if name is None:
+            m = _ASSIGN.match(self.source_line(*key))
+            name = m.group(1) if m else ""
+            self._names[key] = name
+        return name or fallback
+
+    def warn(self, message, loc=None, once_key=None):
+        if once_key is not None:
+            if once_key in self._warned:
+                return
+            self._warned.add(once_key)
+        loc = loc if loc is not None else self.loc(sys._getframe(1))
+        fid, line = loc[0] if loc else (0, 0)
+        self.diagnostics.append(("warning", message, fid, line))
+
+    # ---------------------------------------------------------------- buffers
+    def new_buffer(self, name, memory, shape, dtype, role, loc, kind=""):
+        if memory != "hbm":
+            check_onchip_shape(memory, shape, dtype)
+        decl = loc[0] if loc else (0, 0)
+        buf = Buffer(name, memory, tuple(shape), dtype, role, decl, kind)
+        self.buffers.append(buf)
+        return buf
+
+    # ---------------------------------------------------------------- loops
+    def push_loop(self):
+        self.iters.append(0)
+        return len(self.iters) - 1
+
+    def set_iter(self, depth, value):
+        self.iters[depth] = value
+        self.iter_tuple = tuple(self.iters)
+
+    def pop_loop(self):
+        self.iters.pop()
+        self.iter_tuple = tuple(self.iters)
+
+
+def check_onchip_shape(memory, shape, dtype):
+    from .errors import kernel_error
+    if not shape:
+        raise kernel_error(f"an on-chip ({memory}) tile needs at least one dimension")
+    if shape[0] > PMAX:
+        raise kernel_error(
+            f"partition dimension {shape[0]} of a {memory} tile {list(shape)} exceeds {PMAX}",
+            "the first dimension of an on-chip tile is the partition dimension (at most "
+            "nl.tile_size.pmax = 128): split the data into tiles of 128 rows")
+    free = 1
+    for d in shape[1:]:
+        free *= d
+    nbytes = free * dtypes.size_of(dtype)
+    if memory == "psum" and nbytes > PSUM_PARTITION_BYTES:
+        raise kernel_error(
+            f"PSUM tile {list(shape)} {dtype} needs {nbytes} bytes per partition; PSUM has "
+            f"{PSUM_PARTITION_BYTES} (8 banks of 2 KiB)", "use smaller PSUM tiles (at most 512 float32 per bank)")
+    if memory == "sbuf" and nbytes > SBUF_PARTITION_BYTES:
+        raise kernel_error(
+            f"SBUF tile {list(shape)} {dtype} needs {nbytes} bytes per partition; a partition holds "
+            f"{SBUF_PARTITION_BYTES}", "tile the free dimension into smaller pieces")
+
+
+T = Tracer()
+
+
+def fill_location(err, frame=None):
+    """Give a TraceError the innermost kernel frame as its location if it has none."""
+    if err.file is None:
+        err.file, err.line = T.where(frame or sys._getframe(1))
+    return err
+
+
+__all__ = ["T", "Buffer", "Instr", "Tracer", "TraceError", "fill_location", "PMAX", "PSUM_BANK_BYTES"]

@@ -1,0 +1,297 @@
+"""`Tensor`: a view of a buffer (HBM tensor or on-chip tile) as an offset plus strided dims.
+
+A view addresses the buffer's flat element space: element = off + sum(i_k * stride_k), dims =
+((stride, count), ...) in the user's index order. For on-chip buffers the flat index is
+`partition * pstride + free`, so the dim whose stride equals `pstride` is the partition dim.
+Indexing only builds new views; instructions are recorded by the ops modules.
+"""
+from .errors import kernel_error, unsupported
+from .indexing import IndexExpr, DynSlice
+
+_INT_TYPES = (int,)
+
+
+def _as_int(k):
+    if type(k) is int:
+        return k
+    if isinstance(k, bool):
+        raise unsupported("a boolean used as an index")
+    idx = getattr(k, "__index__", None)
+    if idx is None:
+        return None
+    return idx()
+
+
+class Tensor:
+    """A view of a Buffer; `checks` holds index expressions whose bounds wait for the op's mask."""
+    __slots__ = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace", "__weakref__")
+
+    def __init__(self, buf, off, dims, dtype, checks=None, root=False):
+        self.buf = buf
+        self.off = off
+        self.dims = dims
+        self.dtype = dtype
+        self.shape = tuple([c for _, c in dims])
+        self.checks = checks
+        self.root = root
+        self.inplace = False
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def buffer(self):
+        from .alloc import MEMORIES
+        return MEMORIES[self.buf.kind or self.buf.memory]
+
+    @property
+    def ndim(self):
+        return len(self.dims)
+
+    @property
+    def size(self):
+        n = 1
+        for c in self.shape:
+            n *= c
+        return n
+
+    @property
+    def name(self):
+        return self.buf.name
+
+    def __len__(self):
+        return self.shape[0] if self.shape else 0
+
+    def __iter__(self):
+        raise unsupported("iterating over a tile in Python", "index it with slices or nl.arange instead")
+
+    def __bool__(self):
+        raise unsupported("a tile used as a Python bool (tile values are not known while tracing)",
+                          "use nl.where / masks; control flow can only depend on shapes and loop indices")
+
+    def __repr__(self):
+        return f"<{self.buf.memory} tensor {self.buf.name} {list(self.shape)} {self.dtype}>"
+
+    # ------------------------------------------------------------------ indexing
+    def __getitem__(self, key):
+        view = index_view(self, key)
+        self.buf.pinned = True
+        return view
+
+    def __setitem__(self, key, value):
+        if getattr(value, "inplace", False):
+            value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
+            return
+        from .ops import assign
+        assign(index_view(self, key), value)
+
+    def ap(self, pattern, offset=0, **_):
+        """Standalone `.ap(pattern=[[step, num], ...], offset=...)` over this view's buffer."""
+        buf = self.buf
+        dims = []
+        for i, (step, num) in enumerate(pattern):
+            if i == 0 and buf.memory != "hbm":
+                step = step * buf.pstride
+            dims.append((step, num))
+        return Tensor(buf, self.off + offset, tuple(dims), self.dtype)
+
+    def reshape(self, shape, *more):
+        if more or isinstance(shape, int):
+            shape = (shape,) + more
+        shape = tuple(int(s) for s in shape)
+        n = 1
+        for s in shape:
+            n *= s
+        if n != self.size:
+            raise kernel_error(f"cannot reshape {list(self.shape)} into {list(shape)}")
+        if not self._contiguous():
+            raise unsupported("reshape of a non-contiguous view", "reshape the whole tensor before slicing it")
+        dims, stride = [], 1
+        if self.buf.memory != "hbm":
+            raise unsupported("reshape of an on-chip tile", "allocate the tile in the shape you need")
+        for s in reversed(shape):
+            dims.append((stride, s))
+            stride *= s
+        return Tensor(self.buf, self.off, tuple(reversed(dims)), self.dtype)
+
+    def _contiguous(self):
+        stride = 1
+        for s, c in reversed(self.dims):
+            if c != 1 and s != stride:
+                return False
+            stride *= c
+        return True
+
+    def broadcast_to(self, shape):
+        from .ops import broadcast_to
+        return broadcast_to(self, shape)
+
+    def astype(self, dtype):
+        from .ops import copy
+        return copy(self, dtype=dtype)
+
+    def view(self, dtype):
+        from . import dtypes
+        return Tensor(self.buf, self.off, self.dims, dtypes.normalize(dtype) or self.dtype)
+
+    # ------------------------------------------------------------------ operators
+    def _bin(self, other, op, reverse=False):
+        from .ops import binary_op
+        return binary_op(op, other, self) if reverse else binary_op(op, self, other)
+
+    def __add__(self, o): return self._bin(o, "add")
+    def __radd__(self, o): return self._bin(o, "add", True)
+    def __sub__(self, o): return self._bin(o, "subtract")
+    def __rsub__(self, o): return self._bin(o, "subtract", True)
+    def __mul__(self, o): return self._bin(o, "multiply")
+    def __rmul__(self, o): return self._bin(o, "multiply", True)
+    def __truediv__(self, o): return self._bin(o, "divide")
+    def __rtruediv__(self, o): return self._bin(o, "divide", True)
+    def __pow__(self, o): return self._bin(o, "power")
+    def __rpow__(self, o): return self._bin(o, "power", True)
+    def __and__(self, o): return self._bin(o, "bitwise_and")
+    def __rand__(self, o): return self._bin(o, "bitwise_and", True)
+    def __or__(self, o): return self._bin(o, "bitwise_or")
+    def __ror__(self, o): return self._bin(o, "bitwise_or", True)
+    def __xor__(self, o): return self._bin(o, "bitwise_xor")
+    def __rxor__(self, o): return self._bin(o, "bitwise_xor", True)
+    def __lshift__(self, o): return self._bin(o, "left_shift")
+    def __rshift__(self, o): return self._bin(o, "right_shift")
+    def __lt__(self, o): return self._bin(o, "less")
+    def __le__(self, o): return self._bin(o, "less_equal")
+    def __gt__(self, o): return self._bin(o, "greater")
+    def __ge__(self, o): return self._bin(o, "greater_equal")
+    def __eq__(self, o): return self._bin(o, "equal")
+    def __ne__(self, o): return self._bin(o, "not_equal")
+    __hash__ = object.__hash__
+
+    def __neg__(self):
+        from .ops import binary_op
+        return binary_op("multiply", self, -1.0)
+
+    def __abs__(self):
+        from .ops import unary_op
+        return unary_op("abs", self)
+
+    def _inplace(self, o, op):
+        from .ops import inplace_op
+        return inplace_op(self, o, op)
+
+    def __iadd__(self, o): return self._inplace(o, "add")
+    def __isub__(self, o): return self._inplace(o, "subtract")
+    def __imul__(self, o): return self._inplace(o, "multiply")
+    def __itruediv__(self, o): return self._inplace(o, "divide")
+
+
+def _resolve_slice(k, count, what):
+    if isinstance(k, DynSlice):
+        start, n, step = k.start, k.size, k.step
+        if start < 0 or n <= 0 or start + (n - 1) * step >= count:
+            raise kernel_error(f"nl.ds({start}, {n}) is out of bounds for a dimension of size {count}{what}",
+                               "keep start + size within the dimension")
+        return start, n, step
+    step = 1 if k.step is None else _as_int(k.step)
+    if step is None or step <= 0:
+        raise unsupported("slices with a non-positive or non-integer step")
+    start = 0 if k.start is None else _as_int(k.start)
+    stop = count if k.stop is None else _as_int(k.stop)
+    if start is None or stop is None:
+        raise unsupported("slice bounds that are not integers (tile values are not known while tracing)")
+    if start < 0:
+        start += count
+    if stop < 0:
+        stop += count
+    if start < 0 or stop > count or start >= stop:
+        raise kernel_error(f"slice {start}:{stop} is out of bounds for a dimension of size {count}{what}",
+                           "check the tile offsets and the tensor shape")
+    return start, len(range(start, stop, step)), step
+
+
+def index_view(view, key):
+    if type(key) is not tuple:
+        key = (key,)
+    dims = view.dims
+    if view.checks:
+        run_checks(view, None)
+    nkeys = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if nkeys > len(dims):
+        raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
+    what = f" of {view.buf.name} {list(view.shape)}"
+    off = view.off
+    out = []
+    exprs = None
+    expr_pos = 0
+    di = 0
+    for k in key:
+        if k is None:
+            out.append((0, 1))
+            continue
+        if k is Ellipsis:
+            skip = len(dims) - nkeys
+            out.extend(dims[di:di + skip])
+            di += skip
+            continue
+        stride, count = dims[di]
+        di += 1
+        if type(k) is slice or isinstance(k, DynSlice):
+            start, n, step = _resolve_slice(k, count, what)
+            off += start * stride
+            out.append((stride * step, n))
+            continue
+        if isinstance(k, IndexExpr):
+            if exprs is None:
+                exprs = []
+                expr_pos = len(out)
+            exprs.append((stride, k, count))
+            continue
+        i = _as_int(k)
+        if i is None:
+            if isinstance(k, Tensor):
+                raise unsupported("indexing with a tile (indirect/dynamic access)",
+                                  "indices must be Python integers, slices, nl.ds or nl.arange expressions")
+            raise unsupported(f"index of type {type(k).__name__}")
+        if i < 0:
+            i += count
+        if i < 0 or i >= count:
+            raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{what}",
+                               "check the tile offsets and the tensor shape")
+        off += i * stride
+    out.extend(dims[di:])
+    checks = None
+    if exprs:
+        rank = max(len(e.shape) for _, e, _ in exprs)
+        bshape = [1] * rank
+        for _, e, _ in exprs:
+            pad = rank - len(e.shape)
+            for a, n in enumerate(e.shape):
+                if n != 1:
+                    if bshape[pad + a] not in (1, n):
+                        raise kernel_error(f"index expressions of shapes do not broadcast: {e.shape}")
+                    bshape[pad + a] = n
+        strides = [0] * rank
+        checks = []
+        for stride, e, count in exprs:
+            pad = rank - len(e.shape)
+            off += stride * e.const
+            for a, c in enumerate(e.coefs):
+                strides[pad + a] += stride * c
+            checks.append((e, count, expr_pos + pad))
+        out[expr_pos:expr_pos] = list(zip(strides, bshape))
+        checks = tuple(checks)
+    return Tensor(view.buf, off, tuple(out), view.dtype, checks)
+
+
+def run_checks(view, ranges):
+    """Bounds of arange-indexed views, evaluated once the op's mask (ranges) is known."""
+    for expr, count, axis0 in view.checks:
+        sub = None
+        if ranges is not None:
+            sub = ranges[axis0:axis0 + len(expr.shape)]
+            if len(sub) != len(expr.shape):
+                sub = None
+        if sub is not None and any(lo >= hi for lo, hi in sub):
+            continue
+        lo, hi = expr.bounds(sub)
+        if lo < 0 or hi >= count:
+            raise kernel_error(
+                f"index expression reaches [{lo}, {hi}] but the dimension of {view.buf.name} has size {count}",
+                "out-of-bounds access: mask the last tile (mask=...) or shrink the index range")
+    view.checks = None

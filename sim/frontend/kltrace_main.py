@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""Entry point of the NKI front end: trace a kernel into Kernel IR JSON (see docs/kernel-ir.md)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from kltrace.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Shim of the neuronxcc package: only neuronxcc.nki exists while tracing."""

@@ -1,0 +1,6 @@
+"""Shim of the legacy NKI package for tracing (see sim/frontend/kltrace)."""
+from kltrace.api import install
+
+install(__name__, "top", "legacy")
+
+from . import language, isa, typing  # noqa: E402,F401
