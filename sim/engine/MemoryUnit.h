@@ -1,0 +1,44 @@
+#pragma once
+
+#include "engine/SimTypes.h"
+
+#include <cstdint>
+#include <map>
+
+namespace kl::sim {
+
+/// Capacity of one on-chip memory (SBUF or PSUM) over simulated time, counted in bytes per partition.
+///
+/// A tile is *open* from the moment its first writer starts until its last user in program order has
+/// been scheduled; then it is *closed* with the end time of its last access. Because the Pipeline
+/// schedules in program order while engines run out of step, an open tile's end is unknown, so it is
+/// treated as occupying its room for all time until closed. `earliestFit` finds the first time from
+/// which the closed tiles plus the open ones plus the new one stay within capacity. If even the open
+/// tiles alone leave no room, the tile can never fit (the kernel's working set is too large: the
+/// compiler would spill); it is placed anyway and reported as an overflow.
+///
+/// Past `advance(watermark)` no query can ask about earlier times, so older steps fold into a base
+/// value and the step map stays as small as the set of tiles alive around the engines' current time.
+class MemoryUnit {
+public:
+    explicit MemoryUnit(std::int64_t capacityPartitionBytes);
+
+    struct Fit {
+        TimePs time = 0;
+        bool overflow = false;
+    };
+    [[nodiscard]] Fit earliestFit(std::int64_t partitionBytes, TimePs notBefore) const;
+    void open(std::int64_t partitionBytes);
+    void close(std::int64_t partitionBytes, TimePs start, TimePs end);
+    void advance(TimePs watermark);
+    [[nodiscard]] std::int64_t capacity() const { return m_capacity; }
+
+private:
+    std::int64_t m_capacity;
+    std::int64_t m_openBytes = 0;
+    std::int64_t m_baseBytes = 0; ///< closed tiles still live at the watermark
+    TimePs m_watermark = 0;
+    std::map<TimePs, std::int64_t> m_steps; ///< closed tiles: +bytes at start, -bytes at end (times > watermark)
+};
+
+} // namespace kl::sim

@@ -1,0 +1,402 @@
+#include "engine/Pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kl::sim {
+
+namespace {
+
+std::uint16_t computeLane(Engine engine) {
+    switch (engine) {
+    case Engine::Tensor: return static_cast<std::uint16_t>(Lane::MultiplyMoving);
+    case Engine::Scalar: return static_cast<std::uint16_t>(Lane::Scalar);
+    case Engine::GpSimd: return static_cast<std::uint16_t>(Lane::GpSimd);
+    default: return static_cast<std::uint16_t>(Lane::Vector);
+    }
+}
+
+bool isMatmul(const Instruction& in) { return in.op == Op::NcMatmul && in.engine == Engine::Tensor; }
+
+std::int64_t roundUp(std::int64_t value, std::int64_t granule) {
+    return granule > 0 ? (value + granule - 1) / granule * granule : value;
+}
+
+} // namespace
+
+Pipeline::Pipeline(const HardwareProfile& hw)
+    : m_hw(hw), m_cost(hw), m_dma(hw), m_sbuf(static_cast<std::int64_t>(hw.sbuf.partitionBytes)),
+      m_psum(static_cast<std::int64_t>(hw.psum.partitionBytes)) {}
+
+Expected<void> Pipeline::prepare(const KernelIr& ir) {
+    const auto& buffers = ir.buffers();
+    m_buffers.assign(buffers.size(), {});
+    m_deps.reset(buffers.size());
+    m_laneLastUse.fill(kNoIndex);
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+        const Buffer& buf = buffers[b];
+        const auto granule = static_cast<std::int64_t>(buf.memory == Memory::Psum ? m_hw.psum.bankBytes : 0);
+        m_buffers[b].partitionBytes = roundUp(buf.bytesPerPartition(), granule);
+    }
+    const auto& instrs = ir.instructions();
+    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
+        const Instruction& in = instrs[i];
+        for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
+            for (const AccessPattern& ap : ops) {
+                if (ap.buffer >= buffers.size()) {
+                    return makeError(ErrorCode::Parse, fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i, in.id, ap.buffer));
+                }
+                m_buffers[ap.buffer].lastUse = i;
+            }
+        }
+        if (in.engine == Engine::Dma) {
+            m_laneLastUse[kComputeLanes] = i;
+        } else if (isMatmul(in)) {
+            m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = i;
+            m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = i;
+        } else {
+            m_laneLastUse[computeLane(in.engine)] = i;
+        }
+    }
+    return {};
+}
+
+Expected<void> Pipeline::run(const KernelIr& ir) {
+    if (auto ok = prepare(ir); !ok) {
+        return ok;
+    }
+    for (SimListener* l : m_listeners) {
+        l->onStart(ir, m_hw);
+    }
+    const auto& instrs = ir.instructions();
+    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
+        if ((i & 63u) == 0) {
+            advanceWatermark(i);
+        }
+        const Instruction& in = instrs[i];
+        if (in.engine == Engine::Dma) {
+            scheduleDma(ir, i);
+        } else if (isMatmul(in)) {
+            scheduleMatmul(ir, i);
+        } else {
+            scheduleCompute(ir, i);
+        }
+    }
+    return {};
+}
+
+void Pipeline::advanceWatermark(std::uint32_t index) {
+    // No later instruction can start before the free time of a lane it will use, so memory history
+    // before the earliest such time can be folded.
+    TimePs mark = -1;
+    for (std::size_t lane = 0; lane < kComputeLanes; ++lane) {
+        if (m_laneLastUse[lane] != kNoIndex && m_laneLastUse[lane] >= index) {
+            mark = mark < 0 ? m_laneFree[lane] : std::min(mark, m_laneFree[lane]);
+        }
+    }
+    if (m_laneLastUse[kComputeLanes] != kNoIndex && m_laneLastUse[kComputeLanes] >= index) {
+        const TimePs q = m_dma.earliestQueueFree();
+        mark = mark < 0 ? q : std::min(mark, q);
+    }
+    if (mark > 0) {
+        m_sbuf.advance(mark);
+        m_psum.advance(mark);
+    }
+}
+
+void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) const {
+    for (const AccessPattern& ap : ops) {
+        m_deps.query(ap.buffer, regionOf(ir, ap), isWrite, ready);
+    }
+}
+
+void Pipeline::recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index) {
+    for (const AccessPattern& ap : ops) {
+        m_deps.record(ap.buffer, regionOf(ir, ap), isWrite, end, index);
+    }
+}
+
+TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause) {
+    m_newlyOpened.clear();
+    TimePs t = notBefore;
+    for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
+        for (const AccessPattern& ap : ops) {
+            BufferState& st = m_buffers[ap.buffer];
+            const Memory mem = ir.buffers()[ap.buffer].memory;
+            if (st.state != 0 || mem == Memory::Hbm) {
+                continue;
+            }
+            MemoryUnit& unit = mem == Memory::Sbuf ? m_sbuf : m_psum;
+            const MemoryUnit::Fit fit = unit.earliestFit(st.partitionBytes, t);
+            if (fit.time > t) {
+                t = fit.time;
+                capCause = mem == Memory::Sbuf ? WaitCause::SbufCapacity : WaitCause::PsumCapacity;
+            }
+            unit.open(st.partitionBytes);
+            st.state = 1;
+            st.lastEnd = 0;
+            // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
+            st.allocStart = fit.overflow ? -1 : 0;
+            m_newlyOpened.push_back(ap.buffer);
+        }
+    }
+    return t;
+}
+
+void Pipeline::commitAllocations(TimePs start) {
+    for (const std::uint32_t b : m_newlyOpened) {
+        BufferState& st = m_buffers[b];
+        const bool overflow = st.allocStart < 0;
+        st.allocStart = start;
+        MemoryEvent e;
+        e.time = start;
+        e.buffer = b;
+        e.partitionBytes = st.partitionBytes;
+        e.overflow = overflow;
+        m_pendingMemory.push_back(e);
+    }
+}
+
+void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end) {
+    for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
+        for (const AccessPattern& ap : ops) {
+            BufferState& st = m_buffers[ap.buffer];
+            const Buffer& buf = ir.buffers()[ap.buffer];
+            st.lastEnd = std::max(st.lastEnd, end);
+            if (st.lastUse != index || st.state != 1 || buf.memory == Memory::Hbm) {
+                continue;
+            }
+            st.state = 2;
+            (buf.memory == Memory::Sbuf ? m_sbuf : m_psum).close(st.partitionBytes, st.allocStart, st.lastEnd);
+            m_deps.release(ap.buffer);
+            MemoryEvent e;
+            e.time = st.lastEnd;
+            e.buffer = ap.buffer;
+            e.memory = buf.memory;
+            e.partitionBytes = -st.partitionBytes;
+            e.bytes = -st.partitionBytes * buf.partitions();
+            for (SimListener* l : m_listeners) {
+                l->onMemory(e);
+            }
+        }
+    }
+}
+
+Pipeline::Placement Pipeline::place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause) {
+    Placement p;
+    p.start = start;
+    const TimePs ready = std::max(c.unitFree, c.dep.time);
+    if (start > ready) {
+        p.cause = capCause;
+        p.stall = start - ready;
+    } else if (c.dep.instr != kNoIndex && c.dep.time >= c.unitFree && c.dep.time > 0) {
+        p.cause = WaitCause::Dependency;
+        p.waitOn = c.dep.instr;
+        p.stall = c.dep.time - c.unitFree;
+    } else if (c.unitFree > 0) {
+        p.cause = unitCause;
+        p.stall = c.unitFree - c.dep.time;
+    }
+    return p;
+}
+
+void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
+    const Instruction& in = ir.instructions()[index];
+    const std::uint16_t lane = computeLane(in.engine);
+    Constraint c;
+    c.unitFree = m_laneFree[lane];
+    queryDeps(ir, ir.srcs(in), false, c.dep);
+    queryDeps(ir, ir.dsts(in), true, c.dep);
+    WaitCause capCause = WaitCause::None;
+    const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
+    const Placement p = place(c, start, capCause, WaitCause::Engine);
+    double cycles = m_cost.cycles(ir, in);
+    // TensorE ops are pipelined through the array (the documented interval already is the issue rate);
+    // the other engines pay the per-instruction SBUF/PSUM access cost.
+    if (in.engine != Engine::Tensor) {
+        cycles += m_hw.costs.accessOverhead;
+    }
+    if (p.cause == WaitCause::Dependency) {
+        cycles += m_hw.costs.staticOverhead; // semaphore wait + restart after a dependent hand-off
+    }
+    const TimePs end = start + m_cost.toPs(cycles, in.engine);
+    m_laneFree[lane] = end;
+    commitAllocations(start);
+    recordAccesses(ir, ir.srcs(in), false, end, index);
+    recordAccesses(ir, ir.dsts(in), true, end, index);
+    flushMemoryEvents(ir);
+    InstructionEvent e;
+    e.index = index;
+    e.start = start;
+    e.mainStart = start;
+    e.end = end;
+    e.lane = lane;
+    e.op = in.op;
+    e.engine = in.engine;
+    e.cause = p.cause;
+    e.waitOn = p.waitOn;
+    e.stall = p.stall;
+    emit(e);
+    releaseFinished(ir, in, index, end);
+}
+
+void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
+    const Instruction& in = ir.instructions()[index];
+    const auto src = ir.srcs(in);
+    const CostModel::MatmulCycles mc = m_cost.matmul(ir, in);
+    constexpr auto ls = static_cast<std::size_t>(Lane::LoadStationary);
+    constexpr auto mm = static_cast<std::size_t>(Lane::MultiplyMoving);
+
+    // LoadStationary: may preload while the previous MultiplyMoving runs (the array double-buffers weights).
+    Constraint cl;
+    cl.unitFree = std::max(m_laneFree[ls], m_mmPrevStart);
+    if (!src.empty()) {
+        queryDeps(ir, src.first(1), false, cl.dep);
+    }
+    const TimePs lsStart = std::max(cl.unitFree, cl.dep.time);
+    const TimePs lsEnd = lsStart + m_cost.toPs(mc.loadStationary, Engine::Tensor);
+
+    Constraint cm;
+    cm.unitFree = m_laneFree[mm];
+    if (src.size() > 1) {
+        queryDeps(ir, src.subspan(1), false, cm.dep);
+    }
+    queryDeps(ir, ir.dsts(in), true, cm.dep);
+    WaitCause capCause = WaitCause::None;
+    const TimePs mmReady = std::max({cm.unitFree, cm.dep.time, lsEnd});
+    const TimePs mmStart = allocate(ir, in, mmReady, capCause);
+    Placement p;
+    if (lsEnd > std::max(cm.unitFree, cm.dep.time) && mmStart == mmReady) {
+        // The weights were the last thing ready: report why the LoadStationary started when it did.
+        p = place(cl, lsStart, WaitCause::None, WaitCause::Engine);
+        p.start = mmStart;
+    } else {
+        Constraint merged = cm;
+        merged.unitFree = std::max(cm.unitFree, lsEnd);
+        p = place(merged, mmStart, capCause, WaitCause::Engine);
+    }
+    double cycles = mc.multiplyMoving;
+    if (p.cause == WaitCause::Dependency) {
+        cycles += m_hw.costs.staticOverhead;
+    }
+    const TimePs mmEnd = mmStart + m_cost.toPs(cycles, Engine::Tensor);
+    m_laneFree[ls] = lsEnd;
+    m_laneFree[mm] = mmEnd;
+    m_mmPrevStart = mmStart;
+    commitAllocations(mmStart);
+    if (!src.empty()) {
+        recordAccesses(ir, src.first(1), false, lsEnd, index);
+        recordAccesses(ir, src.subspan(1), false, mmEnd, index);
+    }
+    recordAccesses(ir, ir.dsts(in), true, mmEnd, index);
+    flushMemoryEvents(ir);
+    InstructionEvent e;
+    e.index = index;
+    e.start = lsStart;
+    e.end = mmEnd;
+    e.lsStart = lsStart;
+    e.lsEnd = lsEnd;
+    e.mainStart = mmStart;
+    e.lane = static_cast<std::uint16_t>(Lane::MultiplyMoving);
+    e.op = in.op;
+    e.engine = in.engine;
+    e.cause = p.cause;
+    e.waitOn = p.waitOn;
+    e.stall = p.stall;
+    e.flops = mc.flops;
+    emit(e);
+    releaseFinished(ir, in, index, mmEnd);
+}
+
+void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
+    const Instruction& in = ir.instructions()[index];
+    const std::uint32_t queue = m_dma.nextQueue();
+    Constraint c;
+    c.unitFree = m_dma.queueFree(queue);
+    queryDeps(ir, ir.srcs(in), false, c.dep);
+    queryDeps(ir, ir.dsts(in), true, c.dep);
+    WaitCause capCause = WaitCause::None;
+    const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
+    const Placement p = place(c, start, capCause, WaitCause::DmaQueue);
+
+    // Bytes per partition: the on-chip side's partitions, else the first (partition-spread) HBM dimension.
+    std::int64_t partitions = 0;
+    bool touchesHbm = false;
+    for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
+        for (const AccessPattern& ap : ops) {
+            const Buffer& b = ir.buffers()[ap.buffer];
+            if (b.memory == Memory::Hbm) {
+                touchesHbm = true;
+                const auto dims = ir.pattern(ap);
+                if (partitions == 0 && !dims.empty() && dims.size() > 1) {
+                    partitions = -dims.front().count; // provisional: an on-chip operand takes precedence
+                }
+            } else if (partitions <= 0) {
+                partitions = ap.partCount;
+            }
+        }
+    }
+    partitions = std::max<std::int64_t>(std::abs(partitions), 1);
+    std::int64_t bytes = in.bytes;
+    if (bytes <= 0 && !ir.dsts(in).empty()) {
+        const AccessPattern& d = ir.dsts(in).front();
+        const Buffer& b = ir.buffers()[d.buffer];
+        const int eb = d.dtype != DType::Unknown ? dtypeBytes(d.dtype) : b.dtypeBytes;
+        bytes = elementCount(ir, d) * (b.memory == Memory::Hbm ? 1 : d.partCount) * std::max(eb, 1);
+    }
+    const double bytesPerPartition = static_cast<double>(bytes) / static_cast<double>(partitions);
+    const DmaUnit::Transfer t = m_dma.issue(start, bytes, bytesPerPartition, partitions);
+    commitAllocations(start);
+    recordAccesses(ir, ir.srcs(in), false, t.end, index);
+    recordAccesses(ir, ir.dsts(in), true, t.end, index);
+    flushMemoryEvents(ir);
+
+    DmaTransferEvent d;
+    d.index = index;
+    d.queue = queue;
+    d.start = start;
+    d.dataStart = t.dataStart;
+    d.end = t.end;
+    d.bytes = bytes;
+    d.efficiency = t.efficiency;
+    d.touchesHbm = touchesHbm;
+    for (SimListener* l : m_listeners) {
+        l->onDmaTransfer(d);
+    }
+    InstructionEvent e;
+    e.index = index;
+    e.start = start;
+    e.mainStart = start;
+    e.end = t.end;
+    e.lane = dmaLane(queue);
+    e.op = in.op;
+    e.engine = in.engine;
+    e.cause = p.cause;
+    e.waitOn = p.waitOn;
+    e.stall = p.stall;
+    e.dmaBytes = bytes;
+    emit(e);
+    releaseFinished(ir, in, index, t.end);
+}
+
+void Pipeline::flushMemoryEvents(const KernelIr& ir) {
+    for (MemoryEvent& e : m_pendingMemory) {
+        const Buffer& b = ir.buffers()[e.buffer];
+        e.memory = b.memory;
+        e.bytes = e.partitionBytes * b.partitions();
+        for (SimListener* l : m_listeners) {
+            l->onMemory(e);
+        }
+    }
+    m_pendingMemory.clear();
+}
+
+void Pipeline::emit(const InstructionEvent& e) {
+    for (SimListener* l : m_listeners) {
+        l->onInstruction(e);
+    }
+}
+
+} // namespace kl::sim

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "common/Error.h"
+#include "engine/CostModel.h"
+#include "engine/DependencyTracker.h"
+#include "engine/DmaUnit.h"
+#include "engine/MemoryUnit.h"
+#include "engine/SimListener.h"
+#include "hw/HardwareProfile.h"
+#include "ir/KernelIr.h"
+
+#include <array>
+#include <vector>
+
+namespace kl::sim {
+
+/// The NeuronCore model. Owns the hardware units — one in-order lane per engine (TensorE as a
+/// LoadStationary and a MultiplyMoving lane), the DmaUnit (queues, shared bandwidth), a MemoryUnit each
+/// for SBUF and PSUM, the DependencyTracker — and schedules a KernelIr through them in program order:
+///
+///   start = max(lane free, data dependencies ready, room for the tiles it writes first)
+///
+/// with the binding term recorded as the wait cause. Each scheduled instruction, tile allocation/free
+/// and DMA transfer is sent as a small event value to the listeners; the Pipeline itself keeps no
+/// per-instruction history and never prints. Deterministic: integer picosecond time, fixed iteration
+/// order, no hashing of pointers.
+class Pipeline {
+public:
+    explicit Pipeline(const HardwareProfile& hw);
+
+    /// Listeners are not owned; they are called in the order added.
+    void addListener(SimListener* listener) { m_listeners.push_back(listener); }
+    [[nodiscard]] Expected<void> run(const KernelIr& ir);
+
+private:
+    struct BufferState {
+        std::int64_t partitionBytes = 0;
+        TimePs allocStart = 0;
+        TimePs lastEnd = 0;
+        std::uint32_t lastUse = kNoIndex;
+        std::uint8_t state = 0; ///< 0 not allocated, 1 open, 2 freed
+    };
+    struct Constraint {
+        TimePs unitFree = 0;
+        DependencyTracker::Ready dep;
+    };
+    struct Placement {
+        TimePs start = 0;
+        WaitCause cause = WaitCause::None;
+        std::uint32_t waitOn = kNoIndex;
+        TimePs stall = 0;
+    };
+
+    [[nodiscard]] Expected<void> prepare(const KernelIr& ir);
+    void scheduleCompute(const KernelIr& ir, std::uint32_t index);
+    void scheduleMatmul(const KernelIr& ir, std::uint32_t index);
+    void scheduleDma(const KernelIr& ir, std::uint32_t index);
+
+    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) const;
+    void recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
+    /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
+    /// start and the capacity cause if room was what held it.
+    [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
+    void commitAllocations(TimePs start);
+    void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end);
+    [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
+    void advanceWatermark(std::uint32_t index);
+    void flushMemoryEvents(const KernelIr& ir);
+    void emit(const InstructionEvent& e);
+
+    const HardwareProfile& m_hw;
+    CostModel m_cost;
+    DependencyTracker m_deps;
+    DmaUnit m_dma;
+    MemoryUnit m_sbuf;
+    MemoryUnit m_psum;
+    std::array<TimePs, kComputeLanes> m_laneFree{};
+    std::array<std::uint32_t, kComputeLanes + 1> m_laneLastUse{}; ///< last instruction per lane; [5] = any DMA
+    TimePs m_mmPrevStart = 0;
+    std::vector<BufferState> m_buffers;
+    std::vector<std::uint32_t> m_newlyOpened;
+    std::vector<MemoryEvent> m_pendingMemory;
+    std::vector<SimListener*> m_listeners;
+};
+
+} // namespace kl::sim

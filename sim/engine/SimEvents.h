@@ -1,0 +1,51 @@
+#pragma once
+
+#include "engine/SimTypes.h"
+#include "ir/IrTypes.h"
+#include "ir/KernelIr.h"
+
+#include <cstdint>
+
+namespace kl::sim {
+
+/// One instruction has been scheduled. `index` is its position in program order.
+struct InstructionEvent {
+    std::uint32_t index = 0;
+    std::uint32_t waitOn = kNoIndex; ///< program-order index of the instruction waited on (Dependency)
+    TimePs start = 0;
+    TimePs end = 0;
+    TimePs mainStart = 0; ///< start on `lane` (for a matmul the MultiplyMoving start; else == start)
+    TimePs lsStart = -1; ///< LoadStationary part of a matmul, -1 otherwise
+    TimePs lsEnd = -1;
+    TimePs stall = 0;    ///< time the cause cost: unit idle (dependency/capacity) or instruction held (engine/queue)
+    double flops = 0;    ///< matmul FLOPs (2 x contraction x stationary x moving)
+    std::int64_t dmaBytes = 0;
+    std::uint16_t lane = 0;
+    Op op = Op::Unknown;
+    Engine engine = Engine::Vector;
+    WaitCause cause = WaitCause::None;
+};
+
+/// A tile took (delta > 0) or gave back (delta < 0) room in SBUF or PSUM at `time`.
+struct MemoryEvent {
+    TimePs time = 0;
+    std::int64_t partitionBytes = 0; ///< per-partition reservation change (what capacity is counted in)
+    std::int64_t bytes = 0;          ///< whole-tile bytes change (partitions x per-partition bytes)
+    std::uint32_t buffer = kNoIndex;
+    Memory memory = Memory::Sbuf;
+    bool overflow = false; ///< the tile did not fit even with every finished tile gone (would spill)
+};
+
+/// A DMA transfer: queued at `start`, moving data from `dataStart` (after the fixed latency) to `end`.
+struct DmaTransferEvent {
+    std::uint32_t index = 0;
+    std::uint32_t queue = 0;
+    TimePs start = 0;
+    TimePs dataStart = 0;
+    TimePs end = 0;
+    std::int64_t bytes = 0;
+    double efficiency = 1;
+    bool touchesHbm = false;
+};
+
+} // namespace kl::sim

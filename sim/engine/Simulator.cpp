@@ -1,0 +1,60 @@
+#include "engine/Simulator.h"
+
+#include "engine/Pipeline.h"
+#include "listeners/DmaRecorder.h"
+#include "listeners/OccupancyRecorder.h"
+#include "listeners/OverlapAnalysis.h"
+#include "listeners/SummaryCollector.h"
+#include "listeners/TimelineRecorder.h"
+#include "listeners/WaitCauseAnalysis.h"
+
+#include <fmt/format.h>
+
+namespace kl::sim {
+
+Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, const HardwareProfile& hw,
+                                                          std::span<SimListener* const> extra) {
+    TimelineRecorder timeline;
+    OccupancyRecorder occupancy;
+    DmaRecorder dma;
+    OverlapAnalysis overlap;
+    WaitCauseAnalysis waits;
+    SummaryCollector summary;
+    SimListener* const standard[] = {&timeline, &occupancy, &dma, &overlap, &waits, &summary};
+
+    Pipeline pipeline(hw);
+    for (SimListener* l : standard) {
+        pipeline.addListener(l);
+    }
+    for (SimListener* l : extra) {
+        pipeline.addListener(l);
+    }
+    if (auto ok = pipeline.run(ir); !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto result = std::make_shared<SimResult>();
+    result->kernelName = ir.kernelName;
+    result->hardwareName = hw.name;
+    result->files = ir.files;
+    result->laneCount = kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues);
+    for (const IrDiagnostic& d : ir.diagnostics) {
+        result->diagnostics.push_back(fmt::format("{}: {}", d.severity, d.message));
+    }
+    for (SimListener* l : standard) {
+        l->finish(*result);
+    }
+    for (SimListener* l : extra) {
+        l->finish(*result);
+    }
+    for (const auto* mem : {&result->sbuf, &result->psum}) {
+        if (mem->overflowCount > 0) {
+            result->diagnostics.push_back(fmt::format(
+                "warning: {} {} tile(s) did not fit even after waiting: the live tiles exceed capacity (the compiler would spill); "
+                "they were placed anyway, so occupancy exceeds 100 %",
+                mem->overflowCount, mem == &result->sbuf ? "SBUF" : "PSUM"));
+        }
+    }
+    return std::shared_ptr<const SimResult>(std::move(result));
+}
+
+} // namespace kl::sim

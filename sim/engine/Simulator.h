@@ -1,0 +1,27 @@
+#pragma once
+
+#include "common/Error.h"
+#include "hw/HardwareProfile.h"
+#include "ir/KernelIr.h"
+#include "result/SimResult.h"
+
+#include <memory>
+#include <span>
+
+namespace kl::sim {
+
+class SimListener;
+
+/// The one place that knows the whole topology (llvm-mca's createDefaultPipeline): builds a Pipeline for
+/// a HardwareProfile, attaches the standard listeners (TimelineRecorder, OccupancyRecorder, DmaRecorder,
+/// OverlapAnalysis, WaitCauseAnalysis, SummaryCollector — in that order, the summary last because it
+/// reads the others' results), runs the IR and freezes the result.
+/// Single-threaded and re-entrant: call it from a worker thread and hand the result to the GUI.
+class Simulator {
+public:
+    /// `extra` listeners (not owned) see the same events after the standard ones.
+    [[nodiscard]] static Expected<std::shared_ptr<const SimResult>> run(const KernelIr& ir, const HardwareProfile& hw,
+                                                                        std::span<SimListener* const> extra = {});
+};
+
+} // namespace kl::sim

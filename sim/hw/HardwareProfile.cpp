@@ -1,0 +1,147 @@
+#include "hw/HardwareProfile.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace kl::sim {
+
+namespace {
+
+using Json = nlohmann::json;
+
+struct FieldSpec {
+    const char* group;
+    const char* key;
+    double HardwareProfile::*top = nullptr;
+    double CostConstants::*cost = nullptr;
+    double MemoryGeometry::*mem = nullptr;
+    double DmaParams::*dma = nullptr;
+};
+
+/// Every numeric field of a profile. A field is {"value": number, "unit": "...", "source": "..."}; a missing
+/// `source` is an error, because an unsourced number is exactly what the profile exists to prevent.
+const FieldSpec kFields[] = {
+    {"clocks", "tensor", &HardwareProfile::tensorGhz},
+    {"clocks", "vector", &HardwareProfile::vectorGhz},
+    {"clocks", "scalar", &HardwareProfile::scalarGhz},
+    {"clocks", "gpsimd", &HardwareProfile::gpsimdGhz},
+    {"costs", "min_ii", nullptr, &CostConstants::minIi},
+    {"costs", "access_overhead", nullptr, &CostConstants::accessOverhead},
+    {"costs", "static_overhead", nullptr, &CostConstants::staticOverhead},
+    {"costs", "matmul_min_interval", nullptr, &CostConstants::matmulMinInterval},
+    {"costs", "fp32_matmul_factor", nullptr, &CostConstants::fp32MatmulFactor},
+    {"costs", "load_stationary_speedup", nullptr, &CostConstants::loadStationarySpeedup},
+    {"costs", "gpsimd_startup", nullptr, &CostConstants::gpsimdStartup},
+    {"costs", "bn_aggr_factor", nullptr, &CostConstants::bnAggrFactor},
+    {"costs", "reciprocal_factor", nullptr, &CostConstants::reciprocalFactor},
+    {"costs", "tensor_tensor_slow_factor", nullptr, &CostConstants::tensorTensorSlowFactor},
+    {"costs", "tensor_reduce_fast_divisor", nullptr, &CostConstants::reduceFastDivisor},
+    {"costs", "pe_rows", nullptr, &CostConstants::peRows},
+    {"costs", "pe_cols", nullptr, &CostConstants::peCols},
+    {"sbuf", "partitions", nullptr, nullptr, &MemoryGeometry::partitions},
+    {"sbuf", "partition_bytes", nullptr, nullptr, &MemoryGeometry::partitionBytes},
+    {"psum", "partitions", nullptr, nullptr, &MemoryGeometry::partitions},
+    {"psum", "partition_bytes", nullptr, nullptr, &MemoryGeometry::partitionBytes},
+    {"psum", "bank_bytes", nullptr, nullptr, &MemoryGeometry::bankBytes},
+    {"dma", "engines", nullptr, nullptr, nullptr, &DmaParams::engines},
+    {"dma", "queues", nullptr, nullptr, nullptr, &DmaParams::queues},
+    {"dma", "partitions_per_engine", nullptr, nullptr, nullptr, &DmaParams::partitionsPerEngine},
+    {"dma", "engine_bandwidth", nullptr, nullptr, nullptr, &DmaParams::engineBytesPerNs},
+    {"dma", "core_bandwidth", nullptr, nullptr, nullptr, &DmaParams::coreBytesPerNs},
+    {"dma", "fixed_latency", nullptr, nullptr, nullptr, &DmaParams::fixedLatencyNs},
+    {"hbm", "bandwidth_per_core", &HardwareProfile::hbmBytesPerNs},
+};
+
+const Json& sourcedField(const Json& root, const char* group, const char* key) {
+    const Json& field = root.at(group).at(key);
+    if (!field.is_object() || !field.contains("value")) {
+        throw std::runtime_error(fmt::format("{}.{} must be an object with \"value\" and \"source\"", group, key));
+    }
+    if (!field.contains("source") || !field["source"].is_string() || field["source"].get<std::string>().empty()) {
+        throw std::runtime_error(fmt::format("{}.{} has no \"source\": every profile number must name where it comes from", group, key));
+    }
+    return field["value"];
+}
+
+HardwareProfile parseProfile(const Json& root) {
+    HardwareProfile p;
+    p.name = root.at("name").get<std::string>();
+    p.description = root.value("description", std::string{});
+    for (const FieldSpec& f : kFields) {
+        const double v = sourcedField(root, f.group, f.key).get<double>();
+        if (!std::isfinite(v) || v < 0) {
+            throw std::runtime_error(fmt::format("{}.{} must be a non-negative number", f.group, f.key));
+        }
+        const std::string group = f.group;
+        if (f.top) p.*f.top = v;
+        else if (f.cost) p.costs.*f.cost = v;
+        else if (f.dma) p.dma.*f.dma = v;
+        else if (f.mem) (group == "sbuf" ? p.sbuf : p.psum).*f.mem = v;
+    }
+    for (const Json& point : sourcedField(root, "dma", "efficiency_by_bytes_per_partition")) {
+        p.dma.efficiency.push_back({point.at(0).get<double>(), point.at(1).get<double>()});
+    }
+    for (std::size_t i = 0; i < p.dma.efficiency.size(); ++i) {
+        const auto& e = p.dma.efficiency[i];
+        if (e.efficiency <= 0 || e.efficiency > 1 || e.bytesPerPartition <= 0 ||
+            (i > 0 && e.bytesPerPartition <= p.dma.efficiency[i - 1].bytesPerPartition)) {
+            throw std::runtime_error("dma.efficiency_by_bytes_per_partition must be [bytes, efficiency] pairs, bytes ascending, 0 < efficiency <= 1");
+        }
+    }
+    if (p.dma.efficiency.empty()) {
+        p.dma.efficiency.push_back({1, 1});
+    }
+    if (p.tensorGhz <= 0 || p.vectorGhz <= 0 || p.scalarGhz <= 0 || p.gpsimdGhz <= 0 || p.dma.queues < 1 ||
+        p.dma.coreBytesPerNs <= 0 || p.dma.engineBytesPerNs <= 0 || p.hbmBytesPerNs <= 0) {
+        throw std::runtime_error("clocks, DMA queues and bandwidths must be positive");
+    }
+    return p;
+}
+
+} // namespace
+
+double HardwareProfile::dmaEfficiency(double bytesPerPartition) const {
+    const auto& t = dma.efficiency;
+    if (t.empty()) return 1.0;
+    if (bytesPerPartition <= t.front().bytesPerPartition) return t.front().efficiency;
+    if (bytesPerPartition >= t.back().bytesPerPartition) return t.back().efficiency;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        if (bytesPerPartition <= t[i].bytesPerPartition) {
+            const double x0 = std::log2(t[i - 1].bytesPerPartition);
+            const double x1 = std::log2(t[i].bytesPerPartition);
+            const double f = (std::log2(bytesPerPartition) - x0) / (x1 - x0);
+            return t[i - 1].efficiency + f * (t[i].efficiency - t[i - 1].efficiency);
+        }
+    }
+    return t.back().efficiency;
+}
+
+Expected<HardwareProfile> HardwareProfile::loadString(std::string_view json, std::string_view origin) {
+    try {
+        const Json root = Json::parse(json.begin(), json.end());
+        if (const int version = root.value("profile_version", 0); version != 1) {
+            return makeError(ErrorCode::Unsupported, fmt::format("hardware profile version {} is not supported: this build reads version 1", version),
+                             std::string(origin));
+        }
+        return parseProfile(root);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Parse, fmt::format("bad hardware profile: {}", e.what()), std::string(origin), 0,
+                         "compare with resources/hw/trn1.json");
+    }
+}
+
+Expected<HardwareProfile> HardwareProfile::loadFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return makeError(ErrorCode::NotFound, "cannot open hardware profile", path.string());
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return loadString(buffer.str(), path.string());
+}
+
+} // namespace kl::sim

@@ -1,0 +1,93 @@
+#include "ir/KernelIr.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace kl::sim {
+
+std::int64_t Buffer::bytesPerPartition() const {
+    std::int64_t elems = 1;
+    const std::size_t first = memory == Memory::Hbm ? 0 : 1;
+    for (std::size_t i = first; i < shape.size(); ++i) {
+        elems *= shape[i];
+    }
+    return elems * dtypeBytes;
+}
+
+std::int64_t Buffer::partitions() const {
+    return memory == Memory::Hbm || shape.empty() ? 1 : shape[0];
+}
+
+std::uint32_t KernelIr::addBuffer(Buffer buffer) {
+    m_buffers.push_back(std::move(buffer));
+    return static_cast<std::uint32_t>(m_buffers.size() - 1);
+}
+
+std::uint32_t KernelIr::addPattern(std::span<const PatternDim> dims) {
+    // Loops produce the same pattern shape again and again; reusing the previous one keeps the pool small.
+    const auto n = dims.size();
+    if (n > 0 && m_patternDims.size() >= n &&
+        std::equal(dims.begin(), dims.end(), m_patternDims.end() - static_cast<std::ptrdiff_t>(n),
+                   [](const PatternDim& a, const PatternDim& b) { return a.stride == b.stride && a.count == b.count; })) {
+        return static_cast<std::uint32_t>(m_patternDims.size() - n);
+    }
+    const auto begin = static_cast<std::uint32_t>(m_patternDims.size());
+    m_patternDims.insert(m_patternDims.end(), dims.begin(), dims.end());
+    return begin;
+}
+
+void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst, std::span<const AccessPattern> src,
+                              std::span<const SourceLoc> locs, std::span<const std::int32_t> iter,
+                              std::span<const std::int32_t> pid) {
+    assert(dst.size() < 256 && src.size() < 256 && locs.size() < 256 && iter.size() < 256 && pid.size() < 256);
+    in.operandBegin = static_cast<std::uint32_t>(m_operands.size());
+    in.dstCount = static_cast<std::uint8_t>(dst.size());
+    in.srcCount = static_cast<std::uint8_t>(src.size());
+    m_operands.insert(m_operands.end(), dst.begin(), dst.end());
+    m_operands.insert(m_operands.end(), src.begin(), src.end());
+    in.locBegin = static_cast<std::uint32_t>(m_locs.size());
+    in.locCount = static_cast<std::uint8_t>(locs.size());
+    m_locs.insert(m_locs.end(), locs.begin(), locs.end());
+    in.iterBegin = static_cast<std::uint32_t>(m_ints.size());
+    in.iterCount = static_cast<std::uint8_t>(iter.size());
+    in.pidCount = static_cast<std::uint8_t>(pid.size());
+    m_ints.insert(m_ints.end(), iter.begin(), iter.end());
+    m_ints.insert(m_ints.end(), pid.begin(), pid.end());
+    m_instructions.push_back(in);
+}
+
+void KernelIr::reserve(std::size_t instructions) {
+    m_instructions.reserve(instructions);
+    m_operands.reserve(instructions * 3);
+    m_locs.reserve(instructions * 2);
+    m_ints.reserve(instructions * 3);
+}
+
+std::size_t KernelIr::memoryBytes() const {
+    return m_instructions.capacity() * sizeof(Instruction) + m_operands.capacity() * sizeof(AccessPattern) +
+           m_patternDims.capacity() * sizeof(PatternDim) + m_locs.capacity() * sizeof(SourceLoc) +
+           m_ints.capacity() * sizeof(std::int32_t);
+}
+
+ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap) {
+    std::int64_t lo = ap.offset;
+    std::int64_t hi = ap.offset;
+    for (const PatternDim& d : ir.pattern(ap)) {
+        if (d.count <= 0) {
+            return {ap.offset, ap.offset};
+        }
+        const std::int64_t span = d.stride * (d.count - 1);
+        (span < 0 ? lo : hi) += span;
+    }
+    return {lo, hi + 1};
+}
+
+std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap) {
+    std::int64_t n = 1;
+    for (const PatternDim& d : ir.pattern(ap)) {
+        n *= std::max<std::int64_t>(d.count, 0);
+    }
+    return n;
+}
+
+} // namespace kl::sim

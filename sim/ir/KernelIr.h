@@ -1,0 +1,160 @@
+#pragma once
+
+#include "ir/IrTypes.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kl::sim {
+
+inline constexpr std::uint32_t kNoIndex = 0xffffffffu;
+
+/// A place in a kernel source file; `file` indexes KernelIr::files().
+struct SourceLoc {
+    std::uint32_t file = kNoIndex;
+    std::uint32_t line = 0;
+};
+
+/// One dimension of an access pattern: `count` elements `stride` elements apart.
+struct PatternDim {
+    std::int64_t stride = 0;
+    std::int64_t count = 0;
+};
+
+struct Buffer {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    Memory memory = Memory::Hbm;
+    DType dtype = DType::Unknown;
+    BufferRole role = BufferRole::Tile;
+    std::int32_t dtypeBytes = 0;
+    SourceLoc decl;
+    /// Bytes each partition holds (on-chip) or the whole tensor's bytes (HBM).
+    [[nodiscard]] std::int64_t bytesPerPartition() const;
+    [[nodiscard]] std::int64_t partitions() const;
+};
+
+/// An operand: a region of a buffer. Pattern dimensions live in KernelIr::patternDims() so that an
+/// access pattern is a fixed 32-byte value.
+struct AccessPattern {
+    std::uint32_t buffer = kNoIndex;
+    std::uint32_t patternBegin = 0;
+    std::int64_t offset = 0;
+    std::uint16_t partStart = 0;
+    std::uint16_t partCount = 1;
+    std::uint8_t patternCount = 0;
+    DType dtype = DType::Unknown;
+};
+static_assert(sizeof(AccessPattern) <= 32);
+
+/// Op-specific attributes the cost model reads; the rest of the IR `attrs` object is ignored.
+struct InstrAttrs {
+    std::uint32_t movingFree = 0;
+    std::uint32_t stationaryFree = 0;
+    std::uint32_t contraction = 0;
+    DType dtypeIn = DType::Unknown;
+    AluOp op0 = AluOp::None;
+    bool accumulate = false;
+    bool isTranspose = false;
+};
+
+/// One IR instruction. Operands, source frames and loop indices are ranges into the KernelIr pools.
+struct Instruction {
+    std::uint32_t id = 0;
+    Op op = Op::Unknown;
+    Engine engine = Engine::Vector;
+    std::uint8_t dstCount = 0;
+    std::uint8_t srcCount = 0;
+    std::uint8_t locCount = 0;
+    std::uint8_t iterCount = 0;
+    std::uint8_t pidCount = 0;
+    std::uint32_t operandBegin = 0; ///< dst operands first, then src
+    std::uint32_t locBegin = 0;
+    std::uint32_t iterBegin = 0; ///< iteration values followed by pid values
+    std::int64_t elements = 0;
+    std::int64_t bytes = 0;
+    InstrAttrs attrs;
+};
+
+struct KernelArg {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::string dtype;
+};
+
+struct IrDiagnostic {
+    std::string severity;
+    std::string message;
+    SourceLoc loc;
+};
+
+/// The Kernel IR of one traced kernel (docs/kernel-ir.md), stored compactly: instructions are fixed-size
+/// values and every variable-length part (operands, pattern dimensions, source frames, loop indices) is a
+/// range into a shared pool, so a million instructions take tens of megabytes and no pointers.
+/// Built by IrLoader (from JSON) or directly through the add* functions (tests, benchmarks).
+class KernelIr {
+public:
+    std::string kernelName;
+    std::string api;
+    std::vector<std::int64_t> grid;
+    std::vector<KernelArg> args;
+    std::vector<std::string> files;
+    std::vector<IrDiagnostic> diagnostics;
+
+    [[nodiscard]] const std::vector<Buffer>& buffers() const { return m_buffers; }
+    [[nodiscard]] const std::vector<Instruction>& instructions() const { return m_instructions; }
+    [[nodiscard]] std::span<const AccessPattern> dsts(const Instruction& in) const {
+        return {m_operands.data() + in.operandBegin, in.dstCount};
+    }
+    [[nodiscard]] std::span<const AccessPattern> srcs(const Instruction& in) const {
+        return {m_operands.data() + in.operandBegin + in.dstCount, in.srcCount};
+    }
+    [[nodiscard]] std::span<const PatternDim> pattern(const AccessPattern& ap) const {
+        return {m_patternDims.data() + ap.patternBegin, ap.patternCount};
+    }
+    [[nodiscard]] std::span<const SourceLoc> locs(const Instruction& in) const {
+        return {m_locs.data() + in.locBegin, in.locCount};
+    }
+    [[nodiscard]] std::span<const std::int32_t> iter(const Instruction& in) const {
+        return {m_ints.data() + in.iterBegin, in.iterCount};
+    }
+    [[nodiscard]] std::span<const std::int32_t> pid(const Instruction& in) const {
+        return {m_ints.data() + in.iterBegin + in.iterCount, in.pidCount};
+    }
+    /// The innermost source frame (the NKI call), or an empty location.
+    [[nodiscard]] SourceLoc innermostLoc(const Instruction& in) const {
+        return in.locCount > 0 ? m_locs[in.locBegin] : SourceLoc{};
+    }
+
+    std::uint32_t addBuffer(Buffer buffer);
+    /// Appends a pattern and returns the index of its first dimension (for AccessPattern::patternBegin).
+    std::uint32_t addPattern(std::span<const PatternDim> dims);
+    /// Appends an instruction; operands, locations and loop values are copied into the pools.
+    void addInstruction(Instruction in, std::span<const AccessPattern> dst, std::span<const AccessPattern> src,
+                        std::span<const SourceLoc> locs = {}, std::span<const std::int32_t> iter = {},
+                        std::span<const std::int32_t> pid = {});
+    void reserve(std::size_t instructions);
+    /// Heap bytes held by the instruction pools (for the benchmark's bytes-per-instruction figure).
+    [[nodiscard]] std::size_t memoryBytes() const;
+
+private:
+    std::vector<Buffer> m_buffers;
+    std::vector<Instruction> m_instructions;
+    std::vector<AccessPattern> m_operands;
+    std::vector<PatternDim> m_patternDims;
+    std::vector<SourceLoc> m_locs;
+    std::vector<std::int32_t> m_ints;
+};
+
+/// Smallest and one-past-largest element index an access pattern touches (free dimension / flat index).
+struct ElementRange {
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+};
+[[nodiscard]] ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap);
+/// Number of elements per partition an access pattern touches (product of the pattern counts).
+[[nodiscard]] std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap);
+
+} // namespace kl::sim

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "engine/SimListener.h"
+#include "result/SimResult.h"
+
+#include <vector>
+
+namespace kl::sim {
+
+/// Turns tile allocate/free events into SBUF and PSUM occupancy step series (bytes and bytes per
+/// partition over time), with peaks, capacity and the count of tiles that overflowed. Frees at the
+/// same instant as an allocation are applied first, matching how the MemoryUnit placed the tile.
+///
+///   sbuf: peak 12.0 MiB (98304 B/partition, 50.0 % of 192 KiB), 96 tiles, 0 overflow
+class OccupancyRecorder : public SimListener {
+public:
+    void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
+    void onMemory(const MemoryEvent& e) override;
+    void finish(SimResult& result) override;
+
+private:
+    struct Step {
+        TimePs time;
+        std::int64_t bytes;
+        std::int64_t partitionBytes;
+    };
+    static void build(std::vector<Step>& steps, OccupancySeries& out);
+
+    std::vector<Step> m_sbuf;
+    std::vector<Step> m_psum;
+    OccupancySeries m_sbufMeta;
+    OccupancySeries m_psumMeta;
+};
+
+} // namespace kl::sim

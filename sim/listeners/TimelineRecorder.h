@@ -1,0 +1,22 @@
+#pragma once
+
+#include "engine/SimListener.h"
+#include "result/SimResult.h"
+
+namespace kl::sim {
+
+/// Records every scheduled instruction into the struct-of-arrays TimelineData (start, end, lane, op,
+/// source line, wait cause), ~42 bytes per instruction plus 20 per matmul for its LoadStationary row.
+/// Events arrive in program order, so each array is appended to, never searched.
+class TimelineRecorder : public SimListener {
+public:
+    void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
+    void onInstruction(const InstructionEvent& e) override;
+    void finish(SimResult& result) override;
+
+private:
+    const KernelIr* m_ir = nullptr;
+    TimelineData m_data;
+};
+
+} // namespace kl::sim
