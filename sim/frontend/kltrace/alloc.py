@@ -80,8 +80,19 @@ def _shape_arg(shape):
     return tuple(out), pi
 
 
+_layout_cache = {}
+
+
 def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     loc = loc or T.loc(sys._getframe(2))
+    key = (shape, dtype, buffer) if type(shape) is tuple and par_dim not in map(type, shape) else None
+    hit = _layout_cache.get(key) if key is not None else None
+    if hit is not None and init is None:
+        # Tiles allocated in a loop body: same shape each iteration, so reuse the checked layout.
+        shape, dt, mem, ir_shape, dims = hit
+        buf = T.new_buffer(name or T.var_name(loc, "tensor"), mem.memory, ir_shape, dt, "tile", loc)
+        buf.rdims = dims
+        return Tensor(buf, 0, dims, dt, None, True, shape)
     shape, pi = _shape_arg(shape)
     dt = dtype_arg(dtype, None)
     if dt is None:
@@ -96,7 +107,10 @@ def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     if mem.memory == "psum":
         psum_bank_check((ir_shape[0],) + shape[(pi or 0) + 1:], dt, "nl.ndarray")
     buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
-    view = Tensor(buf, 0, dims, dt, root=True)
+    buf.rdims = dims
+    if key is not None:
+        _layout_cache[key] = (shape, dt, mem, ir_shape, dims)
+    view = Tensor(buf, 0, dims, dt, None, True, shape)
     if init is not None:
         if mem.memory == "psum" and init == 0:
             buf.zeroed = True

@@ -27,6 +27,16 @@ def make_ap(v, ranges):
     """(AP tuple, element count) of view v restricted to mask ranges (AP: buf, part0, pcount, off, pattern, dtype)."""
     dims = v.dims
     off = v.off
+    b = v.buf
+    if dims is b.rdims and off == 0 and ranges is None and v.dtype == b.dtype:
+        rap = b.rap
+        if rap is None:
+            rap = b.rap = _make_ap(v, None, dims, off, b)
+        return rap
+    return _make_ap(v, ranges, dims, off, b)
+
+
+def _make_ap(v, ranges, dims, off, b):
     if v.checks:
         run_checks(v, ranges)
     if ranges is not None and len(ranges) == len(dims):
@@ -37,7 +47,6 @@ def make_ap(v, ranges):
                 hi = min(hi, c)
                 off += lo * s
                 dims[a] = (s, hi - lo)
-    b = v.buf
     if b.memory == "hbm":
         if dims:
             pat = [tuple(dims[0])] + _merge(dims[1:])
@@ -138,14 +147,24 @@ def root_dims(shape):
     return tuple(reversed(dims))
 
 
+_root_dims_cache = {}
+
+
 def root_view(b):
-    return Tensor(b, 0, root_dims(b.shape), b.dtype, root=True)
+    if b.rdims is None:
+        b.rdims = root_dims(b.shape)
+    return Tensor(b, 0, b.rdims, b.dtype, root=True, shape=b.shape)
 
 
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
-    buf = T.new_buffer(T.var_name(loc, fallback_name), memory, tuple(shape), dtype, role, loc)
+    shape = tuple(shape)
+    buf = T.new_buffer(T.var_name(loc, fallback_name), memory, shape, dtype, role, loc)
     buf.temp = temp
-    return Tensor(buf, 0, root_dims(buf.shape), dtype, root=True)
+    dims = _root_dims_cache.get(shape)
+    if dims is None:
+        dims = _root_dims_cache[shape] = root_dims(shape)
+    buf.rdims = dims
+    return Tensor(buf, 0, dims, dtype, None, True, shape)
 
 
 def squeeze_free(shape):

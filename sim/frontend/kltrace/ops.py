@@ -76,7 +76,9 @@ def assign(dst, value):
     if not isinstance(value, Tensor):
         raise unsupported(f"assigning a {type(value).__name__} to a tile")
     if value.buf.temp and value.root and not value.buf.pinned and value.buf.producer is not None:
-        return retarget(value, dst, accumulate=False)
+        if not (value.buf.producer.op == "nc_matmul" and dst.buf.memory != "psum"):
+            return retarget(value, dst, accumulate=False)
+        # `sbuf_tile[...] = nl.matmul(...)`: the matmul stays in PSUM and a copy moves the result.
     require_shape("assignment", value.shape, dst.shape)
     if dst.buf.memory == "hbm" or value.buf.memory == "hbm":
         if dst.buf.memory == "hbm" and value.buf.memory != "hbm" and T.api_seen == {"legacy"}:

@@ -1,4 +1,5 @@
 """Loads a kernel file, launches the chosen kernel over its SPMD grid and renders the IR."""
+import gc
 import inspect
 import itertools
 import os
@@ -176,6 +177,7 @@ def trace(spec):
         decl = ((0, func.__code__.co_firstlineno),) if hasattr(func, "__code__") else ((0, 0),)
         tensors = make_args(func, spec, decl)
         T.stop_code = launch.__code__
+        gc.disable()  # the trace only grows; cyclic collection would rescan it over and over
         launch(func, tensors, spec)
     except TraceError as e:
         raise locate(e, e.__traceback__)

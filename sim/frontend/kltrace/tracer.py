@@ -22,7 +22,7 @@ class Buffer:
     (`temp`) the producing instruction so that `tile[...] = op(...)` can write `tile` directly.
     """
     __slots__ = ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed",
-                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind")
+                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap")
 
     def __init__(self, name, memory, shape, dtype, role, decl, kind=""):
         self.name = name
@@ -44,6 +44,8 @@ class Buffer:
         self.dropped = False
         self.producer = None
         self.id = -1
+        self.rdims = None   # dims of the root view, shared by views of the whole buffer
+        self.rap = None     # cached (AP, elements) of the whole buffer
 
 
 class Instr:
@@ -163,7 +165,7 @@ class Tracer:
         if memory != "hbm":
             check_onchip_shape(memory, shape, dtype)
         decl = loc[0] if loc else (0, 0)
-        buf = Buffer(name, memory, tuple(shape), dtype, role, decl, kind)
+        buf = Buffer(name, memory, shape, dtype, role, decl, kind)
         self.buffers.append(buf)
         return buf
 
@@ -181,7 +183,18 @@ class Tracer:
         self.iter_tuple = tuple(self.iters)
 
 
+_checked_shapes = set()
+
+
 def check_onchip_shape(memory, shape, dtype):
+    key = (memory, shape, dtype)
+    if key in _checked_shapes:
+        return
+    _check_onchip_shape(memory, shape, dtype)
+    _checked_shapes.add(key)
+
+
+def _check_onchip_shape(memory, shape, dtype):
     from .errors import kernel_error
     if not shape:
         raise kernel_error(f"an on-chip ({memory}) tile needs at least one dimension")

@@ -26,12 +26,12 @@ class Tensor:
     """A view of a Buffer; `checks` holds index expressions whose bounds wait for the op's mask."""
     __slots__ = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace", "__weakref__")
 
-    def __init__(self, buf, off, dims, dtype, checks=None, root=False):
+    def __init__(self, buf, off, dims, dtype, checks=None, root=False, shape=None):
         self.buf = buf
         self.off = off
         self.dims = dims
         self.dtype = dtype
-        self.shape = tuple([c for _, c in dims])
+        self.shape = shape if shape is not None else tuple([c for _, c in dims])
         self.checks = checks
         self.root = root
         self.inplace = False
@@ -206,11 +206,16 @@ def _resolve_slice(k, count, what):
 
 
 def index_view(view, key):
+    if key is Ellipsis and not view.checks:
+        # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
+        return Tensor(view.buf, view.off, view.dims, view.dtype, None, False, view.shape)
     if type(key) is not tuple:
         key = (key,)
     dims = view.dims
     if view.checks:
         run_checks(view, None)
+    if len(key) == len(dims) and all(type(k) is slice for k in key):
+        return _slice_view(view, key, dims)
     nkeys = sum(1 for k in key if k is not None and k is not Ellipsis)
     if nkeys > len(dims):
         raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
@@ -277,6 +282,22 @@ def index_view(view, key):
         out[expr_pos:expr_pos] = list(zip(strides, bshape))
         checks = tuple(checks)
     return Tensor(view.buf, off, tuple(out), view.dtype, checks)
+
+
+def _slice_view(view, key, dims):
+    """Fast path of index_view for a full tuple of plain slices (the common case in tiled loops)."""
+    off = view.off
+    out = []
+    for k, (stride, count) in zip(key, dims):
+        start, stop, step = k.start, k.stop, k.step
+        if step is None and type(start) is int and type(stop) is int and 0 <= start < stop <= count:
+            off += start * stride
+            out.append((stride, stop - start))
+            continue
+        start, n, step = _resolve_slice(k, count, f" of {view.buf.name} {list(view.shape)}")
+        off += start * stride
+        out.append((stride * step, n))
+    return Tensor(view.buf, off, tuple(out), view.dtype)
 
 
 def run_checks(view, ranges):

@@ -1,0 +1,11 @@
+# expect: unsupported: indexing with a tile
+# args: a=128x512:float32 idx=128x1:int32
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+
+@nki.jit
+def k(a, idx):
+    i = nl.load(idx)
+    t = nl.load(a[i, 0:512])  # ERROR
+    return a

@@ -1,0 +1,45 @@
+"""Helpers for the front-end tests: run the tracer as the application does (a subprocess)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MAIN = os.path.join(ROOT, "sim", "frontend", "kltrace_main.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+class Result:
+    """Exit code, stdout, stderr and (on success) the IR text and parsed document of one trace."""
+
+    def __init__(self, rc, out, err, text):
+        self.rc = rc
+        self.stdout = out
+        self.stderr = err
+        self.text = text
+        self.ir = json.loads(text) if text else None
+        self.error = json.loads(out)["error"] if rc != 0 and out.strip() else None
+
+
+def run(*args, env=None):
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "ir.json")
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        proc = subprocess.run([PYTHON, MAIN, *args, "-o", out_path], capture_output=True, text=True,
+                              env=full_env, timeout=120)
+        text = None
+        if proc.returncode == 0:
+            with open(out_path, encoding="utf-8") as fh:
+                text = fh.read()
+        return Result(proc.returncode, proc.stdout, proc.stderr, text)
+
+
+def good(name):
+    return os.path.join(HERE, "good", name)
+
+
+def ops(ir):
+    return [i["op"] for i in ir["instructions"]]
