@@ -97,7 +97,8 @@ class IndexExpr:
 
     # --- predicates for mask=
     def _cmp(self, other, op):
-        return Pred(((self - other if isinstance(other, (IndexExpr, int)) else self._bad(other)), op),)
+        diff = self - other if isinstance(other, (IndexExpr, int)) else self._bad(other)
+        return Pred(((diff, op),))
 
     def _bad(self, other):
         raise unsupported(f"cannot compare an index expression with {type(other).__name__}")

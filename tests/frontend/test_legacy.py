@@ -1,0 +1,109 @@
+"""Tracing kernels written against the legacy neuronxcc.nki API."""
+import unittest
+
+import kltest
+from kltest import good, ops, run
+
+
+def ap(a):
+    return a["buf"], a.get("part"), a["offset"], a["pattern"]
+
+
+class VectorAdd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.r = run("--kernel-file", good("vadd_legacy.py"), "--arg", "a=256x512:float32", "--arg", "b=256x512:float32")
+
+    def test_instruction_stream(self):
+        ir = self.r.ir
+        self.assertEqual(self.r.rc, 0, self.r.stdout)
+        self.assertEqual(ir["kernel"]["api"], "legacy")
+        self.assertEqual(ops(ir), ["dma_copy", "dma_copy", "tensor_tensor", "dma_copy"] * 2)
+        self.assertEqual([i["engine"] for i in ir["instructions"][:4]], ["dma", "dma", "vector", "dma"])
+        self.assertEqual([i["iter"] for i in ir["instructions"]], [[0]] * 4 + [[1]] * 4)
+
+    def test_operands(self):
+        ins = self.r.ir["instructions"]
+        load_b_second = ins[5]
+        self.assertEqual(load_b_second["src"][0], {"buf": 1, "offset": 128 * 512, "pattern": [[512, 128], [1, 512]],
+                                                    "dtype": "float32"})
+        self.assertEqual(load_b_second["dst"][0]["part"], [0, 128])
+        self.assertEqual(load_b_second["dst"][0]["pattern"], [[1, 512]])
+        self.assertEqual(load_b_second["elements"], 128 * 512)
+        self.assertEqual(load_b_second["bytes"], 128 * 512 * 4)
+        self.assertEqual(ins[2]["attrs"], {"op0": "add"})
+
+    def test_buffers(self):
+        bufs = self.r.ir["buffers"]
+        self.assertEqual([b["role"] for b in bufs[:3]], ["input", "input", "output"])
+        self.assertEqual(bufs[2]["name"], "out")
+        tiles = [b for b in bufs if b["memory"] == "sbuf"]
+        self.assertEqual(len(tiles), 6, "one buffer per tile per iteration")
+        self.assertEqual([b["name"] for b in tiles[:3]], ["x", "y", "z"])
+        self.assertEqual(tiles[0]["decl"], {"file": 0, "line": 10})
+
+
+class MatmulPsum(unittest.TestCase):
+    def test_accumulation(self):
+        r = run("--kernel-file", good("matmul_tiled_legacy.py"), "--arg", "lhsT=512x256:bfloat16",
+                "--arg", "rhs=512x1024:bfloat16")
+        ir = r.ir
+        mms = [i for i in ir["instructions"] if i["op"] == "nc_matmul"]
+        self.assertEqual(len(mms), 2 * 2 * 4)
+        self.assertEqual([m["attrs"]["accumulate"] for m in mms[:4]], [False, True, True, True])
+        self.assertEqual(mms[0]["attrs"]["moving_free"], 512)
+        self.assertEqual(mms[0]["attrs"]["stationary_free"], 128)
+        self.assertEqual(mms[0]["engine"], "tensor")
+        psum = {m["dst"][0]["buf"] for m in mms[:4]}
+        self.assertEqual(len(psum), 1, "the four K steps accumulate into one PSUM tile")
+        self.assertEqual(ir["buffers"][psum.pop()]["memory"], "psum")
+        self.assertEqual(ops(ir).count("dma_copy"), 2 * 2 * (8 + 1))
+        self.assertEqual(ops(ir).count("memset"), 0, "nl.zeros of an accumulator needs no memset")
+
+    def test_matmul_without_transpose_x(self):
+        r = run("--kernel-file", good("misc_legacy.py"), "--arg", "a=128x256:bfloat16", "--arg", "w=128x64:bfloat16")
+        self.assertEqual(r.rc, 0, r.stdout)
+        seq = ops(r.ir)
+        i = seq.index("nc_matmul")
+        self.assertEqual(seq[i - 2:i + 1], ["nc_transpose", "tensor_copy", "nc_matmul"])
+
+
+class Spmd(unittest.TestCase):
+    def test_grid(self):
+        r = run("--kernel-file", good("spmd_legacy.py"), "--arg", "a=256x512:float32", "--grid", "2x2")
+        ir = r.ir
+        self.assertEqual(ir["kernel"]["grid"], [2, 2])
+        self.assertEqual([i["pid"] for i in ir["instructions"][::3]], [[0, 0], [0, 1], [1, 0], [1, 1]])
+        outs = [b for b in ir["buffers"] if b["role"] == "output"]
+        self.assertEqual(len(outs), 1, "shared_hbm output is one tensor across instances")
+        stores = [i for i in ir["instructions"] if i["dst"][0]["buf"] == outs[0]["id"]]
+        self.assertEqual([s["dst"][0]["offset"] for s in stores], [0, 256, 128 * 512, 128 * 512 + 256])
+
+
+class MasksAndArange(unittest.TestCase):
+    def test_last_tile_is_masked(self):
+        r = run("--kernel-file", good("mask_arange.py"), "--arg", "a=300x64:float32")
+        ins = r.ir["instructions"]
+        self.assertEqual(len(ins), 9)
+        last_load, last_act, last_store = ins[6:9]
+        self.assertEqual(last_load["src"][0]["offset"], 256 * 64)
+        self.assertEqual(last_load["src"][0]["pattern"], [[64, 44], [1, 64]])
+        self.assertEqual(last_load["dst"][0]["part"], [0, 44])
+        self.assertEqual(last_act["elements"], 44 * 64)
+        self.assertEqual(last_act["attrs"], {"func": "relu"})
+        self.assertEqual(last_act["engine"], "scalar")
+        self.assertEqual(last_store["dst"][0]["pattern"], [[64, 44], [1, 64]])
+
+
+class Locations(unittest.TestCase):
+    def test_helper_frames_and_warnings(self):
+        r = run("--kernel-file", good("with_helper.py"), "--arg", "a=128x64:float32")
+        ir = r.ir
+        self.assertEqual(ir["files"], ["with_helper.py", "helper_ops.py"])
+        self.assertEqual(ir["instructions"][0]["loc"], [{"file": 1, "line": 6}, {"file": 0, "line": 11}])
+        self.assertEqual(len(ir["diagnostics"]), 1)
+        self.assertIn("device_print", ir["diagnostics"][0]["message"])
+
+
+if __name__ == "__main__":
+    unittest.main()
