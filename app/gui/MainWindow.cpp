@@ -127,6 +127,8 @@ void MainWindow::buildDocks() {
         }
     });
     resizeDocks({findChild<QDockWidget*>(QStringLiteral("tasksDock")), inspector}, {220, 300}, Qt::Horizontal);
+    resizeDocks({m_problemsDock}, {120}, Qt::Vertical);
+    m_problemsDock->hide(); // shown when there is something to report
 }
 
 void MainWindow::buildMenus() {

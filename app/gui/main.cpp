@@ -8,6 +8,7 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    Q_INIT_RESOURCE(resources); // the .qrc lives in the kl_app static library
     QApplication::setOrganizationName(QStringLiteral("KernelLens"));
     QApplication::setApplicationName(QStringLiteral("KernelLens"));
     QApplication::setApplicationVersion(QStringLiteral(KL_VERSION));

@@ -1,0 +1,130 @@
+#include "gui/MainWindow.h"
+#include "gui/RecentFiles.h"
+
+#include "source/SourcePane.h"
+
+#include <QDockWidget>
+#include <QListWidget>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using kl::app::MainWindow;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KernelLensTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("MainWindowTest"));
+        QSettings().clear();
+    }
+
+    void hasTheDocksOfTheDesign_data() {
+        QTest::addColumn<QString>("objectName");
+        for (const char* name : {"tasksDock", "inspectorDock", "rubricDock", "annotationsDock", "problemsDock"}) {
+            QTest::newRow(name) << QString::fromLatin1(name);
+        }
+    }
+
+    void hasTheDocksOfTheDesign() {
+        QFETCH(QString, objectName);
+        MainWindow window;
+        auto* dock = window.findChild<QDockWidget*>(objectName);
+        QVERIFY2(dock != nullptr, qPrintable(objectName));
+        QVERIFY(dock->widget() != nullptr);
+    }
+
+    void opensATaskFolderAndShowsBothSources() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("task.json")),
+                  R"({"title": "Tiny add", "kernel_file": "k.py", "kernel": "add", "cuda_file": "k.cu", "args": []})");
+        writeFile(dir.filePath(QStringLiteral("k.py")), "import neuronxcc.nki as nki\n");
+        writeFile(dir.filePath(QStringLiteral("k.cu")), "__global__ void add() {}\n");
+        MainWindow window;
+        QVERIFY(window.openPath(dir.path()));
+        QCOMPARE(window.nkiPane()->text(), QStringLiteral("import neuronxcc.nki as nki\n"));
+        QCOMPARE(window.cudaPane()->text(), QStringLiteral("__global__ void add() {}\n"));
+        QCOMPARE(window.taskQueue()->count(), 1);
+        QCOMPARE(window.taskQueue()->item(0)->text(), QStringLiteral("Tiny add"));
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("Tiny add")));
+        QCOMPARE(window.recentFiles()->entries().value(0), QDir::cleanPath(dir.path()));
+        QCOMPARE(window.problems()->count(), 0);
+    }
+
+    void aBrokenTaskIsAProblemNotACrash() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("task.json")), "{ broken");
+        MainWindow window;
+        QVERIFY(!window.openPath(dir.path()));
+        QCOMPARE(window.problems()->count(), 1);
+        QVERIFY(window.problems()->item(0)->text().contains(QStringLiteral("task.json")));
+        QVERIFY(window.problems()->item(0)->text().contains(QStringLiteral("not valid JSON")));
+    }
+
+    void aMissingPathIsAProblem() {
+        MainWindow window;
+        QVERIFY(!window.openPath(QStringLiteral("/no/such/task")));
+        QCOMPARE(window.problems()->count(), 1);
+        QVERIFY(window.recentFiles()->entries().indexOf(QStringLiteral("/no/such/task")) < 0);
+    }
+
+    void recentFilesKeepTheNewestFirstWithoutDuplicates() {
+        kl::app::RecentFiles recent;
+        recent.clear();
+        for (int i = 0; i < kl::app::RecentFiles::kMaxEntries + 3; ++i) {
+            recent.add(QStringLiteral("/tmp/task%1").arg(i));
+        }
+        recent.add(QStringLiteral("/tmp/task5"));
+        const QStringList entries = kl::app::RecentFiles().entries(); // read back through QSettings
+        QCOMPARE(entries.size(), kl::app::RecentFiles::kMaxEntries);
+        QCOMPARE(entries.first(), QStringLiteral("/tmp/task5"));
+        QCOMPARE(entries.count(QStringLiteral("/tmp/task5")), 1);
+    }
+
+    void splitterLayoutIsRestoredOnTheNextRun() {
+        QList<int> saved;
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* sources = window.findChild<QSplitter*>(QStringLiteral("sourcesSplitter"));
+            sources->setSizes({300, 900});
+            saved = sources->sizes();
+            window.close();
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.findChild<QSplitter*>(QStringLiteral("sourcesSplitter"))->sizes(), saved);
+    }
+
+    void aHiddenDockStaysHiddenOnTheNextRun() {
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.findChild<QDockWidget*>(QStringLiteral("tasksDock"))->hide();
+            window.close();
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(!again.findChild<QDockWidget*>(QStringLiteral("tasksDock"))->isVisible());
+        QSettings().clear();
+    }
+
+private:
+    static void writeFile(const QString& path, const QByteArray& text) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"

@@ -1,0 +1,86 @@
+#include "task/TaskSpec.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using kl::ErrorCode;
+
+namespace {
+
+class TaskSpecTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() / ("kl-taskspec-" + std::to_string(::getpid()) + "-" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+    void writeTask(const std::string& text) { std::ofstream(m_dir / "task.json") << text; }
+    fs::path m_dir;
+};
+
+TEST_F(TaskSpecTest, ReadsEveryField) {
+    writeTask(R"({"format": 1, "title": "Add", "kernel_file": "k.py", "kernel": "add", "cuda_file": "k.cu",
+                 "cuda_kernel": "add_kernel", "args": [{"name": "a", "shape": [128, 512], "dtype": "float32"}],
+                 "grid": [2, 2], "hardware": "trn2"})");
+    auto spec = kl::core::loadTaskSpec(m_dir);
+    ASSERT_TRUE(spec) << spec.error().message;
+    EXPECT_EQ(spec->title, "Add");
+    EXPECT_EQ(spec->kernelFile, fs::absolute(m_dir) / "k.py");
+    EXPECT_EQ(spec->cudaFile, fs::absolute(m_dir) / "k.cu");
+    EXPECT_EQ(spec->kernelName, "add");
+    ASSERT_EQ(spec->args.size(), 1u);
+    EXPECT_EQ(spec->args[0].shape, (std::vector<long long>{128, 512}));
+    EXPECT_EQ(spec->grid, (std::vector<int>{2, 2}));
+    EXPECT_EQ(spec->hardware, "trn2");
+}
+
+TEST_F(TaskSpecTest, TitleDefaultsToFolderName) {
+    writeTask(R"({"kernel_file": "k.py", "kernel": "add", "args": []})");
+    auto spec = kl::core::loadTaskSpec(m_dir);
+    ASSERT_TRUE(spec);
+    EXPECT_EQ(spec->title, m_dir.filename().string());
+    EXPECT_TRUE(spec->cudaFile.empty());
+    EXPECT_EQ(spec->grid, std::vector<int>{1});
+}
+
+struct BadTask {
+    const char* text;
+    ErrorCode code;
+    const char* fragment;
+};
+
+class BadTaskSpecTest : public TaskSpecTest, public ::testing::WithParamInterface<BadTask> {};
+
+TEST_P(BadTaskSpecTest, GivesAClearMessageNamingTheFile) {
+    writeTask(GetParam().text);
+    auto spec = kl::core::loadTaskSpec(m_dir);
+    ASSERT_FALSE(spec);
+    EXPECT_EQ(spec.error().code, GetParam().code);
+    EXPECT_NE(spec.error().message.find(GetParam().fragment), std::string::npos) << spec.error().message;
+    EXPECT_EQ(fs::path(spec.error().file).filename(), "task.json");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Broken, BadTaskSpecTest,
+    ::testing::Values(BadTask{"{not json", ErrorCode::Parse, "not valid JSON"},
+                      BadTask{R"({"kernel": "k", "args": []})", ErrorCode::Parse, "kernel_file"},
+                      BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [{"name": "a"}]})", ErrorCode::Parse,
+                              "'shape'"},
+                      BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [], "grid": "four"})",
+                              ErrorCode::Parse, "wrong type"},
+                      BadTask{R"({"format": 7, "kernel_file": "k.py", "kernel": "k", "args": []})",
+                              ErrorCode::Unsupported, "newer"}),
+    [](const ::testing::TestParamInfo<BadTask>& info) { return "case" + std::to_string(info.index); });
+
+TEST(TaskSpecMissing, FolderWithoutTaskJson) {
+    auto spec = kl::core::loadTaskSpec(fs::temp_directory_path() / "kl-no-such-task-folder");
+    ASSERT_FALSE(spec);
+    EXPECT_EQ(spec.error().code, ErrorCode::NotFound);
+    EXPECT_FALSE(spec.error().hint.empty());
+}
+
+} // namespace

@@ -1,0 +1,59 @@
+#include "timeline/TimeAxis.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace kl::views {
+
+TimeTicks computeTimeTicks(TimePs t0, TimePs t1, double widthPx, double minSpacingPx) {
+    TimeTicks out;
+    if (t1 <= t0 || widthPx <= 0) {
+        return out;
+    }
+    const double minStep = static_cast<double>(t1 - t0) * minSpacingPx / widthPx;
+    TimePs step = 1;
+    for (TimePs decade = 1; step < minStep; decade *= 10) {
+        for (TimePs m : {1, 2, 5}) {
+            step = decade * m;
+            if (static_cast<double>(step) >= minStep) {
+                break;
+            }
+        }
+    }
+    out.step = step;
+    for (TimePs t = (t0 + step - 1) / step * step; t <= t1; t += step) {
+        out.ticks.push_back(t);
+    }
+    return out;
+}
+
+std::string formatTime(TimePs t, TimePs step) {
+    struct Unit {
+        TimePs ps;
+        const char* name;
+    };
+    static constexpr Unit kUnits[] = {{1'000'000'000, "ms"}, {1'000'000, "us"}, {1'000, "ns"}, {1, "ps"}};
+    if (t == 0) {
+        return "0";
+    }
+    const TimePs magnitude = std::max<TimePs>(std::llabs(t), step);
+    for (const Unit& unit : kUnits) {
+        if (magnitude >= unit.ps || unit.ps == 1) {
+            // Enough decimals that the step is visible in this unit.
+            int decimals = 0;
+            if (step > 0) {
+                for (TimePs s = unit.ps; s > step && decimals < 3; s /= 10) {
+                    ++decimals;
+                }
+            } else {
+                decimals = 2;
+            }
+            return fmt::format("{:.{}f} {}", static_cast<double>(t) / static_cast<double>(unit.ps), decimals,
+                               unit.name);
+        }
+    }
+    return fmt::format("{} ps", t);
+}
+
+} // namespace kl::views

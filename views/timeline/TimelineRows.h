@@ -1,0 +1,94 @@
+#pragma once
+
+#include "result/SimResult.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kl::views {
+
+using sim::TimePs;
+
+/// One drawable mark: a single instruction, or several that are too narrow to tell apart folded into one.
+inline constexpr std::uint32_t kNoInstruction = UINT32_MAX;
+
+struct TimelineMark {
+    double x0 = 0;
+    double x1 = 0;
+    std::uint32_t row = 0;
+    std::uint32_t first = 0; ///< program-order index of the first instruction, kNoInstruction on the DMA summary
+    std::uint32_t count = 1; ///< 1 = a single instruction; more = a folded run
+};
+
+/// The rows of the timeline and, for each row, the instructions on it in time order. Built once per run.
+///
+/// Every row is an in-order unit (TensorE LoadStationary and MultiplyMoving, VectorE, ScalarE, GpSimdE, each
+/// DMA queue), so its instructions neither overlap nor reorder: starts and ends are both sorted, and a time
+/// can be found by binary search. The folding pass (as in Tracy) walks a row from the left edge; a run of
+/// instructions narrower than `minWidthPx` becomes one mark and the walk jumps past it by binary search, so
+/// building the marks costs O(rows x pixels x log n), whatever the number of instructions.
+///
+/// Storage: one 32-bit index per instruction (row membership); times are read from the SimResult.
+class TimelineRows {
+public:
+    enum class Kind : std::uint8_t { LoadStationary, Engine, DmaQueue, DmaSummary };
+
+    explicit TimelineRows(std::shared_ptr<const sim::SimResult> result);
+
+    [[nodiscard]] std::size_t rowCount() const { return m_visible.size(); }
+    [[nodiscard]] std::string rowName(std::size_t row) const;
+    [[nodiscard]] Kind rowKind(std::size_t row) const;
+    [[nodiscard]] std::size_t rowSize(std::size_t row) const;
+    /// The row an instruction is drawn on (its MultiplyMoving row for a matmul), or nullopt if hidden.
+    [[nodiscard]] std::optional<std::size_t> rowOf(std::uint32_t index) const;
+
+    /// Whether the DMA queues are shown one row each (expanded) or as one summary row of busy time.
+    void setDmaExpanded(bool expanded);
+    [[nodiscard]] bool dmaExpanded() const { return m_dmaExpanded; }
+
+    /// Appends the marks of every row for the time window [t0, t1) drawn `widthPx` wide.
+    void buildMarks(TimePs t0, TimePs t1, double widthPx, double minWidthPx, std::vector<TimelineMark>& out) const;
+
+    /// The instruction on `row` under time `t`, allowing `slack` either side for narrow ones.
+    [[nodiscard]] std::optional<std::uint32_t> hitTest(std::size_t row, TimePs t, TimePs slack) const;
+
+    /// Start and end of an instruction as drawn on `row` (the LoadStationary part of a matmul on that row).
+    [[nodiscard]] std::pair<TimePs, TimePs> interval(std::size_t row, std::size_t k) const;
+    [[nodiscard]] std::uint32_t instructionAt(std::size_t row, std::size_t k) const;
+
+    [[nodiscard]] TimePs endTime() const { return m_end; }
+    [[nodiscard]] const sim::SimResult& result() const { return *m_result; }
+    [[nodiscard]] std::size_t memoryBytes() const;
+
+private:
+    struct Row {
+        std::string name;
+        Kind kind = Kind::Engine;
+        std::uint16_t lane = 0;
+        std::vector<std::uint32_t> indices; ///< program-order indices (Engine, DmaQueue rows)
+        TimePs longest = 0;                 ///< longest interval: how far left of a window to start looking
+    };
+    void buildRowMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
+                       std::vector<TimelineMark>& out) const;
+    [[nodiscard]] std::size_t firstEndingAfter(std::size_t row, TimePs t) const;
+    [[nodiscard]] TimePs longest(std::size_t row) const;
+    [[nodiscard]] std::size_t firstStartingAtOrAfter(std::size_t row, std::size_t from, TimePs t) const;
+    void rebuildVisibleRows();
+
+    std::shared_ptr<const sim::SimResult> m_result;
+    static constexpr std::uint32_t kSummaryRow = UINT32_MAX;
+    [[nodiscard]] const Row* rowData(std::size_t row) const;
+
+    std::vector<Row> m_allRows;      ///< LS, MM, Vector, Scalar, GpSimd (when used), then each used DMA queue
+    std::vector<std::uint32_t> m_visible; ///< shown rows: indices into m_allRows, or kSummaryRow for all DMA
+    std::vector<TimePs> m_dmaBusyStart; ///< union of all DMA queues' busy intervals, for the summary row
+    std::vector<TimePs> m_dmaBusyEnd;
+    bool m_dmaExpanded = true;
+    TimePs m_end = 0;
+    TimePs m_dmaBusyLongest = 0;
+};
+
+} // namespace kl::views

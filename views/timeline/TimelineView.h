@@ -1,0 +1,99 @@
+#pragma once
+
+#include "timeline/TimelineRows.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace kl::views {
+
+/// The simulated run on screen: one row per engine (TensorE as LoadStationary and MultiplyMoving rows) and
+/// per DMA queue (collapsible into one row), under a time ruler.
+///
+/// Interaction, keyboard first as in Perfetto: W/S zoom in/out, A/D pan, F fit; the wheel zooms around the
+/// cursor (Shift+wheel pans); a middle-button drag, or a drag on the ruler, pans; a left click selects the
+/// instruction under the cursor; a left drag selects a time range. The view only paints: its draw list
+/// (folded marks from TimelineRows) is rebuilt when the window or the size changes, never per paint.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    enum class ColourBy { Engine, Operation, SourceLine };
+
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setResult(std::shared_ptr<const sim::SimResult> result);
+    [[nodiscard]] const TimelineRows* rows() const { return m_rows.get(); }
+
+    void setVisibleRange(TimePs t0, TimePs t1);
+    [[nodiscard]] TimePs visibleStart() const { return m_t0; }
+    [[nodiscard]] TimePs visibleEnd() const { return m_t1; }
+    void fit();
+    void zoomBy(double factor, double anchorFraction = 0.5);
+    void panBy(double fractionOfWidth);
+
+    void setColourBy(ColourBy mode);
+    void selectInstruction(std::optional<std::uint32_t> index);
+    [[nodiscard]] std::optional<std::uint32_t> selectedInstruction() const { return m_selected; }
+    /// Dims every instruction that is not in `indices` (empty: nothing dimmed).
+    void setHighlighted(std::vector<std::uint32_t> indices);
+
+    /// Geometry, public for tests: the x of a time, the time at an x, the y centre of a row.
+    [[nodiscard]] double xOf(TimePs t) const;
+    [[nodiscard]] TimePs timeAt(double x) const;
+    [[nodiscard]] int rowCentreY(std::size_t row) const;
+    [[nodiscard]] std::optional<std::size_t> rowAt(int y) const;
+    [[nodiscard]] std::size_t markCount() const { return m_marks.size(); }
+    /// Rebuilds the draw list now (the view does this itself on every change; benchmarks call it to time it).
+    void rebuildMarks();
+
+    static constexpr int kLabelWidth = 120;
+    static constexpr int kRulerHeight = 24;
+    static constexpr int kRowHeight = 20;
+
+signals:
+    void visibleRangeChanged(qint64 t0, qint64 t1);
+    void instructionSelected(qint64 index); ///< -1 when the selection was cleared
+    void rangeSelected(qint64 t0, qint64 t1);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    [[nodiscard]] QSize sizeHint() const override;
+    bool event(QEvent* event) override;
+
+private:
+    [[nodiscard]] double plotWidth() const;
+    [[nodiscard]] QColor colourOf(std::uint32_t index) const;
+    [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
+    [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
+    void paintRuler(QPainter& painter);
+    void paintLabels(QPainter& painter);
+    void paintMarks(QPainter& painter);
+    void paintSelection(QPainter& painter);
+    void paintDependencyArrows(QPainter& painter);
+
+    std::unique_ptr<TimelineRows> m_rows;
+    std::shared_ptr<const sim::SimResult> m_result;
+    TimePs m_t0 = 0;
+    TimePs m_t1 = 1;
+    std::vector<TimelineMark> m_marks;
+    ColourBy m_colourBy = ColourBy::Engine;
+    std::optional<std::uint32_t> m_selected;
+    std::vector<std::uint32_t> m_dependants; ///< instructions that waited on the selected one
+    std::vector<bool> m_highlighted;         ///< empty: nothing dimmed
+    enum class Drag { None, Select, Pan } m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimePs m_pressT0 = 0;
+    TimePs m_pressT1 = 0;
+    std::optional<std::pair<TimePs, TimePs>> m_range;
+};
+
+} // namespace kl::views
