@@ -3,6 +3,7 @@
 import os
 import sys
 
+sys.dont_write_bytecode = True  # tracing must never write into task folders
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kltrace.cli import main  # noqa: E402

@@ -59,21 +59,23 @@ def _make_ap(v, ranges, dims, off, b):
     ps = b.pstride
     pc = 1
     rest = dims
-    if dims:
-        s0, c0 = dims[0]
-        if s0 >= ps or s0 == 0:
-            rest = dims[1:]
-            if c0 == 1 or s0 == ps:
-                pc = c0
-            elif s0 == 0:
-                pc = 1
-            elif s0 % ps == 0:
-                pc = (c0 - 1) * (s0 // ps) + 1
-            else:
-                raise kernel_error("the partition dimension of an on-chip tile must be indexed first")
-    for s, c in rest:
-        if c > 1 and s >= ps and ps > 0 and b.shape[0] > 1:
-            raise kernel_error(f"tile {b.name}: the partition dimension must be the first index of an access",
+    pidx = -1
+    for i, (s, c) in enumerate(dims):
+        if c > 1 and s >= ps:
+            if pidx >= 0:
+                raise kernel_error(f"tile {b.name}: an access spans the partition dimension twice",
+                                   "index on-chip tiles as tile[partition, free...]")
+            pidx = i
+    if pidx >= 0:
+        # Usually dims[0]; later only for block layouts (nl.par_dim after leading block dims).
+        s0, c0 = dims[pidx]
+        rest = dims[:pidx] + dims[pidx + 1:]
+        if s0 == ps:
+            pc = c0
+        elif s0 % ps == 0:
+            pc = (c0 - 1) * (s0 // ps) + 1
+        else:
+            raise kernel_error(f"tile {b.name}: an access mixes the partition and free dimensions",
                                "index on-chip tiles as tile[partition, free...]")
     p0 = off // ps if ps else off
     foff = off - p0 * ps
