@@ -137,14 +137,15 @@ def emit_error(err):
     sys.stderr.flush()
 
 
-def _on_timeout(timeout_s):
+def _on_timeout(timeout_s, workdir):
     def handler(frame):
         file, line = T.where(frame)
         at = f" at {file}:{line}" if file else ""
         emit_error(TraceError("timeout", f"timed out after {timeout_s:g} s{at}",
                               "the kernel did not finish tracing: look for an endless loop or a huge trip count",
                               file=file, line=line))
-        os._exit(2)
+        workdir.leave()
+        os._exit(2)  # not an exception: the kernel could swallow one
     return handler
 
 
@@ -163,7 +164,7 @@ def main(argv=None):
         workdir = sandbox.PrivateDir()
         workdir.enter()
         sandbox.set_limits(flags.timeout, flags.memory_mb)
-        sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout))
+        sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
         text = trace(spec)
         sandbox.disarm_alarm()
         if flags.pretty:
