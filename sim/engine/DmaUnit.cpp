@@ -38,6 +38,16 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     double remaining = static_cast<double>(std::max<std::int64_t>(bytes, 0)) / t.efficiency;
     dropSlotsBefore(earliestQueueFree() + m_latencyPs);
     TimePs now = t.dataStart;
+    m_segments.clear();
+    // Records the rate in [from, to); extends the previous segment when the rate is unchanged.
+    const auto segment = [&](TimePs from, TimePs to, double poolPerPs) {
+        const double bytesPerNs = poolPerPs * t.efficiency * 1000.0;
+        if (!m_segments.empty() && m_segments.back().end == from && m_segments.back().bytesPerNs == bytesPerNs) {
+            m_segments.back().end = to;
+        } else if (to > from) {
+            m_segments.push_back({from, to, bytesPerNs});
+        }
+    };
     while (remaining > 0) {
         const std::int64_t slot = now / kSlotPs;
         if (slot < m_firstSlot) { // only when a queue restarts earlier than the dropped range: no contention
@@ -58,16 +68,20 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
         }
         if (remaining <= rate * dt) {
             m_used[idx] += remaining;
-            now += static_cast<TimePs>(std::ceil(remaining / rate));
+            const TimePs to = now + static_cast<TimePs>(std::ceil(remaining / rate));
+            segment(now, to, remaining / static_cast<double>(to - now));
+            now = to;
             remaining = 0;
         } else {
             m_used[idx] += rate * dt;
             remaining -= rate * dt;
+            segment(now, slotEnd, rate);
             now = slotEnd;
         }
     }
     t.end = std::max(now, t.dataStart);
     m_queueFree[queue] = t.end;
+    t.segments = m_segments;
     return t;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "engine/SimEvents.h"
 #include "engine/SimTypes.h"
 #include "hw/HardwareProfile.h"
 
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <vector>
 
 namespace kl::sim {
@@ -33,6 +35,8 @@ public:
         TimePs dataStart = 0;
         TimePs end = 0;
         double efficiency = 1;
+        /// Intervals of constant data rate, in time order; valid until the next issue().
+        std::span<const DmaRateSegment> segments;
     };
     /// Issues the next transfer (on nextQueue()) starting at `start`.
     Transfer issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions);
@@ -51,6 +55,7 @@ private:
     std::uint64_t m_issued = 0;
     TimePs m_latencyPs = 0;
     double m_poolBytesPerSlot = 0;
+    std::vector<DmaRateSegment> m_segments;
     std::deque<double> m_used; ///< pool bytes used per slot, m_used[0] is slot m_firstSlot
     std::int64_t m_firstSlot = 0;
 };

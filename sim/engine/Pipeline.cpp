@@ -362,6 +362,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     d.bytes = bytes;
     d.efficiency = t.efficiency;
     d.touchesHbm = touchesHbm;
+    d.segments = t.segments;
     for (SimListener* l : m_listeners) {
         l->onDmaTransfer(d);
     }

@@ -5,6 +5,7 @@
 #include "ir/KernelIr.h"
 
 #include <cstdint>
+#include <span>
 
 namespace kl::sim {
 
@@ -36,6 +37,13 @@ struct MemoryEvent {
     bool overflow = false; ///< the tile did not fit even with every finished tile gone (would spill)
 };
 
+/// A stretch of a DMA transfer at a constant data rate (bytes per ns), from the bandwidth calendar.
+struct DmaRateSegment {
+    TimePs start = 0;
+    TimePs end = 0;
+    double bytesPerNs = 0;
+};
+
 /// A DMA transfer: queued at `start`, moving data from `dataStart` (after the fixed latency) to `end`.
 struct DmaTransferEvent {
     std::uint32_t index = 0;
@@ -46,6 +54,7 @@ struct DmaTransferEvent {
     std::int64_t bytes = 0;
     double efficiency = 1;
     bool touchesHbm = false;
+    std::span<const DmaRateSegment> segments; ///< how its data moved; valid during the callback only
 };
 
 } // namespace kl::sim

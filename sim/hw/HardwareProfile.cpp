@@ -16,44 +16,41 @@ using Json = nlohmann::json;
 struct FieldSpec {
     const char* group;
     const char* key;
-    double HardwareProfile::*top = nullptr;
-    double CostConstants::*cost = nullptr;
-    double MemoryGeometry::*mem = nullptr;
-    double DmaParams::*dma = nullptr;
+    double& (*field)(HardwareProfile&);
 };
 
 /// Every numeric field of a profile. A field is {"value": number, "unit": "...", "source": "..."}; a missing
 /// `source` is an error, because an unsourced number is exactly what the profile exists to prevent.
 const FieldSpec kFields[] = {
-    {"clocks", "tensor", &HardwareProfile::tensorGhz},
-    {"clocks", "vector", &HardwareProfile::vectorGhz},
-    {"clocks", "scalar", &HardwareProfile::scalarGhz},
-    {"clocks", "gpsimd", &HardwareProfile::gpsimdGhz},
-    {"costs", "min_ii", nullptr, &CostConstants::minIi},
-    {"costs", "access_overhead", nullptr, &CostConstants::accessOverhead},
-    {"costs", "static_overhead", nullptr, &CostConstants::staticOverhead},
-    {"costs", "matmul_min_interval", nullptr, &CostConstants::matmulMinInterval},
-    {"costs", "fp32_matmul_factor", nullptr, &CostConstants::fp32MatmulFactor},
-    {"costs", "load_stationary_speedup", nullptr, &CostConstants::loadStationarySpeedup},
-    {"costs", "gpsimd_startup", nullptr, &CostConstants::gpsimdStartup},
-    {"costs", "bn_aggr_factor", nullptr, &CostConstants::bnAggrFactor},
-    {"costs", "reciprocal_factor", nullptr, &CostConstants::reciprocalFactor},
-    {"costs", "tensor_tensor_slow_factor", nullptr, &CostConstants::tensorTensorSlowFactor},
-    {"costs", "tensor_reduce_fast_divisor", nullptr, &CostConstants::reduceFastDivisor},
-    {"costs", "pe_rows", nullptr, &CostConstants::peRows},
-    {"costs", "pe_cols", nullptr, &CostConstants::peCols},
-    {"sbuf", "partitions", nullptr, nullptr, &MemoryGeometry::partitions},
-    {"sbuf", "partition_bytes", nullptr, nullptr, &MemoryGeometry::partitionBytes},
-    {"psum", "partitions", nullptr, nullptr, &MemoryGeometry::partitions},
-    {"psum", "partition_bytes", nullptr, nullptr, &MemoryGeometry::partitionBytes},
-    {"psum", "bank_bytes", nullptr, nullptr, &MemoryGeometry::bankBytes},
-    {"dma", "engines", nullptr, nullptr, nullptr, &DmaParams::engines},
-    {"dma", "queues", nullptr, nullptr, nullptr, &DmaParams::queues},
-    {"dma", "partitions_per_engine", nullptr, nullptr, nullptr, &DmaParams::partitionsPerEngine},
-    {"dma", "engine_bandwidth", nullptr, nullptr, nullptr, &DmaParams::engineBytesPerNs},
-    {"dma", "core_bandwidth", nullptr, nullptr, nullptr, &DmaParams::coreBytesPerNs},
-    {"dma", "fixed_latency", nullptr, nullptr, nullptr, &DmaParams::fixedLatencyNs},
-    {"hbm", "bandwidth_per_core", &HardwareProfile::hbmBytesPerNs},
+    {"clocks", "tensor", [](HardwareProfile& p) -> double& { return p.tensorGhz; }},
+    {"clocks", "vector", [](HardwareProfile& p) -> double& { return p.vectorGhz; }},
+    {"clocks", "scalar", [](HardwareProfile& p) -> double& { return p.scalarGhz; }},
+    {"clocks", "gpsimd", [](HardwareProfile& p) -> double& { return p.gpsimdGhz; }},
+    {"costs", "min_ii", [](HardwareProfile& p) -> double& { return p.costs.minIi; }},
+    {"costs", "access_overhead", [](HardwareProfile& p) -> double& { return p.costs.accessOverhead; }},
+    {"costs", "static_overhead", [](HardwareProfile& p) -> double& { return p.costs.staticOverhead; }},
+    {"costs", "matmul_min_interval", [](HardwareProfile& p) -> double& { return p.costs.matmulMinInterval; }},
+    {"costs", "fp32_matmul_factor", [](HardwareProfile& p) -> double& { return p.costs.fp32MatmulFactor; }},
+    {"costs", "load_stationary_speedup", [](HardwareProfile& p) -> double& { return p.costs.loadStationarySpeedup; }},
+    {"costs", "gpsimd_startup", [](HardwareProfile& p) -> double& { return p.costs.gpsimdStartup; }},
+    {"costs", "bn_aggr_factor", [](HardwareProfile& p) -> double& { return p.costs.bnAggrFactor; }},
+    {"costs", "reciprocal_factor", [](HardwareProfile& p) -> double& { return p.costs.reciprocalFactor; }},
+    {"costs", "tensor_tensor_slow_factor", [](HardwareProfile& p) -> double& { return p.costs.tensorTensorSlowFactor; }},
+    {"costs", "tensor_reduce_fast_divisor", [](HardwareProfile& p) -> double& { return p.costs.reduceFastDivisor; }},
+    {"costs", "pe_rows", [](HardwareProfile& p) -> double& { return p.costs.peRows; }},
+    {"costs", "pe_cols", [](HardwareProfile& p) -> double& { return p.costs.peCols; }},
+    {"sbuf", "partitions", [](HardwareProfile& p) -> double& { return p.sbuf.partitions; }},
+    {"sbuf", "partition_bytes", [](HardwareProfile& p) -> double& { return p.sbuf.partitionBytes; }},
+    {"psum", "partitions", [](HardwareProfile& p) -> double& { return p.psum.partitions; }},
+    {"psum", "partition_bytes", [](HardwareProfile& p) -> double& { return p.psum.partitionBytes; }},
+    {"psum", "bank_bytes", [](HardwareProfile& p) -> double& { return p.psum.bankBytes; }},
+    {"dma", "engines", [](HardwareProfile& p) -> double& { return p.dma.engines; }},
+    {"dma", "queues", [](HardwareProfile& p) -> double& { return p.dma.queues; }},
+    {"dma", "partitions_per_engine", [](HardwareProfile& p) -> double& { return p.dma.partitionsPerEngine; }},
+    {"dma", "engine_bandwidth", [](HardwareProfile& p) -> double& { return p.dma.engineBytesPerNs; }},
+    {"dma", "core_bandwidth", [](HardwareProfile& p) -> double& { return p.dma.coreBytesPerNs; }},
+    {"dma", "fixed_latency", [](HardwareProfile& p) -> double& { return p.dma.fixedLatencyNs; }},
+    {"hbm", "bandwidth_per_core", [](HardwareProfile& p) -> double& { return p.hbmBytesPerNs; }},
 };
 
 const Json& sourcedField(const Json& root, const char* group, const char* key) {
@@ -76,11 +73,7 @@ HardwareProfile parseProfile(const Json& root) {
         if (!std::isfinite(v) || v < 0) {
             throw std::runtime_error(fmt::format("{}.{} must be a non-negative number", f.group, f.key));
         }
-        const std::string group = f.group;
-        if (f.top) p.*f.top = v;
-        else if (f.cost) p.costs.*f.cost = v;
-        else if (f.dma) p.dma.*f.dma = v;
-        else if (f.mem) (group == "sbuf" ? p.sbuf : p.psum).*f.mem = v;
+        f.field(p) = v;
     }
     for (const Json& point : sourcedField(root, "dma", "efficiency_by_bytes_per_partition")) {
         p.dma.efficiency.push_back({point.at(0).get<double>(), point.at(1).get<double>()});

@@ -19,10 +19,9 @@ void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     m_series.hbmBytes += e.touchesHbm ? e.bytes : 0;
     m_steps.push_back({e.start, e.bytes, 0.0, 1});
     m_steps.push_back({e.end, -e.bytes, 0.0, -1});
-    if (e.end > e.dataStart) {
-        const double rate = static_cast<double>(e.bytes) * 1000.0 / static_cast<double>(e.end - e.dataStart);
-        m_steps.push_back({e.dataStart, 0, rate, 0});
-        m_steps.push_back({e.end, 0, -rate, 0});
+    for (const DmaRateSegment& s : e.segments) {
+        m_steps.push_back({s.start, 0, s.bytesPerNs, 0});
+        m_steps.push_back({s.end, 0, -s.bytesPerNs, 0});
     }
 }
 

@@ -8,7 +8,7 @@
 namespace kl::sim {
 
 /// DMA activity over time: bytes in flight (issued, not finished), transfers active and the aggregate
-/// data rate, each transfer counted at its average rate between the end of its fixed latency and its end.
+/// data rate, built from each transfer's constant-rate segments as the bandwidth calendar granted them.
 ///
 ///   dma: 4096 transfers, 512.0 MiB (hbm 512.0 MiB), peak 16 in flight, peak 271.9 B/ns
 class DmaRecorder : public SimListener {

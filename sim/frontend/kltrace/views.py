@@ -181,6 +181,17 @@ class Tensor:
     def __itruediv__(self, o): return self._inplace(o, "divide")
 
 
+class _What:
+    """Describes the indexed tensor in error messages; formatted only when an error is raised."""
+    __slots__ = ("view",)
+
+    def __init__(self, view):
+        self.view = view
+
+    def __str__(self):
+        return f" of {self.view.buf.name} {list(self.view.shape)}"
+
+
 def _resolve_slice(k, count, what):
     if isinstance(k, DynSlice):
         start, n, step = k.start, k.size, k.step
@@ -216,10 +227,13 @@ def index_view(view, key):
         run_checks(view, None)
     if len(key) == len(dims) and all(type(k) is slice for k in key):
         return _slice_view(view, key, dims)
-    nkeys = sum(1 for k in key if k is not None and k is not Ellipsis)
+    nkeys = len(key)
+    for k in key:  # identity tests only: `in` would call the overloaded == of index expressions
+        if k is None or k is Ellipsis:
+            nkeys -= 1
     if nkeys > len(dims):
         raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
-    what = f" of {view.buf.name} {list(view.shape)}"
+    what = _What(view)
     off = view.off
     out = []
     exprs = None
@@ -294,7 +308,7 @@ def _slice_view(view, key, dims):
             off += start * stride
             out.append((stride, stop - start))
             continue
-        start, n, step = _resolve_slice(k, count, f" of {view.buf.name} {list(view.shape)}")
+        start, n, step = _resolve_slice(k, count, _What(view))
         off += start * stride
         out.append((stride * step, n))
     return Tensor(view.buf, off, tuple(out), view.dtype)

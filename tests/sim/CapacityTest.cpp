@@ -1,0 +1,80 @@
+#include "TestIr.h"
+
+#include "engine/Simulator.h"
+
+#include <gtest/gtest.h>
+
+namespace kl::sim::test {
+
+TEST(Capacity, SbufTileWaitsForRoom) {
+    TestIr t;
+    // 128 KiB per partition each (bf16 x 65536): two cannot live at once in 192 KiB.
+    const int a = t.buffer("a", "sbuf", {128, 65536});
+    const int b = t.buffer("b", "sbuf", {128, 65536});
+    const int c = t.buffer("c", "sbuf", {128, 512});
+    t.add("memset", "vector", {t.whole(a)}, {});                          // 0 opens a
+    t.add("tensor_reduce", "vector", {t.whole(c)}, {t.whole(a)}, {{"op0", "add"}}); // 1 last read of a
+    t.add("memset", "scalar", {t.whole(b)}, {});                          // 2 needs a gone
+    const KernelIr ir = t.load();
+    const auto r = *Simulator::run(ir, profile("trn1"));
+    const TimelineData& tl = r->timeline;
+    EXPECT_EQ(tl.cause[2], WaitCause::SbufCapacity);
+    EXPECT_EQ(tl.startPs[2], tl.endPs[1]);
+    EXPECT_EQ(tl.stallPs[2], tl.endPs[1]);
+    EXPECT_EQ(r->sbuf.overflowCount, 0u);
+    EXPECT_LE(r->sbuf.peakPartitionBytes, r->sbuf.capacityPartitionBytes);
+    EXPECT_EQ(r->sbuf.peakPartitionBytes, 128 * 1024 + 1024);
+    EXPECT_EQ(r->waits.count[static_cast<std::size_t>(WaitCause::SbufCapacity)], 1u);
+}
+
+TEST(Capacity, PsumBanksAreTheUnit) {
+    TestIr t;
+    const int big = t.buffer("big", "hbm", {128, 65536});
+    const int slow = t.buffer("slow", "sbuf", {128, 65536});
+    const int st = t.buffer("st", "sbuf", {128, 128});
+    const int mv = t.buffer("mv", "sbuf", {128, 512});
+    const int out = t.buffer("out", "sbuf", {128, 512}, "float32");
+    t.add("dma_copy", "dma", {t.whole(slow)}, {t.whole(big)}); // 0: 16 MiB, tens of microseconds
+    t.add("memset", "vector", {t.whole(st)}, {});              // 1
+    t.add("memset", "vector", {t.whole(mv)}, {});              // 2
+    std::vector<int> banks;
+    for (int i = 0; i < 8; ++i) {
+        // 100 fp32 per partition = 400 B, still one 2 KiB bank each: 8 of them fill PSUM.
+        banks.push_back(t.buffer("acc", "psum", {128, 100}, "float32"));
+        t.add("nc_matmul", "tensor", {t.whole(banks.back())}, {t.whole(st), t.part(mv, 0, 128, 0, 100)});
+    }
+    // Frees bank 0 only after the slow DMA has landed.
+    const int release = t.add("tensor_tensor", "vector", {t.part(out, 0, 128, 0, 100)},
+                              {t.whole(banks[0]), t.part(slow, 0, 128, 0, 100)}, {{"op0", "add"}});
+    const int p8 = t.buffer("acc8", "psum", {128, 100}, "float32");
+    const int mm8 = t.add("nc_matmul", "tensor", {t.whole(p8)}, {t.whole(st), t.part(mv, 0, 128, 0, 100)});
+    for (int i = 1; i < 8; ++i) {
+        t.add("tensor_copy", "vector", {t.part(out, 0, 128, 0, 100)}, {t.whole(banks[static_cast<std::size_t>(i)])});
+    }
+    t.add("tensor_copy", "vector", {t.part(out, 0, 128, 0, 100)}, {t.whole(p8)});
+    const KernelIr ir = t.load();
+    const auto r = *Simulator::run(ir, profile("trn1"));
+    const TimelineData& tl = r->timeline;
+    const auto i8 = static_cast<std::size_t>(mm8);
+    EXPECT_EQ(tl.cause[i8], WaitCause::PsumCapacity);
+    EXPECT_EQ(tl.mainStartPs[i8], tl.endPs[static_cast<std::size_t>(release)]);
+    EXPECT_EQ(r->psum.peakPartitionBytes, 8 * 2048);
+    EXPECT_EQ(r->psum.overflowCount, 0u);
+}
+
+TEST(Capacity, WorkingSetLargerThanMemoryIsReportedAsOverflow) {
+    TestIr t;
+    const int a = t.buffer("a", "sbuf", {128, 65536});
+    const int b = t.buffer("b", "sbuf", {128, 65536});
+    const int c = t.buffer("c", "sbuf", {128, 512});
+    t.add("memset", "vector", {t.whole(a)}, {});
+    t.add("memset", "vector", {t.whole(b)}, {});
+    t.add("tensor_tensor", "vector", {t.whole(c)}, {t.part(a, 0, 128, 0, 512), t.part(b, 0, 128, 0, 512)});
+    const KernelIr ir = t.load();
+    const auto r = *Simulator::run(ir, profile("trn1"));
+    EXPECT_EQ(r->sbuf.overflowCount, 2u); // b, and c while b is live
+    ASSERT_FALSE(r->diagnostics.empty());
+    EXPECT_NE(r->diagnostics.back().find("SBUF"), std::string::npos);
+}
+
+} // namespace kl::sim::test

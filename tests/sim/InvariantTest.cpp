@@ -1,0 +1,162 @@
+#include "TestIr.h"
+
+#include "engine/DependencyTracker.h"
+#include "ir/IrLoader.h"
+#include "engine/Simulator.h"
+#include "output/ResultJson.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace kl::sim::test {
+
+namespace {
+
+/// A kernel-shaped random program: iterations that load tiles, multiply into PSUM, post-process on
+/// the vector/scalar/gpsimd engines and store, with random shapes, partial regions and reuse of the
+/// previous iteration's tiles. Tiles are small enough that the live set always fits.
+TestIr randomIr(std::uint32_t seed, int iterations) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    TestIr t;
+    const int in = t.buffer("in", "hbm", {1024, 2048});
+    const int out = t.buffer("out", "hbm", {1024, 2048});
+    const char* engines[] = {"vector", "scalar", "gpsimd"};
+    const char* ops[] = {"tensor_copy", "activation", "tensor_scalar", "memset", "tensor_tensor"};
+    int prev = -1;
+    for (int it = 0; it < iterations; ++it) {
+        const int free = 64 * pick(1, 8);
+        const int parts = 16 * pick(1, 8);
+        const int a = t.buffer("a", "sbuf", {128, free});
+        const int b = t.buffer("b", "sbuf", {128, free});
+        const std::int64_t row = pick(0, 1024 - parts);
+        t.add("dma_copy", "dma", {t.part(a, 0, parts, 0, free)}, {t.hbm(in, row * 2048, parts, free, 2048)});
+        t.add("dma_copy", "dma", {t.whole(b)}, {t.hbm(in, pick(0, 800) * 2048, 128, free, 2048)});
+        const int acc = t.buffer("acc", "psum", {128, free}, "float32");
+        const int k = pick(1, 3);
+        for (int j = 0; j < k; ++j) {
+            t.add("nc_matmul", "tensor", {t.whole(acc)}, {t.part(a, 0, 128, 0, 128 < free ? 128 : free), t.whole(b)},
+                  {{"accumulate", j > 0}});
+        }
+        const int r = t.buffer("r", "sbuf", {128, free}, "float32");
+        t.add("tensor_copy", "vector", {t.whole(r)}, {t.whole(acc)});
+        for (int j = pick(0, 4); j > 0; --j) {
+            const std::string op = ops[pick(0, 4)];
+            const int lo = pick(0, free / 2);
+            std::vector<TestIr::Json> srcs;
+            if (op != "memset") srcs.push_back(t.part(r, 0, 128, lo, free / 2));
+            if (op == "tensor_tensor") srcs.push_back(prev >= 0 ? t.part(prev, 0, 64, 0, 64) : t.part(b, 0, 128, 0, free / 2));
+            t.add(op, engines[pick(0, 2)], {t.part(r, pick(0, 1) * 64, 64, pick(0, free / 2), free / 2)}, srcs);
+        }
+        t.add("dma_copy", "dma", {t.hbm(out, pick(0, 896) * 2048, 128, free, 2048)}, {t.whole(r)});
+        prev = r;
+    }
+    return t;
+}
+
+} // namespace
+
+TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
+    const HardwareProfile hw = profile("trn1");
+    for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+        const KernelIr ir = randomIr(seed, 40).load();
+        auto result = Simulator::run(ir, hw);
+        ASSERT_TRUE(result.has_value());
+        const SimResult& r = **result;
+        const TimelineData& tl = r.timeline;
+        ASSERT_EQ(tl.size(), ir.instructions().size());
+
+        // 1. No lane runs two things at once (in-order per lane: each starts after the previous ends).
+        std::vector<TimePs> laneEnd(r.laneCount, 0);
+        std::size_t ls = 0;
+        TimePs lsLaneEnd = 0;
+        TimePs maxEnd = 0;
+        for (std::size_t i = 0; i < tl.size(); ++i) {
+            ASSERT_GE(tl.mainStartPs[i], laneEnd[tl.lane[i]]) << "seed " << seed << " instr " << i;
+            ASSERT_GT(tl.endPs[i], tl.mainStartPs[i]);
+            laneEnd[tl.lane[i]] = tl.endPs[i];
+            if (ls < tl.lsIndex.size() && tl.lsIndex[ls] == i) {
+                ASSERT_GE(tl.lsStartPs[ls], lsLaneEnd);
+                ASSERT_LE(tl.lsEndPs[ls], tl.mainStartPs[i]);
+                lsLaneEnd = tl.lsEndPs[ls];
+                ++ls;
+            }
+            maxEnd = std::max(maxEnd, tl.endPs[i]);
+        }
+        EXPECT_EQ(r.summary.totalPs, maxEnd);
+
+        // 2. No access starts before every earlier conflicting access has finished (brute force).
+        std::vector<TimePs> lsStartOf(tl.size(), -1), lsEndOf(tl.size(), -1);
+        for (std::size_t k = 0; k < tl.lsIndex.size(); ++k) {
+            lsStartOf[tl.lsIndex[k]] = tl.lsStartPs[k];
+            lsEndOf[tl.lsIndex[k]] = tl.lsEndPs[k];
+        }
+        struct Access { std::uint32_t buf; Region region; bool write; TimePs start; TimePs end; };
+        std::vector<std::vector<Access>> accesses(tl.size());
+        for (std::size_t i = 0; i < tl.size(); ++i) {
+            const Instruction& in = ir.instructions()[i];
+            const bool mm = in.op == Op::NcMatmul;
+            for (const AccessPattern& ap : ir.dsts(in)) {
+                accesses[i].push_back({ap.buffer, regionOf(ir, ap), true, tl.mainStartPs[i], tl.endPs[i]});
+            }
+            std::size_t s = 0;
+            for (const AccessPattern& ap : ir.srcs(in)) {
+                const bool stationary = mm && s++ == 0;
+                accesses[i].push_back({ap.buffer, regionOf(ir, ap), false, stationary ? lsStartOf[i] : tl.mainStartPs[i],
+                                       stationary ? lsEndOf[i] : tl.endPs[i]});
+            }
+        }
+        for (std::size_t i = 0; i < tl.size(); ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                for (const Access& later : accesses[i]) {
+                    for (const Access& earlier : accesses[j]) {
+                        if (later.buf == earlier.buf && (later.write || earlier.write) && later.region.overlaps(earlier.region)) {
+                            ASSERT_GE(later.start, earlier.end) << "seed " << seed << ": #" << i << " before #" << j << " ended";
+                        }
+                    }
+                }
+            }
+        }
+
+        // 3. Occupancy never exceeds capacity, and every tile is freed by the end.
+        EXPECT_EQ(r.sbuf.overflowCount, 0u);
+        EXPECT_LE(r.sbuf.peakPartitionBytes, r.sbuf.capacityPartitionBytes);
+        EXPECT_LE(r.psum.peakPartitionBytes, r.psum.capacityPartitionBytes);
+        for (const std::int64_t v : r.psum.partitionBytes) ASSERT_LE(v, r.psum.capacityPartitionBytes);
+        for (const std::int64_t v : r.sbuf.partitionBytes) ASSERT_LE(v, r.sbuf.capacityPartitionBytes);
+        EXPECT_EQ(r.sbuf.partitionBytes.back(), 0);
+        EXPECT_EQ(r.psum.partitionBytes.back(), 0);
+        EXPECT_EQ(r.dma.bytesInFlight.back(), 0);
+    }
+}
+
+TEST(Invariants, SameInputGivesByteIdenticalJson) {
+    const HardwareProfile hw = profile("trn2");
+    const std::string irText = randomIr(99, 60).str();
+    std::string first;
+    for (int run = 0; run < 3; ++run) {
+        // Reload each time: nothing may depend on addresses or on state left from a previous run.
+        auto ir = IrLoader::loadString(irText);
+        ASSERT_TRUE(ir.has_value());
+        auto r = Simulator::run(*ir, hw);
+        ASSERT_TRUE(r.has_value());
+        const std::string json = ResultJson::write(**r);
+        if (run == 0) {
+            first = json;
+            auto parsed = nlohmann::json::parse(json);
+            for (const char* key : {"total_time_ns", "instruction_count", "engine_active_pct", "dma_active_pct", "dma_exposed_ns",
+                                    "dma_bytes", "mfu_pct", "hbm_bandwidth_utilization_pct", "sbuf_peak_bytes", "psum_peak_bytes"}) {
+                EXPECT_TRUE(parsed["summary"].contains(key)) << key;
+            }
+            for (const char* e : {"tensor", "vector", "scalar", "gpsimd"}) {
+                EXPECT_TRUE(parsed["summary"]["engine_active_pct"].contains(e)) << e;
+            }
+            EXPECT_EQ(parsed["instructions"]["rows"].size(), ir->instructions().size());
+        } else {
+            EXPECT_EQ(json, first);
+        }
+    }
+}
+
+} // namespace kl::sim::test
