@@ -24,7 +24,7 @@ def nki_rmsnorm(x, weight, eps=1e-6):
 
     # The weight is the same for every row: load it once, broadcast it once.
     w_row = nl.load(weight.reshape((1, hidden)))  # cuda: 36
-    w_tile = w_row.broadcast_to((P, hidden))
+    w_tile = w_row.broadcast_to((P, hidden))  # cuda: 36
 
     for r in nl.affine_range(rows // P):  # cuda: 18-19
         x_tile = nl.load(x[r * P:(r + 1) * P, 0:hidden])  # cuda: 23
