@@ -1,0 +1,494 @@
+// `kernellens-cli review`: create and edit review files (.klreview) without the GUI.
+#include "cli/Commands.h"
+
+#include "review/ReviewFile.h"
+#include "rubric/RubricLoader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kl::app {
+
+namespace {
+
+using core::Annotation;
+using core::ReviewFile;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+constexpr const char* kReviewUsage = R"(Usage: kernellens-cli review SUBCOMMAND FILE.klreview [options]
+
+Create and edit review files: one SQLite file per review holding tasks, the rubric, scores and
+annotations (docs/review-file.md). Every change is saved when the command returns.
+
+Subcommands:
+  new        Create a review file with a rubric
+  add-task   Copy a task folder (task.json, NKI and CUDA sources) into the review
+  annotate   Pin an annotation to a time range, an instruction or a line range
+  score      Score a rubric item for a task
+  list       Show tasks, scorecards and annotations (--json for pipelines)
+
+Run `kernellens-cli review SUBCOMMAND --help` for a subcommand's options.
+)";
+
+const std::map<std::string, const char*, std::less<>> kHelp = {
+    {"new", R"(Usage: kernellens-cli review new FILE.klreview [--rubric RUBRIC.json] [--reviewer NAME]
+
+Creates a new review file. Never overwrites an existing file.
+  --rubric FILE     rubric template (default: the bundled nki-migration.json)
+  --reviewer NAME   first reviewer of the review
+)"},
+    {"add-task", R"(Usage: kernellens-cli review add-task FILE.klreview TASK_DIR [TASK_DIR...]
+
+Copies each task folder (task.json and the files it names) into the review and prints the task id.
+)"},
+    {"annotate", R"(Usage: kernellens-cli review annotate FILE.klreview --task ID ANCHOR --text TEXT [options]
+
+ANCHOR is exactly one of:
+  --time T0:T1         simulated time range in nanoseconds, e.g. --time 1200:3400
+  --instruction N      instruction id in the kernel IR
+  --nki-lines A-B      line range of the NKI source (or a single line A)
+  --cuda-lines A-B     line range of the CUDA source
+Options:
+  --severity S         blocking, major, minor (default), nit or praise
+  --item ID            rubric item the annotation is evidence for
+  --score N            score for that item suggested by this annotation
+  --author NAME        default: the review's first reviewer, else $USER
+Prints the new annotation's id.
+)"},
+    {"score", R"(Usage: kernellens-cli review score FILE.klreview --task ID --item ID --value N [--reviewer NAME]
+
+Sets the score of a rubric item for a task: 1..N on a level scale, 1 (pass) or 0 (fail) on a pass/fail item.
+)"},
+    {"list", R"(Usage: kernellens-cli review list FILE.klreview [--task ID] [--severity S] [--item ID]
+                                   [--author NAME] [--open] [--json]
+
+Shows each task with its status, time spent, scorecard and annotations. Filters apply to annotations;
+--open shows only unresolved ones. --json writes one JSON object for pipelines.
+)"},
+};
+
+/// Parsed "--flag value" / "--flag=value" options plus positionals, checked against what a subcommand accepts.
+struct Options {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string, std::less<>> values;
+    std::set<std::string, std::less<>> flags;
+
+    [[nodiscard]] std::optional<std::string> get(std::string_view name) const {
+        auto it = values.find(name);
+        return it == values.end() ? std::nullopt : std::optional(it->second);
+    }
+};
+
+std::optional<Options> parseOptions(const std::vector<std::string>& args, std::size_t first,
+                                    const std::set<std::string_view>& valued,
+                                    const std::set<std::string_view>& boolean) {
+    Options out;
+    for (std::size_t i = first; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
+            out.positional.push_back(arg);
+            continue;
+        }
+        std::string name = arg.substr(2), value;
+        const std::size_t eq = name.find('=');
+        const bool inlineValue = eq != std::string::npos;
+        if (inlineValue) {
+            value = name.substr(eq + 1);
+            name.resize(eq);
+        }
+        if (boolean.contains(name) && !inlineValue) {
+            out.flags.insert(name);
+        } else if (valued.contains(name)) {
+            if (!inlineValue) {
+                if (i + 1 >= args.size()) {
+                    std::fprintf(stderr, "error: --%s needs a value\n", name.c_str());
+                    return std::nullopt;
+                }
+                value = args[++i];
+            }
+            if (out.values.contains(name)) {
+                std::fprintf(stderr, "error: --%s given twice\n", name.c_str());
+                return std::nullopt;
+            }
+            out.values[name] = value;
+        } else {
+            std::fprintf(stderr, "error: unknown option --%s\n", name.c_str());
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+std::optional<std::int64_t> parseInt(std::string_view text) {
+    std::int64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/// "A:B" or "A-B" (or a single "A" when `single` is allowed) into two integers.
+std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(std::string_view text, char sep, bool single) {
+    const std::size_t pos = text.find(sep);
+    if (pos == std::string_view::npos) {
+        auto v = single ? parseInt(text) : std::nullopt;
+        return v ? std::optional(std::pair{*v, *v}) : std::nullopt;
+    }
+    auto a = parseInt(text.substr(0, pos));
+    auto b = parseInt(text.substr(pos + 1));
+    return a && b ? std::optional(std::pair{*a, *b}) : std::nullopt;
+}
+
+int fail(const Error& error) {
+    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    return kExitFailure;
+}
+
+int usageError(std::string_view sub, const std::string& message) {
+    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli review %.*s --help' for usage.\n", message.c_str(),
+                 static_cast<int>(sub.size()), sub.data());
+    return kExitUsage;
+}
+
+std::string defaultAuthor(ReviewFile& file) {
+    if (auto reviewers = file.reviewers().list(); reviewers && !reviewers->empty()) {
+        return reviewers->front().name;
+    }
+    const char* user = std::getenv("USER");
+    return user && *user ? user : "reviewer";
+}
+
+int runNew(const Options& opts) {
+    std::string rubricPath = opts.get("rubric").value_or(core::RubricLoader::defaultRubricPath());
+    if (rubricPath.empty()) {
+        return fail(Error{ErrorCode::NotFound,
+                          "cannot find the bundled rubric nki-migration.json",
+                          {},
+                          0,
+                          "pass --rubric FILE or set KL_RESOURCE_DIR"});
+    }
+    auto text = core::RubricLoader::readText(rubricPath);
+    if (!text) {
+        return fail(text.error());
+    }
+    const std::string source = std::filesystem::path(rubricPath).filename().string();
+    auto file = ReviewFile::create(opts.positional[0], {*text, source, opts.get("reviewer").value_or("")});
+    if (!file) {
+        return fail(file.error());
+    }
+    std::printf("created %s (rubric %s, %zu items)\n", opts.positional[0].c_str(), file->rubric().id.c_str(),
+                file->rubric().itemCount());
+    return 0;
+}
+
+int runAddTask(ReviewFile& file, const Options& opts) {
+    if (opts.positional.size() < 2) {
+        return usageError("add-task", "give at least one TASK_DIR");
+    }
+    for (std::size_t i = 1; i < opts.positional.size(); ++i) {
+        auto task = file.tasks().addFromFolder(opts.positional[i]);
+        if (!task) {
+            return fail(task.error());
+        }
+        std::printf("task %lld: %s (%s)\n", static_cast<long long>(task->id), task->folder.c_str(),
+                    task->title.c_str());
+    }
+    return 0;
+}
+
+std::optional<std::string> parseAnchor(const Options& opts, core::Anchor& anchor) {
+    int given = 0;
+    if (auto t = opts.get("time")) {
+        ++given;
+        auto r = parseRange(*t, ':', false);
+        if (!r) {
+            return "--time wants T0:T1 in nanoseconds, e.g. 1200:3400";
+        }
+        anchor = core::Anchor::timeRange(r->first, r->second);
+    }
+    if (auto n = opts.get("instruction")) {
+        ++given;
+        auto v = parseInt(*n);
+        if (!v) {
+            return "--instruction wants an instruction id (an integer)";
+        }
+        anchor = core::Anchor::instruction(*v);
+    }
+    for (const char* which : {"nki-lines", "cuda-lines"}) {
+        if (auto l = opts.get(which)) {
+            ++given;
+            auto r = parseRange(*l, '-', true);
+            if (!r || r->first > INT32_MAX || r->second > INT32_MAX) {
+                return fmt::format("--{} wants A-B (1-based lines) or a single line", which);
+            }
+            const int a = static_cast<int>(r->first), b = static_cast<int>(r->second);
+            anchor =
+                std::string_view(which) == "nki-lines" ? core::Anchor::nkiLines(a, b) : core::Anchor::cudaLines(a, b);
+        }
+    }
+    if (given != 1) {
+        return "give exactly one anchor: --time, --instruction, --nki-lines or --cuda-lines";
+    }
+    return std::nullopt;
+}
+
+int runAnnotate(ReviewFile& file, const Options& opts) {
+    Annotation a;
+    auto task = opts.get("task").and_then(parseInt);
+    if (!task) {
+        return usageError("annotate", "--task ID is required (see `review list` for ids)");
+    }
+    a.taskId = *task;
+    if (auto problem = parseAnchor(opts, a.anchor)) {
+        return usageError("annotate", *problem);
+    }
+    auto severity = core::parseSeverity(opts.get("severity").value_or("minor"));
+    if (!severity) {
+        return usageError("annotate", "--severity must be blocking, major, minor, nit or praise");
+    }
+    a.severity = *severity;
+    auto text = opts.get("text");
+    if (!text) {
+        return usageError("annotate", "--text is required");
+    }
+    a.text = *text;
+    a.rubricItem = opts.get("item").value_or("");
+    if (auto score = opts.get("score")) {
+        auto v = parseInt(*score);
+        if (!v || *v < INT32_MIN || *v > INT32_MAX) {
+            return usageError("annotate", "--score wants an integer");
+        }
+        a.score = static_cast<int>(*v);
+    }
+    a.author = opts.get("author").value_or(defaultAuthor(file));
+    auto saved = file.annotations().create(a);
+    if (!saved) {
+        return fail(saved.error());
+    }
+    std::printf("annotation %lld saved\n", static_cast<long long>(saved->id));
+    return 0;
+}
+
+int runScore(ReviewFile& file, const Options& opts) {
+    auto task = opts.get("task").and_then(parseInt);
+    auto item = opts.get("item");
+    auto value = opts.get("value").and_then(parseInt);
+    if (!task || !item || !value || *value < INT32_MIN || *value > INT32_MAX) {
+        return usageError("score", "--task ID, --item ID and --value N are required");
+    }
+    auto score =
+        file.scores().set(*task, *item, static_cast<int>(*value), opts.get("reviewer").value_or(defaultAuthor(file)));
+    if (!score) {
+        return fail(score.error());
+    }
+    const core::RubricItem* rubricItem = file.rubric().findItem(*item);
+    std::printf("task %lld: %s = %s\n", static_cast<long long>(*task), item->c_str(),
+                rubricItem->scale.describe(score->value).c_str());
+    return 0;
+}
+
+nlohmann::json toJson(const Annotation& a) {
+    nlohmann::json anchor{{"kind", core::toString(a.anchor.kind)}};
+    switch (a.anchor.kind) {
+    case core::AnchorKind::TimeRange: anchor["t0_ns"] = a.anchor.t0Ns, anchor["t1_ns"] = a.anchor.t1Ns; break;
+    case core::AnchorKind::Instruction: anchor["instruction"] = a.anchor.instructionId; break;
+    default: anchor["first_line"] = a.anchor.firstLine, anchor["last_line"] = a.anchor.lastLine; break;
+    }
+    nlohmann::json j{{"id", a.id},
+                     {"anchor", anchor},
+                     {"severity", core::toString(a.severity)},
+                     {"text", a.text},
+                     {"author", a.author},
+                     {"resolved", a.resolved},
+                     {"created_at", a.createdAt},
+                     {"updated_at", a.updatedAt}};
+    j["item"] = a.rubricItem.empty() ? nlohmann::json() : nlohmann::json(a.rubricItem);
+    j["score"] = a.score ? nlohmann::json(*a.score) : nlohmann::json();
+    return j;
+}
+
+nlohmann::json toJson(const core::Scorecard& card) {
+    nlohmann::json areas = nlohmann::json::array();
+    for (const core::AreaScore& area : card.areas) {
+        nlohmann::json items = nlohmann::json::array();
+        for (const core::ItemScore& item : area.items) {
+            items.push_back({{"id", item.itemId},
+                             {"value", item.value ? nlohmann::json(*item.value) : nlohmann::json()},
+                             {"meaning", item.meaning},
+                             {"annotations", item.annotationCount}});
+        }
+        areas.push_back({{"id", area.areaId},
+                         {"score", area.score ? nlohmann::json(*area.score) : nlohmann::json()},
+                         {"items", items}});
+    }
+    return {{"result", core::toString(card.result)},
+            {"overall", card.overall ? nlohmann::json(*card.overall) : nlohmann::json()},
+            {"reasons", card.reasons},
+            {"unscored", card.unscored},
+            {"areas", areas}};
+}
+
+std::string describeAnchor(const core::Anchor& an) {
+    switch (an.kind) {
+    case core::AnchorKind::TimeRange: return fmt::format("time {}:{} ns", an.t0Ns, an.t1Ns);
+    case core::AnchorKind::Instruction: return fmt::format("instruction {}", an.instructionId);
+    case core::AnchorKind::NkiLines: return fmt::format("NKI lines {}-{}", an.firstLine, an.lastLine);
+    case core::AnchorKind::CudaLines: return fmt::format("CUDA lines {}-{}", an.firstLine, an.lastLine);
+    }
+    return {};
+}
+
+void printTask(const core::Task& task, const core::Scorecard& card, const std::vector<Annotation>& notes) {
+    const std::string overall = card.overall ? fmt::format("{:.2f}", *card.overall) : "-";
+    std::printf("task %lld  %s  [%s]  %s  %llds  scorecard: %s (overall %s)\n", static_cast<long long>(task.id),
+                task.folder.c_str(), std::string(core::toString(task.status)).c_str(), task.title.c_str(),
+                static_cast<long long>(task.secondsSpent), core::toString(card.result), overall.c_str());
+    for (const std::string& reason : card.reasons) {
+        std::printf("    - %s\n", reason.c_str());
+    }
+    for (const Annotation& a : notes) {
+        std::printf("  #%lld %-8s %-22s %s%s%s: %s\n", static_cast<long long>(a.id),
+                    std::string(core::toString(a.severity)).c_str(), describeAnchor(a.anchor).c_str(),
+                    a.rubricItem.empty() ? "-" : a.rubricItem.c_str(), a.resolved ? " (resolved)" : "",
+                    a.score ? fmt::format(" score {}", *a.score).c_str() : "", a.text.c_str());
+    }
+}
+
+int runList(ReviewFile& file, const Options& opts) {
+    core::AnnotationFilter filter;
+    filter.rubricItem = opts.get("item");
+    filter.author = opts.get("author");
+    if (opts.flags.contains("open")) {
+        filter.resolved = false;
+    }
+    if (auto s = opts.get("severity")) {
+        filter.severity = core::parseSeverity(*s);
+        if (!filter.severity) {
+            return usageError("list", "--severity must be blocking, major, minor, nit or praise");
+        }
+    }
+    std::optional<std::int64_t> onlyTask;
+    if (auto t = opts.get("task")) {
+        onlyTask = parseInt(*t);
+        if (!onlyTask) {
+            return usageError("list", "--task wants a task id");
+        }
+    }
+    auto tasks = file.tasks().list();
+    if (!tasks) {
+        return fail(tasks.error());
+    }
+    nlohmann::json out{{"file", file.path()}, {"rubric", file.rubric().id}, {"tasks", nlohmann::json::array()}};
+    for (const core::Task& task : *tasks) {
+        if (onlyTask && task.id != *onlyTask) {
+            continue;
+        }
+        filter.taskId = task.id;
+        auto notes = file.annotations().list(filter);
+        auto card = file.scorecard(task.id);
+        if (!notes || !card) {
+            return fail(!notes ? notes.error() : card.error());
+        }
+        if (!opts.flags.contains("json")) {
+            printTask(task, *card, *notes);
+            continue;
+        }
+        nlohmann::json jt{{"id", task.id},
+                          {"folder", task.folder},
+                          {"title", task.title},
+                          {"status", core::toString(task.status)},
+                          {"seconds_spent", task.secondsSpent},
+                          {"scorecard", toJson(*card)},
+                          {"annotations", nlohmann::json::array()}};
+        for (const Annotation& a : *notes) {
+            jt["annotations"].push_back(toJson(a));
+        }
+        out["tasks"].push_back(std::move(jt));
+    }
+    if (onlyTask && out["tasks"].empty() && opts.flags.contains("json")) {
+        return fail(
+            Error{ErrorCode::NotFound, fmt::format("no task with id {} in this review", *onlyTask), file.path()});
+    }
+    if (opts.flags.contains("json")) {
+        std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    }
+    return 0;
+}
+
+struct Subcommand {
+    std::set<std::string_view> valued;
+    std::set<std::string_view> boolean;
+};
+
+const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
+    {"new", {{"rubric", "reviewer"}, {}}},
+    {"add-task", {{}, {}}},
+    {"annotate",
+     {{"task", "time", "instruction", "nki-lines", "cuda-lines", "severity", "item", "score", "text", "author"}, {}}},
+    {"score", {{"task", "item", "value", "reviewer"}, {}}},
+    {"list", {{"task", "severity", "item", "author"}, {"json", "open"}}},
+};
+
+} // namespace
+
+int runReviewCommand(const std::vector<std::string>& args) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kReviewUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? kExitUsage : 0;
+    }
+    const std::string& sub = args[0];
+    auto spec = kSubcommands.find(sub);
+    if (spec == kSubcommands.end()) {
+        std::fprintf(stderr, "error: unknown review subcommand '%s'\n\n%s", sub.c_str(), kReviewUsage);
+        return kExitUsage;
+    }
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--help" || args[i] == "-h") {
+            std::fputs(kHelp.find(sub)->second, stdout);
+            return 0;
+        }
+    }
+    auto opts = parseOptions(args, 1, spec->second.valued, spec->second.boolean);
+    if (!opts) {
+        return usageError(sub, "bad options");
+    }
+    if (opts->positional.empty()) {
+        return usageError(sub, "give the review file (FILE.klreview)");
+    }
+    if (sub != "add-task" && opts->positional.size() > 1) {
+        return usageError(sub, fmt::format("unexpected argument '{}'", opts->positional[1]));
+    }
+    if (sub == "new") {
+        return runNew(*opts);
+    }
+    auto file = ReviewFile::open(opts->positional[0]);
+    if (!file) {
+        return fail(file.error());
+    }
+    if (sub == "add-task") {
+        return runAddTask(*file, *opts);
+    }
+    if (sub == "annotate") {
+        return runAnnotate(*file, *opts);
+    }
+    if (sub == "score") {
+        return runScore(*file, *opts);
+    }
+    return runList(*file, *opts);
+}
+
+} // namespace kl::app

@@ -1,0 +1,220 @@
+#include "review/ReviewFile.h"
+
+#include "db/Database.h"
+#include "db/ExpectedOps.h"
+#include "db/Transaction.h"
+#include "review/ReviewFileProbe.h"
+#include "review/ReviewSchema.h"
+#include "review/TextCheck.h"
+#include "rubric/RubricLoader.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace kl::core {
+
+namespace {
+
+constexpr const char* kUntouched = "the file was not changed";
+
+Expected<Database> openChecked(const std::string& path, int& version) {
+    auto header = probeReviewFile(path);
+    if (!header) {
+        return std::unexpected(header.error());
+    }
+    auto tooNew = [&](int v) {
+        return makeError(ErrorCode::Unsupported,
+                         fmt::format("review file has schema version {}, newer than this KernelLens understands "
+                                     "(up to {})",
+                                     v, ReviewSchema::kCurrentVersion),
+                         path, 0, fmt::format("open it with a newer KernelLens; {}", kUntouched));
+    };
+    if (header->userVersion > ReviewSchema::kCurrentVersion) {
+        return tooNew(header->userVersion);
+    }
+    auto db = Database::open(path, Database::OpenMode::ReadWrite);
+    if (!db) {
+        return std::unexpected(db.error());
+    }
+    // Reads only from here until every check has passed. In WAL mode the version may be newer
+    // than the header says, so ask SQLite too.
+    auto userVersion = db->queryInt("PRAGMA user_version");
+    if (!userVersion) {
+        return makeError(ErrorCode::Parse, fmt::format("review file is corrupted: {}", userVersion.error().message),
+                         path, 0, kUntouched);
+    }
+    version = static_cast<int>(*userVersion);
+    if (version > ReviewSchema::kCurrentVersion) {
+        return tooNew(version);
+    }
+    auto check = db->prepare("PRAGMA quick_check(1)");
+    auto verdict = check ? check->step() : Expected<bool>(std::unexpected(check.error()));
+    if (!verdict || !*verdict || check->text(0) != "ok") {
+        const std::string why = !verdict ? verdict.error().message : (*verdict ? check->text(0) : "no result");
+        return makeError(ErrorCode::Parse, fmt::format("review file is corrupted: {}", why), path, 0,
+                         fmt::format("restore it from a backup; {}", kUntouched));
+    }
+    auto magic = db->prepare("SELECT value FROM meta WHERE key = 'magic'");
+    auto hasMagic = magic ? magic->step() : Expected<bool>(std::unexpected(magic.error()));
+    if (version < 1 || !hasMagic || !*hasMagic || magic->text(0) != ReviewSchema::kMagic) {
+        return makeError(ErrorCode::Parse,
+                         "not a KernelLens review file: the application id matches but the meta table does not", path,
+                         0, kUntouched);
+    }
+    return db;
+}
+
+} // namespace
+
+ReviewFile::ReviewFile(ReviewFile&&) noexcept = default;
+ReviewFile& ReviewFile::operator=(ReviewFile&&) noexcept = default;
+ReviewFile::~ReviewFile() = default;
+
+Expected<ReviewFile> ReviewFile::open(const std::string& path) {
+    ReviewFile file;
+    file.m_path = path;
+    auto db = openChecked(path, file.m_openedVersion);
+    if (!db) {
+        return std::unexpected(db.error());
+    }
+    file.m_db = std::make_unique<Database>(std::move(*db));
+    auto ready = then(then(file.enableWal(), [&] { return ReviewSchema::migrate(*file.m_db, file.m_openedVersion); }),
+                      [&] { return file.loadRubric(); });
+    if (!ready) {
+        return std::unexpected(ready.error());
+    }
+    return file;
+}
+
+Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOptions& options) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+        return makeError(ErrorCode::InvalidArgument, "file already exists; a new review is never written over it", path,
+                         0, "choose another name or open the existing review");
+    }
+    auto rubric = RubricLoader::parse(options.rubricJson, options.rubricSource);
+    if (!rubric) {
+        return std::unexpected(rubric.error());
+    }
+    auto built = [&]() -> Expected<ReviewFile> {
+        ReviewFile file;
+        file.m_path = path;
+        file.m_openedVersion = ReviewSchema::kCurrentVersion;
+        auto db = Database::open(path, Database::OpenMode::Create);
+        if (!db) {
+            return std::unexpected(db.error());
+        }
+        file.m_db = std::make_unique<Database>(std::move(*db));
+        Database& d = *file.m_db;
+        auto tx = d.beginTransaction();
+        if (!tx) {
+            return std::unexpected(tx.error());
+        }
+        auto done = then(ReviewSchema::createCurrent(d), [&]() -> Expected<void> {
+            auto rubricRow = d.prepare("INSERT INTO rubric(id, source_name, json) VALUES (1, ?1, ?2)");
+            auto meta = d.prepare("INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', ?2)");
+            if (!rubricRow || !meta) {
+                return std::unexpected(!rubricRow ? rubricRow.error() : meta.error());
+            }
+            return then(rubricRow->bind(1, options.rubricSource).bind(2, options.rubricJson).run(),
+                        [&] { return meta->bind(1, utcNow()).bind(2, "KernelLens").run(); });
+        });
+        if (!done) {
+            return std::unexpected(done.error());
+        }
+        if (auto committed = tx->commit(); !committed) {
+            return std::unexpected(committed.error());
+        }
+        auto ready = then(file.enableWal(), [&] { return file.loadRubric(); });
+        if (!ready) {
+            return std::unexpected(ready.error());
+        }
+        if (!options.reviewer.empty()) {
+            if (auto added = file.reviewers().add(options.reviewer); !added) {
+                return std::unexpected(added.error());
+            }
+        }
+        return file;
+    }();
+    if (!built) {
+        // We made the file; a half-made review is worse than none.
+        std::filesystem::remove(path, ec);
+        std::filesystem::remove(path + "-wal", ec);
+        std::filesystem::remove(path + "-shm", ec);
+    }
+    return built;
+}
+
+Expected<void> ReviewFile::enableWal() {
+    auto mode = m_db->prepare("PRAGMA journal_mode = WAL");
+    if (!mode) {
+        return std::unexpected(mode.error());
+    }
+    auto row = mode->step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    if (!*row || mode->text(0) != "wal") {
+        return makeError(ErrorCode::Database, "cannot switch the review file to WAL journaling", m_path, 0,
+                         "the file system may not support shared memory (network drives); copy the file locally");
+    }
+    // FULL: a committed edit is on disk when the call returns, even if the machine loses power.
+    return m_db->exec("PRAGMA synchronous = FULL");
+}
+
+Expected<void> ReviewFile::loadRubric() {
+    auto stmt = m_db->prepare("SELECT json FROM rubric WHERE id = 1");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    auto row = stmt->step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    if (!*row) {
+        return makeError(ErrorCode::Parse, "review file holds no rubric", m_path);
+    }
+    m_rubricJson = stmt->text(0);
+    auto rubric = RubricLoader::parse(m_rubricJson, m_path + " (stored rubric)");
+    if (!rubric) {
+        return std::unexpected(rubric.error());
+    }
+    m_rubric = std::make_unique<Rubric>(std::move(*rubric));
+    return {};
+}
+
+TaskRepository ReviewFile::tasks() {
+    return TaskRepository(*m_db);
+}
+AnnotationRepository ReviewFile::annotations() {
+    return AnnotationRepository(*m_db, *m_rubric);
+}
+ScoreRepository ReviewFile::scores() {
+    return ScoreRepository(*m_db, *m_rubric);
+}
+LinkRepository ReviewFile::links() {
+    return LinkRepository(*m_db);
+}
+RunRepository ReviewFile::runs() {
+    return RunRepository(*m_db);
+}
+ReviewerRepository ReviewFile::reviewers() {
+    return ReviewerRepository(*m_db);
+}
+
+Expected<Scorecard> ReviewFile::scorecard(std::int64_t taskId) {
+    AnnotationFilter filter;
+    filter.taskId = taskId;
+    auto scores = this->scores().list(taskId);
+    if (!scores) {
+        return std::unexpected(scores.error());
+    }
+    auto notes = annotations().list(filter);
+    if (!notes) {
+        return std::unexpected(notes.error());
+    }
+    return computeScorecard(*m_rubric, *scores, *notes);
+}
+
+} // namespace kl::core

@@ -1,0 +1,182 @@
+#include "review/ReviewSchema.h"
+
+#include "db/Database.h"
+#include "db/ExpectedOps.h"
+#include "db/Transaction.h"
+
+#include <fmt/format.h>
+
+namespace kl::core {
+
+namespace {
+
+// The current schema (version 2). Annotation and reply ids use AUTOINCREMENT so an id is never
+// reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
+constexpr std::string_view kCreateSql = R"sql(
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE reviewer (
+  id       INTEGER PRIMARY KEY,
+  name     TEXT NOT NULL UNIQUE,
+  added_at TEXT NOT NULL
+);
+CREATE TABLE rubric (
+  id          INTEGER PRIMARY KEY CHECK (id = 1),
+  source_name TEXT NOT NULL,
+  json        TEXT NOT NULL
+);
+CREATE TABLE task (
+  id            INTEGER PRIMARY KEY,
+  folder        TEXT NOT NULL UNIQUE,
+  title         TEXT NOT NULL,
+  status        TEXT NOT NULL DEFAULT 'todo' CHECK (status IN ('todo', 'in_progress', 'done')),
+  position      INTEGER NOT NULL,
+  added_at      TEXT NOT NULL,
+  seconds_spent INTEGER NOT NULL DEFAULT 0 CHECK (seconds_spent >= 0)
+);
+CREATE TABLE task_file (
+  task_id INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  path    TEXT NOT NULL,
+  role    TEXT NOT NULL,
+  content BLOB NOT NULL,
+  PRIMARY KEY (task_id, path)
+);
+CREATE TABLE run (
+  id           INTEGER PRIMARY KEY,
+  task_id      INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  label        TEXT NOT NULL DEFAULT '',
+  profile_json TEXT NOT NULL,
+  summary_json TEXT NOT NULL,
+  created_at   TEXT NOT NULL
+);
+CREATE INDEX run_task ON run(task_id);
+CREATE TABLE score (
+  task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  item_id    TEXT NOT NULL,
+  value      INTEGER NOT NULL,
+  reviewer   TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (task_id, item_id)
+);
+CREATE TABLE annotation (
+  id             INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id        INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  anchor_kind    TEXT NOT NULL CHECK (anchor_kind IN ('time', 'instruction', 'nki_lines', 'cuda_lines')),
+  t0_ns          INTEGER,
+  t1_ns          INTEGER,
+  instruction_id INTEGER,
+  first_line     INTEGER,
+  last_line      INTEGER,
+  item_id        TEXT,
+  severity       TEXT NOT NULL CHECK (severity IN ('blocking', 'major', 'minor', 'nit', 'praise')),
+  score          INTEGER,
+  text           TEXT NOT NULL,
+  author         TEXT NOT NULL,
+  created_at     TEXT NOT NULL,
+  updated_at     TEXT NOT NULL,
+  resolved       INTEGER NOT NULL DEFAULT 0 CHECK (resolved IN (0, 1)),
+  CHECK (anchor_kind <> 'time' OR (t0_ns IS NOT NULL AND t1_ns IS NOT NULL AND t0_ns <= t1_ns)),
+  CHECK (anchor_kind <> 'instruction' OR instruction_id IS NOT NULL),
+  CHECK (anchor_kind NOT IN ('nki_lines', 'cuda_lines')
+         OR (first_line >= 1 AND last_line >= first_line))
+);
+CREATE INDEX annotation_task ON annotation(task_id);
+CREATE TABLE reply (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  annotation_id INTEGER NOT NULL REFERENCES annotation(id) ON DELETE CASCADE,
+  author        TEXT NOT NULL,
+  text          TEXT NOT NULL,
+  created_at    TEXT NOT NULL
+);
+CREATE INDEX reply_annotation ON reply(annotation_id);
+CREATE TABLE link (
+  id         INTEGER PRIMARY KEY,
+  task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  cuda_first INTEGER NOT NULL CHECK (cuda_first >= 1),
+  cuda_last  INTEGER NOT NULL CHECK (cuda_last >= cuda_first),
+  nki_first  INTEGER NOT NULL CHECK (nki_first >= 1),
+  nki_last   INTEGER NOT NULL CHECK (nki_last >= nki_first),
+  origin     TEXT NOT NULL CHECK (origin IN ('comment', 'reviewer', 'suggestion')),
+  state      TEXT NOT NULL CHECK (state IN ('proposed', 'accepted', 'rejected')),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX link_task ON link(task_id);
+)sql";
+
+// Version 1 -> 2: annotation replies and time tracking per task.
+constexpr std::string_view kMigrateTo2Sql = R"sql(
+ALTER TABLE task ADD COLUMN seconds_spent INTEGER NOT NULL DEFAULT 0 CHECK (seconds_spent >= 0);
+CREATE TABLE reply (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  annotation_id INTEGER NOT NULL REFERENCES annotation(id) ON DELETE CASCADE,
+  author        TEXT NOT NULL,
+  text          TEXT NOT NULL,
+  created_at    TEXT NOT NULL
+);
+CREATE INDEX reply_annotation ON reply(annotation_id);
+)sql";
+
+struct MigrationStep {
+    int toVersion;
+    std::string_view sql;
+};
+
+constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}};
+
+} // namespace
+
+Expected<void> ReviewSchema::createCurrent(Database& db) {
+    if (auto created = db.exec(kCreateSql); !created) {
+        return created;
+    }
+    auto stmt = db.prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    if (auto magic = stmt->bind(1, "magic").bind(2, kMagic).run(); !magic) {
+        return magic;
+    }
+    if (auto id = db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId)); !id) {
+        return id;
+    }
+    return setVersion(db, kCurrentVersion);
+}
+
+Expected<void> ReviewSchema::migrate(Database& db, int fromVersion) {
+    for (const MigrationStep& step : kSteps) {
+        if (step.toVersion <= fromVersion) {
+            continue;
+        }
+        auto tx = db.beginTransaction();
+        if (!tx) {
+            return std::unexpected(tx.error());
+        }
+        auto applied = then(db.exec(step.sql), [&] { return setVersion(db, step.toVersion); });
+        if (!applied) {
+            Error error = applied.error();
+            error.message =
+                fmt::format("migrating review file to schema version {}: {}", step.toVersion, error.message);
+            return std::unexpected(error);
+        }
+        if (auto committed = tx->commit(); !committed) {
+            return committed;
+        }
+    }
+    return {};
+}
+
+Expected<void> ReviewSchema::setVersion(Database& db, int version) {
+    // user_version is what we read first on open; meta.schema_version is for people using the shell.
+    if (auto pragma = db.exec(fmt::format("PRAGMA user_version = {}", version)); !pragma) {
+        return pragma;
+    }
+    auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?1)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, std::to_string(version)).run();
+}
+
+} // namespace kl::core

@@ -1,0 +1,74 @@
+#include "review/ScoreRepository.h"
+
+#include "db/Database.h"
+#include "review/TextCheck.h"
+#include "rubric/Rubric.h"
+
+#include <fmt/format.h>
+
+namespace kl::core {
+
+Expected<Score> ScoreRepository::set(std::int64_t taskId, const std::string& itemId, int value,
+                                     const std::string& reviewer) {
+    const RubricItem* item = m_rubric.findItem(itemId);
+    if (item == nullptr) {
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("rubric item \"{}\" is not in the review's rubric \"{}\"", itemId, m_rubric.id));
+    }
+    if (!item->scale.accepts(value)) {
+        const bool passFail = item->scale.kind == ScaleKind::PassFail;
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("score {} is outside the scale of \"{}\" ({} to {}{})", value, itemId,
+                                     item->scale.minValue(), item->scale.maxValue(),
+                                     passFail ? ": 1 = pass, 0 = fail" : ""));
+    }
+    if (auto valid = checkText(reviewer, "reviewer", false); !valid) {
+        return std::unexpected(valid.error());
+    }
+    auto task = m_db.prepare("SELECT 1 FROM task WHERE id = ?1");
+    if (!task) {
+        return std::unexpected(task.error());
+    }
+    auto found = task->bind(1, taskId).step();
+    if (!found) {
+        return std::unexpected(found.error());
+    }
+    if (!*found) {
+        return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", taskId), m_db.path());
+    }
+    Score score{taskId, itemId, value, reviewer, utcNow()};
+    auto stmt =
+        m_db.prepare("INSERT INTO score(task_id, item_id, value, reviewer, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+                     "ON CONFLICT(task_id, item_id) DO UPDATE SET value = excluded.value, "
+                     "reviewer = excluded.reviewer, updated_at = excluded.updated_at");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    auto done = stmt->bind(1, taskId).bind(2, itemId).bind(3, value).bind(4, reviewer).bind(5, score.updatedAt).run();
+    if (!done) {
+        return std::unexpected(done.error());
+    }
+    return score;
+}
+
+Expected<void> ScoreRepository::clear(std::int64_t taskId, const std::string& itemId) {
+    auto stmt = m_db.prepare("DELETE FROM score WHERE task_id = ?1 AND item_id = ?2");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, taskId).bind(2, itemId).run();
+}
+
+Expected<std::vector<Score>> ScoreRepository::list(std::int64_t taskId) {
+    auto stmt = m_db.prepare(
+        "SELECT task_id, item_id, value, reviewer, updated_at FROM score WHERE task_id = ?1 ORDER BY item_id");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, taskId);
+    return collectRows(*stmt, [](const Statement& row) {
+        return Score{row.int64(0), row.text(1), static_cast<int>(row.int64(2)), row.text(3), row.text(4)};
+    });
+}
+
+} // namespace kl::core

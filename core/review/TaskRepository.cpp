@@ -1,0 +1,229 @@
+#include "review/TaskRepository.h"
+
+#include "db/Database.h"
+#include "db/ExpectedOps.h"
+#include "db/Transaction.h"
+#include "review/TextCheck.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace kl::core {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kColumns = "id, folder, title, status, seconds_spent, position, added_at";
+
+Task readTask(const Statement& row) {
+    Task t;
+    t.id = row.int64(0);
+    t.folder = row.text(1);
+    t.title = row.text(2);
+    t.status = parseTaskStatus(row.text(3)).value_or(TaskStatus::Todo);
+    t.secondsSpent = row.int64(4);
+    t.position = static_cast<int>(row.int64(5));
+    t.addedAt = row.text(6);
+    return t;
+}
+
+Expected<std::string> readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return makeError(ErrorCode::NotFound, "cannot read file", path.string());
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+/// Adds the file named by `key` in task.json, if present; `required` makes its absence an error.
+Expected<void> addNamedFile(const nlohmann::json& task, const fs::path& folder, const char* key, const char* role,
+                            bool required, std::vector<TaskFile>& files) {
+    auto it = task.find(key);
+    if (it == task.end() || !it->is_string()) {
+        if (required) {
+            return makeError(ErrorCode::Parse, fmt::format("task.json: missing field \"{}\" (a file name)", key),
+                             (folder / "task.json").string());
+        }
+        return {};
+    }
+    const std::string name = it->get<std::string>();
+    auto content = readFile(folder / name);
+    if (!content) {
+        Error error = content.error();
+        error.message = fmt::format("cannot read \"{}\" named by task.json \"{}\"", name, key);
+        return std::unexpected(error);
+    }
+    files.push_back(TaskFile{name, role, std::move(*content)});
+    return {};
+}
+
+} // namespace
+
+Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
+    const fs::path folder = fs::path(folderPath).lexically_normal();
+    const fs::path jsonPath = folder / "task.json";
+    auto text = readFile(jsonPath);
+    if (!text) {
+        return makeError(ErrorCode::NotFound, "no task.json in the task folder", jsonPath.string(), 0,
+                         "a task folder holds task.json, the NKI kernel and the CUDA source (docs/task-format.md)");
+    }
+    nlohmann::json task;
+    try {
+        task = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::parse_error& e) {
+        return makeError(ErrorCode::Parse, fmt::format("task.json is not valid JSON: {}", e.what()), jsonPath.string());
+    }
+    if (!task.is_object()) {
+        return makeError(ErrorCode::Parse, "task.json must hold a JSON object", jsonPath.string());
+    }
+    std::vector<TaskFile> files{TaskFile{"task.json", "task_json", *text}};
+    auto named = then(addNamedFile(task, folder, "kernel_file", "nki", true, files),
+                      [&] { return addNamedFile(task, folder, "cuda_file", "cuda", false, files); });
+    if (!named) {
+        return std::unexpected(named.error());
+    }
+    // "hardware" is a profile name (trn1) unless it names a file in the folder.
+    if (auto hw = task.find("hardware");
+        hw != task.end() && hw->is_string() && fs::is_regular_file(folder / hw->get<std::string>())) {
+        if (auto added = addNamedFile(task, folder, "hardware", "hardware", false, files); !added) {
+            return std::unexpected(added.error());
+        }
+    }
+    std::string folderName = folder.filename().string();
+    if (folderName.empty() || folderName == ".") {
+        folderName = fs::absolute(folder).lexically_normal().filename().string();
+    }
+    const std::string title = task.value("title", folderName);
+    return add(folderName, title.empty() ? folderName : title, files);
+}
+
+Expected<Task> TaskRepository::add(const std::string& folder, const std::string& title,
+                                   const std::vector<TaskFile>& files) {
+    auto valid =
+        then(checkText(folder, "task folder name", false), [&] { return checkText(title, "task title", false); });
+    if (!valid) {
+        return std::unexpected(valid.error());
+    }
+    auto tx = m_db.beginTransaction();
+    if (!tx) {
+        return std::unexpected(tx.error());
+    }
+    auto exists = m_db.prepare("SELECT id FROM task WHERE folder = ?1");
+    if (!exists) {
+        return std::unexpected(exists.error());
+    }
+    auto row = exists->bind(1, folder).step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    if (*row) {
+        return makeError(
+            ErrorCode::InvalidArgument,
+            fmt::format("the review already has a task from folder \"{}\" (id {})", folder, exists->int64(0)),
+            m_db.path());
+    }
+    auto insert = m_db.prepare("INSERT INTO task(folder, title, status, position, added_at, seconds_spent) "
+                               "VALUES (?1, ?2, 'todo', (SELECT COALESCE(MAX(position), 0) + 1 FROM task), ?3, 0)");
+    if (!insert) {
+        return std::unexpected(insert.error());
+    }
+    if (auto done = insert->bind(1, folder).bind(2, title).bind(3, utcNow()).run(); !done) {
+        return std::unexpected(done.error());
+    }
+    const std::int64_t id = m_db.lastInsertRowId();
+    auto file = m_db.prepare("INSERT INTO task_file(task_id, path, role, content) VALUES (?1, ?2, ?3, ?4)");
+    if (!file) {
+        return std::unexpected(file.error());
+    }
+    for (const TaskFile& f : files) {
+        const auto* bytes = reinterpret_cast<const std::byte*>(f.content.data());
+        file->bind(1, id).bind(2, f.path).bind(3, f.role).bindBlob(4, {bytes, f.content.size()});
+        if (auto done = file->run(); !done) {
+            return std::unexpected(done.error());
+        }
+        file->reset();
+    }
+    if (auto committed = tx->commit(); !committed) {
+        return std::unexpected(committed.error());
+    }
+    return get(id);
+}
+
+Expected<Task> TaskRepository::get(std::int64_t id) {
+    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task WHERE id = ?1", kColumns));
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    auto row = stmt->bind(1, id).step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    if (!*row) {
+        return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", id), m_db.path());
+    }
+    return readTask(*stmt);
+}
+
+Expected<std::vector<Task>> TaskRepository::list() {
+    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task ORDER BY position, id", kColumns));
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return collectRows(*stmt, readTask);
+}
+
+Expected<void> TaskRepository::setStatus(std::int64_t id, TaskStatus status) {
+    auto stmt = m_db.prepare("UPDATE task SET status = ?2 WHERE id = ?1");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return then(stmt->bind(1, id).bind(2, toString(status)).run(), [&] { return expectOneChange(id); });
+}
+
+Expected<void> TaskRepository::addSecondsSpent(std::int64_t id, std::int64_t seconds) {
+    if (seconds < 0) {
+        return makeError(ErrorCode::InvalidArgument, "time spent cannot decrease");
+    }
+    auto stmt = m_db.prepare("UPDATE task SET seconds_spent = seconds_spent + ?2 WHERE id = ?1");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return then(stmt->bind(1, id).bind(2, seconds).run(), [&] { return expectOneChange(id); });
+}
+
+Expected<std::vector<TaskFile>> TaskRepository::files(std::int64_t id) {
+    auto stmt = m_db.prepare("SELECT path, role, content FROM task_file WHERE task_id = ?1 ORDER BY path");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, id);
+    return collectRows(*stmt, [](const Statement& row) {
+        auto bytes = row.blob(2);
+        return TaskFile{row.text(0), row.text(1),
+                        std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())};
+    });
+}
+
+Expected<void> TaskRepository::remove(std::int64_t id) {
+    auto stmt = m_db.prepare("DELETE FROM task WHERE id = ?1");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return then(stmt->bind(1, id).run(), [&] { return expectOneChange(id); });
+}
+
+Expected<void> TaskRepository::expectOneChange(std::int64_t id) {
+    if (m_db.changes() == 0) {
+        return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", id), m_db.path());
+    }
+    return {};
+}
+
+} // namespace kl::core
