@@ -1,0 +1,201 @@
+// `kernellens-cli simulate`: simulate a kernel (traced now, or an IR file) on a NeuronCore profile.
+#include "cli/Commands.h"
+#include "cli/TraceArguments.h"
+
+#include "engine/Simulator.h"
+#include "hw/HardwareProfile.h"
+#include "hw/ProfileLocator.h"
+#include "ir/IrLoader.h"
+#include "output/ResultJson.h"
+#include "output/TextReport.h"
+#include "trace/TraceRunner.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <unistd.h>
+
+namespace kl::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSimulateUsage = R"(Usage: kernellens-cli simulate (--ir IR_FILE | TASK_DIR | KERNEL.py [trace options])
+                               [--hw trn1|trn2|PROFILE.json] [--json OUT] [--timeline N]
+
+Simulates the kernel on one NeuronCore and prints a summary (time, engine activity, DMA, SBUF/PSUM, wait causes).
+
+Options:
+  --ir FILE                a Kernel IR file written by `kernellens-cli trace` (no tracing)
+  --kernel NAME            kernel function (default: the task's, or the file's only kernel)
+  --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
+  --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
+  --grid N | AxB           SPMD launch grid
+  --timeout SECONDS        stop a kernel that traces longer (default 120)
+  --hw NAME|FILE           hardware profile (default trn1)
+  --json FILE              also write the result as JSON (schema: docs/simulator.md); '-' for stdout
+  --timeline N             print a text timeline of the first N instructions
+)";
+
+struct SimulateOptions {
+    std::optional<std::string> ir;
+    std::string hardware = "trn1";
+    std::optional<std::string> json;
+    std::size_t timeline = 0;
+    std::vector<std::string> traceArgs;
+};
+
+/// Takes out the flags `simulate` adds to the trace flags; the rest go to parseTraceArguments.
+Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
+    SimulateOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const bool ours = a == "--ir" || a == "--hw" || a == "--json" || a == "--timeline";
+        if (!ours) {
+            o.traceArgs.push_back(a);
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+        }
+        const std::string& v = args[++i];
+        if (a == "--ir") {
+            o.ir = v;
+        } else if (a == "--hw") {
+            o.hardware = v;
+        } else if (a == "--json") {
+            o.json = v;
+        } else {
+            try {
+                std::size_t used = 0;
+                const long n = std::stol(v, &used);
+                if (used != v.size() || n < 0) throw std::invalid_argument(v);
+                o.timeline = static_cast<std::size_t>(n);
+            } catch (...) {
+                return makeError(ErrorCode::InvalidArgument, "--timeline needs a non-negative whole number");
+            }
+        }
+    }
+    return o;
+}
+
+/// Where to look for resources/hw: the source tree this binary was built from, then around the binary.
+std::vector<fs::path> resourceBases() {
+    std::vector<fs::path> bases;
+#ifdef KL_SOURCE_DIR
+    bases.emplace_back(KL_SOURCE_DIR);
+#endif
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        bases.push_back(exe.parent_path());
+    }
+    return bases;
+}
+
+/// The IR from --ir, or from tracing the task folder / kernel file with the front end.
+Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
+    auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
+    if (!parsed) {
+        return std::unexpected(parsed.error());
+    }
+    if (!parsed->rest.empty()) {
+        return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front()));
+    }
+    const core::TraceRequest& request = parsed->request;
+    const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
+    if (o.ir) {
+        if (hasInput) {
+            return makeError(ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file, not both");
+        }
+        return sim::IrLoader::loadFile(*o.ir);
+    }
+    if (!hasInput) {
+        return makeError(ErrorCode::InvalidArgument, "nothing to simulate: give --ir IR_FILE, a task folder or a kernel file");
+    }
+    // Trace into a private temporary file, removed once loaded.
+    core::TraceRequest trace = request;
+    const fs::path scratch = fs::temp_directory_path() / fmt::format("kernellens-simulate-{}.ir.json", ::getpid());
+    trace.output = scratch;
+    auto outcome = core::runTrace(trace);
+    if (!outcome) {
+        return std::unexpected(outcome.error());
+    }
+    if (!outcome->warnings.empty()) {
+        std::fputs(outcome->warnings.c_str(), stderr);
+    }
+    auto ir = sim::IrLoader::loadFile(outcome->irFile);
+    std::error_code ec;
+    fs::remove(outcome->irFile, ec);
+    return ir;
+}
+
+Expected<void> writeText(const std::string& path, const std::string& text) {
+    if (path == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return {};
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) {
+        return makeError(ErrorCode::Io, "cannot write the JSON result", path);
+    }
+    return {};
+}
+
+int fail(const Error& error, int code) {
+    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    return code;
+}
+
+} // namespace
+
+int runSimulateCommand(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "-h" || a == "--help") {
+            std::fputs(kSimulateUsage, stdout);
+            return 0;
+        }
+    }
+    auto options = splitOptions(args);
+    if (!options) {
+        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), kSimulateUsage);
+        return 2;
+    }
+    auto profilePath = sim::ProfileLocator::resolve(options->hardware, resourceBases());
+    if (!profilePath) {
+        return fail(profilePath.error(), 2);
+    }
+    auto profile = sim::HardwareProfile::loadFile(*profilePath);
+    if (!profile) {
+        return fail(profile.error(), 1);
+    }
+    auto ir = loadOrTrace(*options);
+    if (!ir) {
+        return fail(ir.error(), ir.error().code == ErrorCode::InvalidArgument ? 2 : 1);
+    }
+    auto result = sim::Simulator::run(*ir, *profile);
+    if (!result) {
+        return fail(result.error(), 1);
+    }
+    const sim::SimResult& r = **result;
+    const bool jsonToStdout = options->json && *options->json == "-";
+    // With JSON on stdout the human-readable text goes to stderr so the JSON stays parseable.
+    std::FILE* text = jsonToStdout ? stderr : stdout;
+    std::fputs(sim::TextReport::summary(r).c_str(), text);
+    if (options->timeline > 0) {
+        std::fputs("\n", text);
+        std::fputs(sim::TextReport::timeline(r, options->timeline).c_str(), text);
+    }
+    if (options->json) {
+        if (auto ok = writeText(*options->json, sim::ResultJson::write(r)); !ok) {
+            return fail(ok.error(), 1);
+        }
+    }
+    return 0;
+}
+
+} // namespace kl::app
