@@ -1,10 +1,17 @@
 #include "gui/MainWindow.h"
 
 #include "gui/RecentFiles.h"
+#include "gui/SimulationRunner.h"
 
 #include "common/PlaceholderPane.h"
+#include "plots/RunPlots.h"
 #include "source/SourcePane.h"
+#include "timeline/InspectorPane.h"
+#include "timeline/TimelinePage.h"
+#include "timeline/TimelineView.h"
 
+#include "analysis/RangeStatistics.h"
+#include "run/RunPipeline.h"
 #include "task/TaskSpec.h"
 
 #include <QAction>
@@ -18,6 +25,8 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -43,11 +52,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     m_recent = new RecentFiles(this);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
+    m_runner = new SimulationRunner(this);
     buildCentre();
     buildDocks();
     buildMenus();
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
     statusBar()->addWidget(m_statusSummary, 1);
+    buildRunControls();
+    connectRunSignals();
     resize(1280, 800);
     m_defaultState = saveState();
     restoreWindowState();
@@ -61,23 +73,12 @@ void MainWindow::buildCentre() {
     m_sources->addWidget(m_cudaPane);
     m_sources->addWidget(m_nkiPane);
 
-    m_timeline = new views::PlaceholderPane(
-        tr("Timeline"), tr("Engine lanes (TensorE, VectorE, ScalarE, GpSimdE) and DMA queues of the simulated run "
-                           "will appear here once a task has been simulated."));
-    m_plots = new views::PlaceholderPane(
-        tr("Memory and overlap"), tr("SBUF and PSUM occupancy, DMA bandwidth and DMA/compute overlap, on the "
-                                     "timeline's time axis, will appear here."));
-    m_timelineStack = new QSplitter(Qt::Vertical);
-    m_timelineStack->setObjectName(QStringLiteral("timelineSplitter"));
-    m_timelineStack->addWidget(m_timeline);
-    m_timelineStack->addWidget(m_plots);
-    m_timelineStack->setStretchFactor(0, 3);
-    m_timelineStack->setStretchFactor(1, 2);
+    m_page = new views::TimelinePage;
 
     m_centre = new QSplitter(Qt::Vertical);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
     m_centre->addWidget(m_sources);
-    m_centre->addWidget(m_timelineStack);
+    m_centre->addWidget(m_page);
     m_centre->setStretchFactor(0, 2);
     m_centre->setStretchFactor(1, 3);
     setCentralWidget(m_centre);
@@ -97,11 +98,8 @@ void MainWindow::buildDocks() {
     m_taskQueue->setObjectName(QStringLiteral("taskQueue"));
     addPaneDock(tr("Tasks"), QStringLiteral("tasksDock"), m_taskQueue, Qt::LeftDockWidgetArea);
 
-    auto* inspector = addPaneDock(
-        tr("Inspector"), QStringLiteral("inspectorDock"),
-        new views::PlaceholderPane(tr("Inspector"), tr("Select an instruction or drag a time range on the timeline "
-                                                      "to see its operands, timing and why it waited.")),
-        Qt::RightDockWidgetArea);
+    m_inspector = new views::InspectorPane;
+    auto* inspector = addPaneDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     auto* rubric = addPaneDock(
         tr("Rubric"), QStringLiteral("rubricDock"),
         new views::PlaceholderPane(tr("Rubric scorecard"), tr("Scores per rubric item (migration fidelity, hardware "
@@ -158,6 +156,35 @@ void MainWindow::buildMenus() {
     (current == Theme::Dark ? dark : light)->setChecked(true);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addSeparator();
+    auto* colourings = new QActionGroup(this);
+    using ColourBy = views::TimelineView::ColourBy;
+    const std::pair<QString, ColourBy> kColourings[] = {{tr("Colour by &Engine"), ColourBy::Engine},
+                                                        {tr("Colour by &Operation"), ColourBy::Operation},
+                                                        {tr("Colour by Source &Line"), ColourBy::SourceLine}};
+    for (const auto& [label, mode] : kColourings) {
+        QAction* action = m_viewMenu->addAction(label, this, [this, mode = mode] { m_page->timeline()->setColourBy(mode); });
+        action->setCheckable(true);
+        action->setChecked(mode == ColourBy::Engine);
+        colourings->addAction(action);
+    }
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QAction* again = run->addAction(tr("&Simulate Again"), this, &MainWindow::startRun);
+    again->setShortcut(QKeySequence::Refresh);
+    QAction* cancel = run->addAction(tr("&Cancel"), m_runner, &SimulationRunner::cancel);
+    cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
+    run->addSeparator();
+    auto* profiles = new QActionGroup(this);
+    for (const QString& name : {QStringLiteral("trn1"), QStringLiteral("trn2")}) {
+        QAction* action = run->addAction(tr("Hardware: %1").arg(name), this, [this, name] {
+            m_hardware = name;
+            startRun();
+        });
+        action->setCheckable(true);
+        action->setChecked(name == m_hardware);
+        profiles->addAction(action);
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
@@ -168,7 +195,7 @@ void MainWindow::restoreWindowState() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    for (QSplitter* splitter : {m_centre, m_sources, m_timelineStack}) {
+    for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
     }
 }
@@ -177,7 +204,7 @@ void MainWindow::saveWindowState() const {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    for (QSplitter* splitter : {m_centre, m_sources, m_timelineStack}) {
+    for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
     }
 }
@@ -241,8 +268,9 @@ bool MainWindow::openTaskFolder(const QString& folder) {
         m_cudaPane->showSource(toQString(spec->cudaFile.filename().string()), readAll(spec->cudaFile));
     }
     setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
-    m_statusSummary->setText(tr("Task %1 opened: kernel %2, hardware %3. Simulation results appear here once run.")
-                                 .arg(toQString(spec->title), toQString(spec->kernelName), toQString(spec->hardware)));
+    m_runTarget = folder;
+    m_hardware = toQString(spec->hardware);
+    startRun();
     return true;
 }
 
@@ -250,6 +278,8 @@ bool MainWindow::openKernelFile(const QString& file) {
     m_nkiPane->showSource(QFileInfo(file).fileName(), readAll(file.toStdString()));
     m_cudaPane->clear();
     setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(file).fileName()));
+    m_runTarget = file;
+    startRun();
     return true;
 }
 
@@ -265,6 +295,127 @@ void MainWindow::reportProblem(const QString& text, const QString& file, int lin
     m_problemsDock->show();
     m_problemsDock->raise();
     statusBar()->showMessage(label, 8000);
+}
+
+void MainWindow::buildRunControls() {
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0); // tracing has no measurable fraction: a busy indicator
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setToolTip(tr("Stop tracing or simulating (Ctrl+.)"));
+    connect(m_cancel, &QPushButton::clicked, m_runner, &SimulationRunner::cancel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    setRunning(false);
+}
+
+void MainWindow::connectRunSignals() {
+    connect(m_runner, &SimulationRunner::stageChanged, this, [this](const QString& text) {
+        m_statusSummary->setText(text);
+        m_page->showMessage(tr("Working"), text);
+    });
+    connect(m_runner, &SimulationRunner::finished, this, &MainWindow::showRun);
+    connect(m_runner, &SimulationRunner::failed, this, &MainWindow::runFailed);
+    connect(m_runner, &SimulationRunner::cancelled, this, [this] {
+        setRunning(false);
+        m_statusSummary->setText(tr("Cancelled. Press F5 to simulate again."));
+        m_page->showMessage(tr("Cancelled"), tr("The run was cancelled. Press F5 to start it again."));
+    });
+    auto* timeline = m_page->timeline();
+    connect(timeline, &views::TimelineView::instructionSelected, this, [this](qint64 index) {
+        if (index < 0 || !m_run) {
+            m_inspector->showNothing();
+            return;
+        }
+        m_inspector->showInstruction(static_cast<std::uint32_t>(index));
+        const auto line = m_run->result->timeline.line[static_cast<std::size_t>(index)];
+        if (line > 0) {
+            m_nkiPane->showLine(static_cast<int>(line));
+            m_page->timeline()->setFocus();
+        }
+    });
+    connect(timeline, &views::TimelineView::rangeSelected, this, [this](qint64 t0, qint64 t1) {
+        if (m_run) {
+            m_inspector->showRange(core::computeRangeStatistics(*m_run->result, t0, t1));
+        }
+    });
+    connect(m_inspector, &views::InspectorPane::instructionLinkActivated, this, [this](qint64 index) {
+        auto* view = m_page->timeline();
+        view->selectInstruction(static_cast<std::uint32_t>(index));
+        const auto& tl = m_run->result->timeline;
+        const auto i = static_cast<std::size_t>(index);
+        const auto span = view->visibleEnd() - view->visibleStart();
+        const auto centre = (tl.mainStartPs[i] + tl.endPs[i]) / 2;
+        view->setVisibleRange(centre - span / 2, centre + span / 2);
+    });
+    connect(m_inspector, &views::InspectorPane::sourceLineLinkActivated, m_nkiPane, &views::SourcePane::showLine);
+}
+
+void MainWindow::setRunning(bool running) {
+    m_progress->setVisible(running);
+    m_cancel->setVisible(running);
+}
+
+void MainWindow::startRun() {
+    if (m_runTarget.isEmpty()) {
+        return;
+    }
+    core::RunRequest request;
+    const QFileInfo info(m_runTarget);
+    if (info.isDir()) {
+        request.trace.taskDir = m_runTarget.toStdString();
+    } else {
+        request.trace.kernelFile = m_runTarget.toStdString();
+    }
+    request.hardware = m_hardware.toStdString();
+    setRunning(true);
+    m_runner->start(request);
+}
+
+void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {
+    setRunning(false);
+    m_run = outcome;
+    m_page->setRun(outcome->result);
+    m_inspector->setRun(outcome->ir, outcome->result);
+    // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
+    for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.contains(QLatin1String("warning"), Qt::CaseInsensitive)) {
+            reportProblem(line);
+        }
+    }
+    m_statusSummary->setText(statusSummary());
+    m_page->timeline()->setFocus();
+}
+
+QString MainWindow::statusSummary() const {
+    if (!m_run) {
+        return m_statusSummary->text();
+    }
+    const auto& s = m_run->result->summary;
+    const auto pct = [&](sim::SummaryEngine e) { return s.engines[static_cast<std::size_t>(e)].activePct; };
+    return tr("%1 on %2: total %3 us | %4 instructions | TensorE %5% VectorE %6% ScalarE %7% GpSimdE %8% | "
+              "MFU %9% | exposed DMA %10 us")
+        .arg(toQString(m_run->result->kernelName), toQString(m_run->result->hardwareName))
+        .arg(static_cast<double>(s.totalPs) / 1e6, 0, 'f', 2)
+        .arg(s.instructionCount)
+        .arg(pct(sim::SummaryEngine::Tensor), 0, 'f', 1)
+        .arg(pct(sim::SummaryEngine::Vector), 0, 'f', 1)
+        .arg(pct(sim::SummaryEngine::Scalar), 0, 'f', 1)
+        .arg(pct(sim::SummaryEngine::GpSimd), 0, 'f', 1)
+        .arg(s.mfuPct, 0, 'f', 1)
+        .arg(static_cast<double>(s.dmaExposedPs) / 1e6, 0, 'f', 2);
+}
+
+void MainWindow::runFailed(const QString& message, const QString& file, int line) {
+    setRunning(false);
+    reportProblem(message, file, line);
+    m_page->showMessage(tr("The kernel could not be simulated"),
+                        (file.isEmpty() ? QString() : QStringLiteral("%1:%2: ").arg(file).arg(line)) + message);
+    m_statusSummary->setText(tr("Failed: see Problems"));
+    if (line > 0) {
+        m_nkiPane->showLine(line);
+    }
 }
 
 void MainWindow::chooseTaskFolder() {

@@ -8,15 +8,23 @@ class QDockWidget;
 class QLabel;
 class QListWidget;
 class QSplitter;
+class QProgressBar;
+class QPushButton;
+
+namespace kl::core {
+struct RunOutcome;
+}
 
 namespace kl::views {
-class PlaceholderPane;
+class InspectorPane;
 class SourcePane;
+class TimelinePage;
 } // namespace kl::views
 
 namespace kl::app {
 
 class RecentFiles;
+class SimulationRunner;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -36,6 +44,10 @@ public:
     [[nodiscard]] views::SourcePane* nkiPane() const { return m_nkiPane; }
     [[nodiscard]] QListWidget* problems() const { return m_problems; }
     [[nodiscard]] QListWidget* taskQueue() const { return m_taskQueue; }
+    [[nodiscard]] views::TimelinePage* timelinePage() const { return m_page; }
+    [[nodiscard]] views::InspectorPane* inspector() const { return m_inspector; }
+    [[nodiscard]] SimulationRunner* runner() const { return m_runner; }
+    [[nodiscard]] QString statusSummary() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -55,6 +67,12 @@ private:
     void showShortcuts();
     void chooseTaskFolder();
     void chooseFile();
+    void buildRunControls();
+    void connectRunSignals();
+    void startRun();
+    void showRun(const std::shared_ptr<const core::RunOutcome>& outcome);
+    void runFailed(const QString& message, const QString& file, int line);
+    void setRunning(bool running);
 
     QDockWidget* addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
                              Qt::DockWidgetArea area);
@@ -62,11 +80,16 @@ private:
     RecentFiles* m_recent = nullptr;
     QSplitter* m_centre = nullptr;
     QSplitter* m_sources = nullptr;
-    QSplitter* m_timelineStack = nullptr;
     views::SourcePane* m_cudaPane = nullptr;
     views::SourcePane* m_nkiPane = nullptr;
-    views::PlaceholderPane* m_timeline = nullptr;
-    views::PlaceholderPane* m_plots = nullptr;
+    views::TimelinePage* m_page = nullptr;
+    views::InspectorPane* m_inspector = nullptr;
+    SimulationRunner* m_runner = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QString m_runTarget;   ///< the task folder or kernel file of the current run, for F5
+    QString m_hardware = QStringLiteral("trn1");
+    std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;
     QListWidget* m_problems = nullptr;
     QDockWidget* m_problemsDock = nullptr;

@@ -9,7 +9,7 @@ PlaceholderPane::PlaceholderPane(const QString& title, const QString& explanatio
     : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(1);
-    auto* heading = new QLabel(title, this);
+    auto* heading = m_title = new QLabel(title, this);
     QFont font = heading->font();
     font.setBold(true);
     font.setPointSizeF(font.pointSizeF() * 1.15);
@@ -23,6 +23,8 @@ PlaceholderPane::PlaceholderPane(const QString& title, const QString& explanatio
     layout->addWidget(m_explanation);
     layout->addStretch(2);
 }
+
+void PlaceholderPane::setTitle(const QString& title) { m_title->setText(title); }
 
 void PlaceholderPane::setExplanation(const QString& explanation) { m_explanation->setText(explanation); }
 

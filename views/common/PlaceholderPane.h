@@ -11,10 +11,12 @@ class PlaceholderPane : public QWidget {
     Q_OBJECT
 public:
     PlaceholderPane(const QString& title, const QString& explanation, QWidget* parent = nullptr);
+    void setTitle(const QString& title);
     void setExplanation(const QString& explanation);
     [[nodiscard]] QString explanation() const;
 
 private:
+    QLabel* m_title = nullptr;
     QLabel* m_explanation = nullptr;
 };
 

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "run/RunPipeline.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace kl::app {
+
+/// Runs trace + simulate on a worker thread and reports back on the GUI thread through queued signals.
+///
+/// Each start() gets a new generation number; a result from an older generation (the user opened another
+/// task or cancelled meanwhile) is dropped, never shown. cancel() stops the front end subprocess at once;
+/// a simulation already running finishes on its worker and is then dropped.
+class SimulationRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SimulationRunner(QObject* parent = nullptr);
+    ~SimulationRunner() override;
+
+    void start(const core::RunRequest& request);
+    void cancel();
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    [[nodiscard]] quint64 generation() const { return m_generation; }
+
+signals:
+    void stageChanged(const QString& text);
+    void finished(std::shared_ptr<const kl::core::RunOutcome> outcome);
+    void failed(const QString& message, const QString& file, int line);
+    void cancelled();
+
+private:
+    void deliver(quint64 generation, kl::Expected<core::RunOutcome> outcome);
+
+    quint64 m_generation = 0;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<quint64>> m_live; ///< the generation workers compare against to cancel
+};
+
+} // namespace kl::app

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "common/Error.h"
+#include "ir/KernelIr.h"
+#include "result/SimResult.h"
+#include "trace/TraceRunner.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace kl::core {
+
+/// The stages a run reports while it goes, for a progress bar.
+enum class RunStage { Tracing, LoadingIr, Simulating, Done };
+
+struct RunRequest {
+    TraceRequest trace;            ///< `output` is ignored: the IR goes to a temporary file
+    std::string hardware = "trn1"; ///< profile name or path to a profile JSON
+};
+
+/// A traced and simulated kernel. The IR is kept so that what-if runs re-simulate without re-tracing.
+struct RunOutcome {
+    std::shared_ptr<const sim::KernelIr> ir;
+    std::shared_ptr<const sim::SimResult> result;
+    std::string warnings;
+};
+
+/// Trace (sandboxed front end) -> load IR -> simulate on the named profile. Blocking; call it from a worker.
+/// `shouldCancel` is polled while tracing; `onStage` is called as each stage begins.
+[[nodiscard]] Expected<RunOutcome> traceAndSimulate(const RunRequest& request,
+                                                    const std::function<bool()>& shouldCancel = {},
+                                                    const std::function<void(RunStage)>& onStage = {});
+
+/// Re-simulates an already traced kernel on a profile (a name, a path, or a profile in memory via JSON text).
+[[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir,
+                                                                      const std::string& hardware);
+
+} // namespace kl::core

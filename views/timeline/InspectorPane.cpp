@@ -1,0 +1,151 @@
+#include "timeline/InspectorPane.h"
+
+#include "timeline/TimeAxis.h"
+
+#include <QUrl>
+
+namespace kl::views {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
+QString t(sim::TimePs ps) { return QString::fromStdString(formatTime(ps)); }
+
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='padding-right:10px'><b>%1</b></td><td>%2</td></tr>").arg(key, value);
+}
+
+QString memoryLabel(sim::Memory memory) { return q(sim::memoryName(memory)).toUpper(); }
+
+QString dtypeLabel(sim::DType dtype) {
+    using D = sim::DType;
+    switch (dtype) {
+    case D::BFloat16: return QStringLiteral("bfloat16");
+    case D::Float16: return QStringLiteral("float16");
+    case D::Float32: return QStringLiteral("float32");
+    case D::Float8E4M3: return QStringLiteral("float8_e4m3");
+    case D::Float8E5M2: return QStringLiteral("float8_e5m2");
+    case D::Int8: return QStringLiteral("int8");
+    case D::Int16: return QStringLiteral("int16");
+    case D::Int32: return QStringLiteral("int32");
+    case D::Uint8: return QStringLiteral("uint8");
+    case D::Uint16: return QStringLiteral("uint16");
+    case D::Uint32: return QStringLiteral("uint32");
+    case D::Bool: return QStringLiteral("bool");
+    default: return QStringLiteral("?");
+    }
+}
+
+} // namespace
+
+InspectorPane::InspectorPane(QWidget* parent) : QTextBrowser(parent) {
+    setOpenLinks(false);
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const QString s = url.toString();
+        if (s.startsWith(QLatin1String("instr:"))) {
+            emit instructionLinkActivated(s.mid(6).toLongLong());
+        } else if (s.startsWith(QLatin1String("line:"))) {
+            emit sourceLineLinkActivated(s.mid(5).toInt());
+        }
+    });
+    showNothing();
+}
+
+void InspectorPane::setRun(std::shared_ptr<const sim::KernelIr> ir, std::shared_ptr<const sim::SimResult> result) {
+    m_ir = std::move(ir);
+    m_result = std::move(result);
+    showNothing();
+}
+
+void InspectorPane::showNothing() {
+    setHtml(tr("<p style='color:gray'>Click an instruction on the timeline to inspect it, or drag across the "
+               "timeline to get the statistics of a time range.</p>"));
+}
+
+QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
+    QString html;
+    auto add = [&](const char* role, const sim::AccessPattern& ap) {
+        if (ap.buffer >= m_ir->buffers().size()) {
+            return;
+        }
+        const sim::Buffer& buffer = m_ir->buffers()[ap.buffer];
+        const std::int64_t perPartition = sim::elementCount(*m_ir, ap);
+        const std::int64_t partitions = buffer.memory == sim::Memory::Hbm ? 1 : ap.partCount;
+        const std::int64_t bytes = perPartition * partitions * std::max<std::int32_t>(1, buffer.dtypeBytes);
+        QStringList shape;
+        for (auto d : buffer.shape) {
+            shape << QString::number(d);
+        }
+        const QString region = buffer.memory == sim::Memory::Hbm
+                                   ? tr("%1 elements").arg(perPartition)
+                                   : tr("partitions %1-%2 x %3 elements").arg(ap.partStart).arg(ap.partStart + ap.partCount - 1).arg(perPartition);
+        html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7 bytes</li>")
+                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory), shape.join(QLatin1Char('x')),
+                         dtypeLabel(buffer.dtype), region)
+                    .arg(bytes);
+    };
+    for (const auto& ap : m_ir->dsts(in)) {
+        add("dst", ap);
+    }
+    for (const auto& ap : m_ir->srcs(in)) {
+        add("src", ap);
+    }
+    return html.isEmpty() ? QString() : QStringLiteral("<ul style='margin-left:-20px'>%1</ul>").arg(html);
+}
+
+void InspectorPane::showInstruction(std::uint32_t index) {
+    if (!m_result || index >= m_result->timeline.size()) {
+        showNothing();
+        return;
+    }
+    const auto& tl = m_result->timeline;
+    QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(q(sim::opName(tl.op[index])));
+    html += row(tr("Engine"), q(sim::laneName(tl.lane[index])));
+    html += row(tr("Start"), t(tl.mainStartPs[index]));
+    html += row(tr("End"), t(tl.endPs[index]));
+    html += row(tr("Duration"), t(tl.endPs[index] - tl.mainStartPs[index]));
+    if (tl.startPs[index] != tl.mainStartPs[index]) {
+        html += row(tr("LoadStationary from"), t(tl.startPs[index]));
+    }
+    QString waited = q(sim::waitCauseName(tl.cause[index]));
+    if (tl.waitOn[index] < tl.size()) {
+        waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>").arg(tl.waitOn[index]).arg(q(sim::opName(tl.op[tl.waitOn[index]])));
+    }
+    if (tl.stallPs[index] > 0) {
+        waited += tr(" for %1").arg(t(tl.stallPs[index]));
+    }
+    html += row(tr("Waited"), waited);
+    if (tl.line[index] > 0) {
+        const std::string file = tl.file[index] < m_result->files.size() ? m_result->files[tl.file[index]] : "";
+        html += row(tr("Source"), QStringLiteral("<a href='line:%2'>%1:%2</a>").arg(q(file)).arg(tl.line[index]));
+    }
+    html += QStringLiteral("</table>");
+    if (m_ir && index < m_ir->instructions().size()) {
+        const auto& in = m_ir->instructions()[index];
+        html += tr("<p><b>Operands</b> (%1 elements, %2 bytes)</p>").arg(in.elements).arg(in.bytes) + operandsHtml(in);
+    }
+    setHtml(html);
+}
+
+void InspectorPane::showRange(const core::RangeStatistics& stats) {
+    QString html = tr("<h3>Range %1 \u2013 %2</h3><p>%3 long, %4 instructions</p><table>")
+                       .arg(t(stats.startPs), t(stats.endPs), t(stats.endPs - stats.startPs))
+                       .arg(stats.instructions);
+    static const char* kRows[] = {"pe.ls", "pe.mm", "vector", "scalar", "gpsimd"};
+    html += row(tr("tensor (either row)"), QStringLiteral("%1 %").arg(stats.tensorActivePct, 0, 'f', 1));
+    for (std::size_t i = 0; i < std::size(kRows); ++i) {
+        html += row(QString::fromLatin1(kRows[i]), QStringLiteral("%1 %").arg(stats.computeActivePct[i], 0, 'f', 1));
+    }
+    html += row(tr("DMA active"), QStringLiteral("%1 %").arg(stats.dmaActivePct, 0, 'f', 1));
+    html += row(tr("DMA bytes"), QString::number(stats.dmaBytes, 'f', 0));
+    html += row(tr("DMA bandwidth"), QStringLiteral("%1 GB/s").arg(stats.dmaBytesPerNs, 0, 'f', 1));
+    html += QStringLiteral("</table><p><b>By operation</b></p><table>");
+    for (const auto& [op, count] : stats.countByOperation) {
+        html += row(q(op), QString::number(count));
+    }
+    html += QStringLiteral("</table>");
+    setHtml(html);
+}
+
+} // namespace kl::views
