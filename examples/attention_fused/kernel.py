@@ -76,7 +76,8 @@ def nki_attention_fused(q, k, v):
         # cuda: 62-73
         for t in nl.affine_range(n_tiles):
             pT_psum = nisa.nc_transpose(probs[i_pp.p, t * P + i_pp.x])
-            pT = nl.copy(pT_psum, dtype=v.dtype)
+            # Evacuated by ScalarE: VectorE already carries the score copies and reductions.
+            pT = nisa.activation(op=nl.copy, data=pT_psum, dtype=v.dtype)
             o_psum += nisa.nc_matmul(pT, v_sb[t, i_row.p, i_row.x])
 
         # Normalise the [128, d] result rather than the [128, seq] probabilities.
