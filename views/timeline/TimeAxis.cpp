@@ -43,7 +43,8 @@ std::string formatTime(TimePs t, TimePs step) {
             // Enough decimals that the step is visible in this unit.
             int decimals = 0;
             if (step > 0) {
-                for (TimePs s = unit.ps; s > step && decimals < 3; s /= 10) {
+                // As many decimals as the step needs to be exact in this unit, at most 3.
+                for (TimePs quantum = unit.ps; step % quantum != 0 && decimals < 3 && quantum >= 10; quantum /= 10) {
                     ++decimals;
                 }
             } else {

@@ -1,0 +1,64 @@
+#include "SyntheticRun.h"
+
+#include "ir/KernelIr.h"
+
+#include <array>
+
+namespace kl::testing {
+
+std::shared_ptr<sim::SimResult> makeSyntheticRun(std::size_t count, sim::TimePs durationPs, sim::TimePs gapPs) {
+    auto result = std::make_shared<sim::SimResult>();
+    result->kernelName = "synthetic";
+    result->hardwareName = "trn1";
+    result->files = {"kernel.py"};
+    result->laneCount = sim::kComputeLanes + 2;
+    auto& tl = result->timeline;
+    // Lanes in rotation: MM (with an LS part), vector, scalar, dma.q0, dma.q1.
+    const std::array<std::uint16_t, 5> lanes = {1, 2, 3, 5, 6};
+    std::array<sim::TimePs, 8> laneFree{};
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint16_t lane = lanes[i % lanes.size()];
+        const sim::TimePs start = laneFree[lane];
+        const sim::TimePs end = start + durationPs;
+        laneFree[lane] = end + gapPs;
+        tl.irId.push_back(static_cast<std::uint32_t>(i));
+        tl.startPs.push_back(start);
+        tl.mainStartPs.push_back(start);
+        tl.endPs.push_back(end);
+        tl.lane.push_back(lane);
+        tl.op.push_back(lane == 1 ? sim::Op::NcMatmul : (lane >= 5 ? sim::Op::DmaCopy : sim::Op::TensorTensor));
+        tl.file.push_back(0);
+        tl.line.push_back(static_cast<std::uint32_t>(10 + i % 7));
+        tl.cause.push_back(i == 0 ? sim::WaitCause::None : sim::WaitCause::Engine);
+        tl.waitOn.push_back(i >= lanes.size() ? static_cast<std::uint32_t>(i - 1) : sim::kNoIndex);
+        tl.stallPs.push_back(0);
+        if (lane == 1) {
+            tl.lsIndex.push_back(static_cast<std::uint32_t>(i));
+            tl.lsStartPs.push_back(start);
+            tl.lsEndPs.push_back(start + durationPs / 4);
+        }
+        result->summary.totalPs = std::max(result->summary.totalPs, end);
+    }
+    result->summary.instructionCount = count;
+    // DMA moves 1 byte per ps (1000 GB/s) whenever a transfer runs, as a step series.
+    for (std::size_t i = 0; i < count; ++i) {
+        if (tl.lane[i] == 5) {
+            result->dma.timePs.push_back(tl.mainStartPs[i]);
+            result->dma.bytesPerNs.push_back(1000.0);
+            result->dma.bytesInFlight.push_back(durationPs);
+            result->dma.activeTransfers.push_back(1);
+            result->dma.timePs.push_back(tl.endPs[i]);
+            result->dma.bytesPerNs.push_back(0.0);
+            result->dma.bytesInFlight.push_back(0);
+            result->dma.activeTransfers.push_back(0);
+        }
+    }
+    result->sbuf.capacityPartitionBytes = 196608;
+    result->sbuf.timePs = {0, result->summary.totalPs / 2};
+    result->sbuf.partitionBytes = {98304, 0};
+    result->sbuf.bytes = {98304 * 128, 0};
+    result->psum.capacityPartitionBytes = 16384;
+    return result;
+}
+
+} // namespace kl::testing
