@@ -327,6 +327,8 @@ nlohmann::json toJson(const core::Scorecard& card) {
         nlohmann::json items = nlohmann::json::array();
         for (const core::ItemScore& item : area.items) {
             items.push_back({{"id", item.itemId},
+                             {"title", item.title},
+                             {"kind", item.kind == core::ScaleKind::PassFail ? "pass_fail" : "levels"},
                              {"value", item.value ? nlohmann::json(*item.value) : nlohmann::json()},
                              {"meaning", item.meaning},
                              {"annotations", item.annotationCount}});
@@ -392,6 +394,14 @@ int runList(ReviewFile& file, const Options& opts) {
     if (!tasks) {
         return fail(tasks.error());
     }
+    if (onlyTask) {
+        if (auto exists = file.tasks().get(*onlyTask); !exists) {
+            return fail(exists.error());
+        }
+    }
+    if (tasks->empty() && !opts.flags.contains("json")) {
+        std::printf("no tasks yet; add one with `kernellens-cli review add-task %s TASK_DIR`\n", file.path().c_str());
+    }
     nlohmann::json out{{"file", file.path()}, {"rubric", file.rubric().id}, {"tasks", nlohmann::json::array()}};
     for (const core::Task& task : *tasks) {
         if (onlyTask && task.id != *onlyTask) {
@@ -418,10 +428,6 @@ int runList(ReviewFile& file, const Options& opts) {
             jt["annotations"].push_back(toJson(a));
         }
         out["tasks"].push_back(std::move(jt));
-    }
-    if (onlyTask && out["tasks"].empty() && opts.flags.contains("json")) {
-        return fail(
-            Error{ErrorCode::NotFound, fmt::format("no task with id {} in this review", *onlyTask), file.path()});
     }
     if (opts.flags.contains("json")) {
         std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());

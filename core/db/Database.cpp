@@ -104,6 +104,10 @@ int Database::changes() const {
     return sqlite3_changes(m_db);
 }
 
+bool Database::isReadOnly() const {
+    return sqlite3_db_readonly(m_db, "main") == 1;
+}
+
 Error Database::lastError(std::string_view context) const {
     const int rc = sqlite3_extended_errcode(m_db);
     return Error{ErrorCode::Database,

@@ -43,6 +43,8 @@ public:
 
     [[nodiscard]] std::int64_t lastInsertRowId() const;
     [[nodiscard]] int changes() const;
+    /// True when SQLite fell back to read-only (file or folder not writable).
+    [[nodiscard]] bool isReadOnly() const;
     [[nodiscard]] const std::string& path() const { return m_path; }
     [[nodiscard]] sqlite3* handle() const { return m_db; }
 

@@ -62,6 +62,11 @@ Expected<Database> openChecked(const std::string& path, int& version) {
                          "not a KernelLens review file: the application id matches but the meta table does not", path,
                          0, kUntouched);
     }
+    if (db->isReadOnly()) {
+        // Every edit is saved as it is made, so a review we cannot write is one we cannot edit.
+        return makeError(ErrorCode::Io, "review file is read-only", path, 0,
+                         "check the permissions of the file and its folder, or work on a copy");
+    }
     return db;
 }
 

@@ -6,13 +6,25 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace kl::core {
 namespace {
 
 /// Opens `path`, expects a refusal whose message contains `expected` and names the path, and checks
 /// that the file is byte-identical afterwards.
+std::set<std::string> listFolder(const std::filesystem::path& dir) {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        names.insert(entry.path().filename().string());
+    }
+    return names;
+}
+
 void expectRefused(const std::string& path, const std::string& expected, ErrorCode code) {
     const std::string before = test::readBytes(path);
+    const auto folder = std::filesystem::path(path).parent_path();
+    const auto filesBefore = listFolder(folder);
     auto file = ReviewFile::open(path);
     ASSERT_FALSE(file) << "opened " << path;
     EXPECT_EQ(file.error().code, code) << formatError(file.error());
@@ -20,6 +32,7 @@ void expectRefused(const std::string& path, const std::string& expected, ErrorCo
     EXPECT_EQ(file.error().file, path);
     EXPECT_NE(formatError(file.error()).find(path), std::string::npos);
     EXPECT_EQ(test::readBytes(path), before) << "the file was changed";
+    EXPECT_EQ(listFolder(folder), filesBefore) << "files appeared or vanished beside it";
 }
 
 TEST(FileSafety, MissingFile) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 namespace kl::core {
 namespace {
 
@@ -217,6 +219,36 @@ TEST(ReviewFile, ScoresLinksRuns) {
     EXPECT_TRUE(file->scores().list(taskId)->empty());
     EXPECT_TRUE(file->links().list(taskId)->empty());
     EXPECT_TRUE(file->runs().list(taskId)->empty());
+}
+
+TEST(ReviewFile, TwoConnectionsSeeEachOthersEdits) {
+    // The GUI and a CLI run may have the same review open; WAL lets both read while one writes.
+    TempDir dir;
+    const std::string path = dir.file("r.klreview");
+    auto first = test::makeReview(path);
+    auto task = first.tasks().add("t", "T", {});
+    ASSERT_TRUE(task);
+    auto second = ReviewFile::open(path);
+    ASSERT_TRUE(second) << formatError(second.error());
+    for (int i = 0; i < 10; ++i) {
+        ReviewFile& writer = i % 2 == 0 ? first : *second;
+        ASSERT_TRUE(writer.annotations().create(note(task->id, Anchor::instruction(i), Severity::Nit, "", "alice")));
+    }
+    EXPECT_EQ(first.annotations().list()->size(), 10u);
+    EXPECT_EQ(second->annotations().list()->size(), 10u);
+}
+
+TEST(ReviewFile, ReadOnlyFileIsRefusedWithReason) {
+    if (::geteuid() == 0) {
+        GTEST_SKIP() << "root can write to read-only files";
+    }
+    TempDir dir;
+    const std::string path = dir.file("r.klreview");
+    { auto file = test::makeReview(path); }
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read);
+    auto file = ReviewFile::open(path);
+    ASSERT_FALSE(file);
+    EXPECT_NE(file.error().message.find("read-only"), std::string::npos) << formatError(file.error());
 }
 
 } // namespace
