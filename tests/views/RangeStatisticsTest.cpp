@@ -1,4 +1,4 @@
-#include "SyntheticRun.h"
+#include "result/SyntheticRun.h"
 
 #include "analysis/ActivityIntervals.h"
 #include "analysis/RangeStatistics.h"
@@ -21,7 +21,7 @@ TimePs busyOn(const kl::sim::SimResult& r, std::uint16_t lane, TimePs t0, TimePs
 }
 
 TEST(RangeStatistics, EqualsTheValuesComputedFromTheRun) {
-    const auto run = kl::testing::makeSyntheticRun(500);
+    const auto run = kl::sim::makeSyntheticRun(500);
     const TimePs t0 = 12'345;
     const TimePs t1 = 61'000;
     const auto stats = kl::core::computeRangeStatistics(*run, t0, t1);
@@ -46,7 +46,7 @@ TEST(RangeStatistics, EqualsTheValuesComputedFromTheRun) {
 }
 
 TEST(RangeStatistics, WholeRunMatchesLaneTotals) {
-    const auto run = kl::testing::makeSyntheticRun(100);
+    const auto run = kl::sim::makeSyntheticRun(100);
     const auto stats = kl::core::computeRangeStatistics(*run, 0, run->summary.totalPs);
     const double total = static_cast<double>(run->summary.totalPs);
     EXPECT_DOUBLE_EQ(stats.computeActivePct[2], 100.0 * static_cast<double>(busyOn(*run, 2, 0, run->summary.totalPs)) / total);
@@ -54,7 +54,7 @@ TEST(RangeStatistics, WholeRunMatchesLaneTotals) {
 }
 
 TEST(RangeStatistics, EmptyWindowIsAllZero) {
-    const auto run = kl::testing::makeSyntheticRun(10);
+    const auto run = kl::sim::makeSyntheticRun(10);
     const auto stats = kl::core::computeRangeStatistics(*run, 500, 500);
     EXPECT_EQ(stats.instructions, 0u);
     EXPECT_EQ(stats.dmaBytes, 0.0);

@@ -1,4 +1,4 @@
-#include "SyntheticRun.h"
+#include "result/SyntheticRun.h"
 
 #include "plots/RunPlots.h"
 #include "timeline/TimeAxis.h"
@@ -18,7 +18,7 @@ private:
     std::unique_ptr<TimelineView> makeView(std::size_t count) {
         auto view = std::make_unique<TimelineView>();
         view->resize(1120, 260);
-        view->setResult(kl::testing::makeSyntheticRun(count));
+        view->setResult(kl::sim::makeSyntheticRun(count));
         view->show();
         return view;
     }
@@ -97,7 +97,7 @@ private slots:
     void plotsFollowTheTimeline() {
         auto view = makeView(1000);
         kl::views::RunPlots plots;
-        plots.setResult(kl::testing::makeSyntheticRun(1000));
+        plots.setResult(kl::sim::makeSyntheticRun(1000));
         connect(view.get(), &TimelineView::visibleRangeChanged, &plots, &kl::views::RunPlots::setTimeRange);
         view->setVisibleRange(40'000, 90'000);
         QTest::keyClick(view.get(), Qt::Key_W);

@@ -1,36 +1,36 @@
-#include "SyntheticRun.h"
+#include "result/SyntheticRun.h"
 
 #include "ir/KernelIr.h"
 
 #include <array>
 
-namespace kl::testing {
+namespace kl::sim {
 
-std::shared_ptr<sim::SimResult> makeSyntheticRun(std::size_t count, sim::TimePs durationPs, sim::TimePs gapPs) {
-    auto result = std::make_shared<sim::SimResult>();
+std::shared_ptr<SimResult> makeSyntheticRun(std::size_t count, TimePs durationPs, TimePs gapPs) {
+    auto result = std::make_shared<SimResult>();
     result->kernelName = "synthetic";
     result->hardwareName = "trn1";
     result->files = {"kernel.py"};
-    result->laneCount = sim::kComputeLanes + 2;
+    result->laneCount = kComputeLanes + 2;
     auto& tl = result->timeline;
     // Lanes in rotation: MM (with an LS part), vector, scalar, dma.q0, dma.q1.
     const std::array<std::uint16_t, 5> lanes = {1, 2, 3, 5, 6};
-    std::array<sim::TimePs, 8> laneFree{};
+    std::array<TimePs, 8> laneFree{};
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint16_t lane = lanes[i % lanes.size()];
-        const sim::TimePs start = laneFree[lane];
-        const sim::TimePs end = start + durationPs;
+        const TimePs start = laneFree[lane];
+        const TimePs end = start + durationPs;
         laneFree[lane] = end + gapPs;
         tl.irId.push_back(static_cast<std::uint32_t>(i));
         tl.startPs.push_back(start);
         tl.mainStartPs.push_back(start);
         tl.endPs.push_back(end);
         tl.lane.push_back(lane);
-        tl.op.push_back(lane == 1 ? sim::Op::NcMatmul : (lane >= 5 ? sim::Op::DmaCopy : sim::Op::TensorTensor));
+        tl.op.push_back(lane == 1 ? Op::NcMatmul : (lane >= 5 ? Op::DmaCopy : Op::TensorTensor));
         tl.file.push_back(0);
         tl.line.push_back(static_cast<std::uint32_t>(10 + i % 7));
-        tl.cause.push_back(i == 0 ? sim::WaitCause::None : sim::WaitCause::Engine);
-        tl.waitOn.push_back(i >= lanes.size() ? static_cast<std::uint32_t>(i - 1) : sim::kNoIndex);
+        tl.cause.push_back(i == 0 ? WaitCause::None : WaitCause::Engine);
+        tl.waitOn.push_back(i >= lanes.size() ? static_cast<std::uint32_t>(i - 1) : kNoIndex);
         tl.stallPs.push_back(0);
         if (lane == 1) {
             tl.lsIndex.push_back(static_cast<std::uint32_t>(i));
@@ -61,4 +61,4 @@ std::shared_ptr<sim::SimResult> makeSyntheticRun(std::size_t count, sim::TimePs 
     return result;
 }
 
-} // namespace kl::testing
+} // namespace kl::sim
