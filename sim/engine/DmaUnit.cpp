@@ -5,22 +5,53 @@
 
 namespace kl::sim {
 
+namespace {
+
+/// Granted rates within this fraction of the pool count as a full pool, so that pieces filled by
+/// several transfers compare equal and merge despite floating-point round-off.
+constexpr double kFullTolerance = 1e-9;
+
+} // namespace
+
 DmaUnit::DmaUnit(const HardwareProfile& hw)
     : m_hw(hw),
       m_queueFree(static_cast<std::size_t>(std::max(1.0, hw.dma.queues)), 0),
       m_latencyPs(static_cast<TimePs>(std::llround(hw.dma.fixedLatencyNs * 1000.0))),
-      m_poolBytesPerSlot(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) * static_cast<double>(kSlotPs) / 1000.0) {}
+      m_poolPerPs(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) / 1000.0) {
+    m_pieces.push_back({0, 0.0});
+}
 
 TimePs DmaUnit::earliestQueueFree() const { return *std::min_element(m_queueFree.begin(), m_queueFree.end()); }
 
-void DmaUnit::dropSlotsBefore(TimePs time) {
-    const std::int64_t slot = time / kSlotPs;
-    while (m_firstSlot < slot && !m_used.empty()) {
-        m_used.pop_front();
-        ++m_firstSlot;
+void DmaUnit::dropBefore(TimePs time) {
+    // Keep the piece containing `time`; everything wholly before it can no longer be asked about.
+    while (m_head + 1 < m_pieces.size() && m_pieces[m_head + 1].start <= time) {
+        ++m_head;
     }
-    if (m_used.empty()) {
-        m_firstSlot = std::max(m_firstSlot, slot);
+    if (m_head > 4096 && m_head * 2 > m_pieces.size()) {
+        m_pieces.erase(m_pieces.begin(), m_pieces.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_head = 0;
+    }
+}
+
+std::size_t DmaUnit::splitAt(TimePs t) {
+    const auto first = m_pieces.begin() + static_cast<std::ptrdiff_t>(m_head);
+    auto it = std::upper_bound(first, m_pieces.end(), t, [](TimePs v, const Piece& p) { return v < p.start; });
+    // `it` is the first piece starting after t; the piece containing t is the one before it.
+    const auto containing = static_cast<std::size_t>(it - m_pieces.begin()) - 1;
+    if (m_pieces[containing].start == t) {
+        return containing;
+    }
+    m_pieces.insert(it, Piece{t, m_pieces[containing].used});
+    return containing + 1;
+}
+
+void DmaUnit::addSegment(TimePs from, TimePs to, double poolPerPs, double efficiency) {
+    const double bytesPerNs = poolPerPs * efficiency * 1000.0;
+    if (!m_segments.empty() && m_segments.back().end == from && m_segments.back().bytesPerNs == bytesPerNs) {
+        m_segments.back().end = to;
+    } else if (to > from) {
+        m_segments.push_back({from, to, bytesPerNs});
     }
 }
 
@@ -33,52 +64,49 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     const double engines = std::clamp(std::ceil(static_cast<double>(std::max<std::int64_t>(partitions, 1)) /
                                                 std::max(m_hw.dma.partitionsPerEngine, 1.0)),
                                       1.0, std::max(m_hw.dma.engines, 1.0));
-    // Pool bytes this transfer may draw per picosecond (its cap) and in total.
-    const double capPerPs = std::min(engines * m_hw.dma.engineBytesPerNs, m_hw.dma.coreBytesPerNs) / 1000.0;
-    double remaining = static_cast<double>(std::max<std::int64_t>(bytes, 0)) / t.efficiency;
-    dropSlotsBefore(earliestQueueFree() + m_latencyPs);
-    TimePs now = t.dataStart;
+    const double capPerPs = std::min(engines * m_hw.dma.engineBytesPerNs / 1000.0, m_poolPerPs);
+    double remaining = static_cast<double>(std::max<std::int64_t>(bytes, 0)) / t.efficiency; // pool bytes
+    dropBefore(earliestQueueFree() + m_latencyPs);
     m_segments.clear();
-    // Records the rate in [from, to); extends the previous segment when the rate is unchanged.
-    const auto segment = [&](TimePs from, TimePs to, double poolPerPs) {
-        const double bytesPerNs = poolPerPs * t.efficiency * 1000.0;
-        if (!m_segments.empty() && m_segments.back().end == from && m_segments.back().bytesPerNs == bytesPerNs) {
-            m_segments.back().end = to;
-        } else if (to > from) {
-            m_segments.push_back({from, to, bytesPerNs});
-        }
-    };
+
+    TimePs now = t.dataStart;
+    std::size_t i = splitAt(now);
     while (remaining > 0) {
-        const std::int64_t slot = now / kSlotPs;
-        if (slot < m_firstSlot) { // only when a queue restarts earlier than the dropped range: no contention
-            now = m_firstSlot * kSlotPs;
-            continue;
-        }
-        const auto idx = static_cast<std::size_t>(slot - m_firstSlot);
-        if (idx >= m_used.size()) {
-            m_used.resize(idx + 1, 0.0);
-        }
-        const TimePs slotEnd = (slot + 1) * kSlotPs;
-        const auto dt = static_cast<double>(slotEnd - now);
-        const double free = std::max(0.0, std::min(m_poolBytesPerSlot - m_used[idx], m_poolBytesPerSlot * dt / kSlotPs));
-        const double rate = std::min(capPerPs, free / dt); // pool bytes per ps this transfer gets in the slot
+        const bool last = i + 1 == m_pieces.size();
+        const double free = m_poolPerPs - m_pieces[i].used;
+        const double rate = free > m_poolPerPs * kFullTolerance ? std::min(capPerPs, free) : 0.0;
         if (rate <= 0) {
-            now = slotEnd;
+            // Full. The last piece never is: every grant ends, and the piece after its end keeps the
+            // ungranted rate of before (0 for the last piece).
+            now = m_pieces[i + 1].start;
+            ++i;
             continue;
         }
-        if (remaining <= rate * dt) {
-            m_used[idx] += remaining;
-            const TimePs to = now + static_cast<TimePs>(std::ceil(remaining / rate));
-            segment(now, to, remaining / static_cast<double>(to - now));
-            now = to;
-            remaining = 0;
+        const TimePs end = now + static_cast<TimePs>(std::ceil(remaining / rate));
+        TimePs until = end;
+        if (!last && m_pieces[i + 1].start < end) {
+            until = m_pieces[i + 1].start; // take the whole piece and go on
+            remaining -= rate * static_cast<double>(until - now);
         } else {
-            m_used[idx] += rate * dt;
-            remaining -= rate * dt;
-            segment(now, slotEnd, rate);
-            now = slotEnd;
+            splitAt(end); // ends inside this piece: the part after keeps its old grant
+            remaining = 0;
+        }
+        m_pieces[i].used += rate;
+        if (m_poolPerPs - m_pieces[i].used <= m_poolPerPs * kFullTolerance) {
+            m_pieces[i].used = m_poolPerPs;
+        }
+        addSegment(now, until, rate, t.efficiency);
+        now = until;
+        ++i;
+    }
+    // Merge neighbours with the same grant so the calendar stays as small as the set of distinct rates.
+    std::size_t out = m_head;
+    for (std::size_t k = m_head + 1; k < m_pieces.size(); ++k) {
+        if (m_pieces[k].used != m_pieces[out].used) {
+            m_pieces[++out] = m_pieces[k];
         }
     }
+    m_pieces.resize(out + 1);
     t.end = std::max(now, t.dataStart);
     m_queueFree[queue] = t.end;
     t.segments = m_segments;

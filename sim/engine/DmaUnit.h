@@ -5,7 +5,6 @@
 #include "hw/HardwareProfile.h"
 
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -16,11 +15,12 @@ namespace kl::sim {
 /// Transfers are given to queues round-robin in issue order (transfer k goes to queue k mod Q). A
 /// transfer waits for the previous one in its queue, then pays the fixed latency, then moves its bytes.
 /// Data movement draws from one bandwidth pool per core (min of the practical DMA bandwidth and the HBM
-/// bandwidth), kept as a calendar of fixed-width time slots: a transfer fills, slot by slot, what the
-/// earlier-issued transfers left, at most at its own cap (engines it fans out to x per-engine
-/// bandwidth). A transfer with efficiency e (small bytes per partition) uses 1/e of the pool per byte.
-/// Earlier-issued transfers keep their share, so the result does not depend on anything issued later:
-/// a deterministic approximation of fair sharing (docs/simulator.md).
+/// bandwidth). The pool is a bandwidth calendar: a piecewise-constant function of time giving the rate
+/// already granted. A new transfer takes, from its data start on, what the earlier-issued transfers left,
+/// at most at its own cap (engines it fans out to x per-engine bandwidth); a transfer with efficiency e
+/// (small bytes per partition) draws 1/e of the pool per byte. Earlier-issued transfers keep their
+/// share, so a result never depends on anything issued later: a deterministic approximation of fair
+/// sharing (docs/simulator.md). Calendar pieces before the earliest time any queue can start are dropped.
 class DmaUnit {
 public:
     explicit DmaUnit(const HardwareProfile& hw);
@@ -40,24 +40,28 @@ public:
     };
     /// Issues the next transfer (on nextQueue()) starting at `start`.
     Transfer issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions);
-    /// Earliest time any queue can start a transfer; slots before it are dropped.
+    /// Earliest time any queue can start a transfer.
     [[nodiscard]] TimePs earliestQueueFree() const;
 
 private:
-    /// Slot width of the bandwidth calendar. A modelling resolution, not a hardware number: 32 ns keeps a
-    /// 1 µs transfer to ~30 slot updates while staying far below the 1.3 µs fixed latency.
-    static constexpr TimePs kSlotPs = 32'000;
-
-    void dropSlotsBefore(TimePs time);
+    /// One piece of the calendar: from `start` to the next piece's start, `used` pool bytes per ps are granted.
+    struct Piece {
+        TimePs start;
+        double used;
+    };
+    /// Splits the piece containing `t` so that a piece starts exactly at `t`; returns its index.
+    std::size_t splitAt(TimePs t);
+    void dropBefore(TimePs time);
+    void addSegment(TimePs from, TimePs to, double poolPerPs, double efficiency);
 
     const HardwareProfile& m_hw;
     std::vector<TimePs> m_queueFree;
     std::uint64_t m_issued = 0;
     TimePs m_latencyPs = 0;
-    double m_poolBytesPerSlot = 0;
+    double m_poolPerPs = 0;
+    std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity
+    std::size_t m_head = 0;
     std::vector<DmaRateSegment> m_segments;
-    std::deque<double> m_used; ///< pool bytes used per slot, m_used[0] is slot m_firstSlot
-    std::int64_t m_firstSlot = 0;
 };
 
 } // namespace kl::sim

@@ -11,13 +11,19 @@ MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notB
     if (limit < 0) {
         return {notBefore, true};
     }
+    if (m_maxBound <= limit) {
+        return {notBefore, false};
+    }
     // Usage is a step function; find the last step at which it exceeds `limit`: the tile fits from the
     // next step on.
     std::int64_t usage = m_baseBytes;
+    std::int64_t maxUsage = usage;
     TimePs fitFrom = usage > limit ? m_watermark : TimePs{-1};
     bool violating = usage > limit;
-    for (const auto& [time, delta] : m_steps) {
+    for (std::size_t i = m_head; i < m_steps.size(); ++i) {
+        const auto& [time, delta] = m_steps[i];
         usage += delta;
+        maxUsage = std::max(maxUsage, usage);
         if (usage > limit) {
             violating = true;
         } else if (violating) {
@@ -25,6 +31,7 @@ MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notB
             violating = false;
         }
     }
+    m_maxBound = maxUsage;
     if (violating) {
         return {notBefore, true}; // cannot happen once every closed tile has ended; kept as a guard
     }
@@ -38,12 +45,20 @@ void MemoryUnit::close(std::int64_t partitionBytes, TimePs start, TimePs end) {
     if (end <= m_watermark) {
         return;
     }
+    m_maxBound += partitionBytes;
     if (start <= m_watermark) {
         m_baseBytes += partitionBytes;
     } else {
-        m_steps[start] += partitionBytes;
+        addStep(start, partitionBytes);
     }
-    m_steps[end] -= partitionBytes;
+    addStep(end, -partitionBytes);
+}
+
+void MemoryUnit::addStep(TimePs time, std::int64_t delta) {
+    // Equal times are kept as separate entries (a step of 0 net change is harmless for the scan).
+    const auto pos = std::upper_bound(m_steps.begin() + static_cast<std::ptrdiff_t>(m_head), m_steps.end(), time,
+                                      [](TimePs t, const auto& step) { return t < step.first; });
+    m_steps.insert(pos, {time, delta});
 }
 
 void MemoryUnit::advance(TimePs watermark) {
@@ -51,10 +66,13 @@ void MemoryUnit::advance(TimePs watermark) {
         return;
     }
     m_watermark = watermark;
-    auto it = m_steps.begin();
-    while (it != m_steps.end() && it->first <= watermark) {
-        m_baseBytes += it->second;
-        it = m_steps.erase(it);
+    while (m_head < m_steps.size() && m_steps[m_head].first <= watermark) {
+        m_baseBytes += m_steps[m_head].second;
+        ++m_head;
+    }
+    if (m_head > 1024 && m_head * 2 > m_steps.size()) {
+        m_steps.erase(m_steps.begin(), m_steps.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_head = 0;
     }
 }
 

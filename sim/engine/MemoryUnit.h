@@ -3,7 +3,8 @@
 #include "engine/SimTypes.h"
 
 #include <cstdint>
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace kl::sim {
 
@@ -38,7 +39,15 @@ private:
     std::int64_t m_openBytes = 0;
     std::int64_t m_baseBytes = 0; ///< closed tiles still live at the watermark
     TimePs m_watermark = 0;
-    std::map<TimePs, std::int64_t> m_steps; ///< closed tiles: +bytes at start, -bytes at end (times > watermark)
+    /// Closed tiles: +bytes at start, -bytes at end, for times after the watermark; sorted by time from
+    /// m_head on. A sorted vector, not a map: inserts land near the end (time moves forward), the scan in
+    /// earliestFit is contiguous, and folding at the watermark just moves m_head.
+    std::vector<std::pair<TimePs, std::int64_t>> m_steps;
+    std::size_t m_head = 0;
+    /// An upper bound of the closed tiles' usage at any time after the watermark: exact after each scan,
+    /// raised by every close. When it leaves room, earliestFit answers without scanning.
+    mutable std::int64_t m_maxBound = 0;
+    void addStep(TimePs time, std::int64_t delta);
 };
 
 } // namespace kl::sim

@@ -24,7 +24,7 @@ private:
         double rate;
         std::int32_t active;
     };
-    std::vector<Step> m_steps;
+    std::vector<std::vector<Step>> m_steps; ///< per queue, in time order (queues run in order)
     DmaSeries m_series;
 };
 

@@ -1,12 +1,13 @@
 #include "listeners/OccupancyRecorder.h"
 
 #include "hw/HardwareProfile.h"
+#include "ir/KernelIr.h"
 
 #include <algorithm>
 
 namespace kl::sim {
 
-void OccupancyRecorder::onStart(const KernelIr&, const HardwareProfile& hw) {
+void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_sbuf.clear();
     m_psum.clear();
     m_sbufMeta = {};
@@ -15,6 +16,14 @@ void OccupancyRecorder::onStart(const KernelIr&, const HardwareProfile& hw) {
     m_sbufMeta.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions);
     m_psumMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes);
     m_psumMeta.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions);
+    std::size_t sbufTiles = 0;
+    std::size_t psumTiles = 0;
+    for (const Buffer& b : ir.buffers()) {
+        sbufTiles += b.memory == Memory::Sbuf ? 1 : 0;
+        psumTiles += b.memory == Memory::Psum ? 1 : 0;
+    }
+    m_sbuf.reserve(sbufTiles * 2);
+    m_psum.reserve(psumTiles * 2);
 }
 
 void OccupancyRecorder::onMemory(const MemoryEvent& e) {
@@ -27,7 +36,7 @@ void OccupancyRecorder::onMemory(const MemoryEvent& e) {
 }
 
 void OccupancyRecorder::build(std::vector<Step>& steps, OccupancySeries& out) {
-    std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
         return a.time != b.time ? a.time < b.time : a.partitionBytes < b.partitionBytes;
     });
     std::int64_t bytes = 0;

@@ -1,23 +1,58 @@
 #include "listeners/OverlapAnalysis.h"
 
+#include "hw/HardwareProfile.h"
+#include "ir/KernelIr.h"
+#include "listeners/SortedMerge.h"
+
 #include <algorithm>
 
 namespace kl::sim {
 
-void OverlapAnalysis::onStart(const KernelIr&, const HardwareProfile&) {
-    m_compute.clear();
-    m_dma.clear();
+void OverlapAnalysis::onStart(const KernelIr& ir, const HardwareProfile& hw) {
+    m_compute.assign(kComputeLanes, {});
+    m_dma.assign(static_cast<std::size_t>(hw.dma.queues), {});
+    std::size_t transfers = 0;
+    for (const Instruction& in : ir.instructions()) {
+        transfers += in.engine == Engine::Dma ? 1 : 0;
+    }
+    for (auto& q : m_dma) {
+        q.reserve(transfers / std::max<std::size_t>(m_dma.size(), 1) + 16);
+    }
 }
 
 void OverlapAnalysis::onInstruction(const InstructionEvent& e) {
     if (e.engine == Engine::Dma) {
-        m_dma.emplace_back(e.start, e.end);
+        const std::size_t q = e.lane - kComputeLanes;
+        if (q >= m_dma.size()) {
+            m_dma.resize(q + 1);
+        }
+        m_dma[q].emplace_back(e.start, e.end);
         return;
     }
     if (e.lsStart >= 0) {
-        m_compute.emplace_back(e.lsStart, e.lsEnd);
+        m_compute[static_cast<std::size_t>(Lane::LoadStationary)].emplace_back(e.lsStart, e.lsEnd);
     }
-    m_compute.emplace_back(e.mainStart, e.end);
+    m_compute[e.lane].emplace_back(e.mainStart, e.end);
+}
+
+TimePs OverlapAnalysis::unionOfLanes(const std::vector<Intervals>& lanes, Intervals& out) {
+    out.clear();
+    TimePs total = 0;
+    mergeSorted(lanes, [](const auto& iv) { return iv.first; }, [&](const std::pair<TimePs, TimePs>& iv) {
+        if (iv.second <= iv.first) {
+            return;
+        }
+        if (!out.empty() && iv.first <= out.back().second) {
+            if (iv.second > out.back().second) {
+                total += iv.second - out.back().second;
+                out.back().second = iv.second;
+            }
+        } else {
+            out.push_back(iv);
+            total += iv.second - iv.first;
+        }
+    });
+    return total;
 }
 
 TimePs OverlapAnalysis::mergeUnion(Intervals& v) {
@@ -56,9 +91,11 @@ TimePs OverlapAnalysis::intersection(const Intervals& a, const Intervals& b) {
 
 void OverlapAnalysis::finish(SimResult& result) {
     OverlapStats s;
-    s.computeActivePs = mergeUnion(m_compute);
-    s.dmaActivePs = mergeUnion(m_dma);
-    s.overlapPs = intersection(m_compute, m_dma);
+    Intervals compute;
+    Intervals dma;
+    s.computeActivePs = unionOfLanes(m_compute, compute);
+    s.dmaActivePs = unionOfLanes(m_dma, dma);
+    s.overlapPs = intersection(compute, dma);
     s.dmaExposedPs = s.dmaActivePs - s.overlapPs;
     result.overlap = s;
     m_compute = {};

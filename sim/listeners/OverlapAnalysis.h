@@ -25,9 +25,12 @@ public:
     /// Length covered by both merged lists.
     [[nodiscard]] static TimePs intersection(const Intervals& a, const Intervals& b);
 
+    /// Union of per-lane lists, each sorted and non-overlapping (lanes run in order); returns its length.
+    static TimePs unionOfLanes(const std::vector<Intervals>& lanes, Intervals& out);
+
 private:
-    Intervals m_compute;
-    Intervals m_dma;
+    std::vector<Intervals> m_compute; ///< per compute lane, LoadStationary included
+    std::vector<Intervals> m_dma;     ///< per DMA queue
 };
 
 } // namespace kl::sim

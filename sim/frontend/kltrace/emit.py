@@ -4,7 +4,7 @@ import sys
 from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import mask_ranges
-from .tracer import T, Instr, PMAX
+from .tracer import T, Instr, Buffer, PMAX, check_onchip_shape, _checked_shapes
 from .views import Tensor, run_checks
 
 
@@ -26,14 +26,19 @@ def _merge(dims):
 def make_ap(v, ranges):
     """(AP tuple, element count) of view v restricted to mask ranges (AP: buf, part0, pcount, off, pattern, dtype)."""
     dims = v.dims
-    off = v.off
     b = v.buf
-    if dims is b.rdims and off == 0 and ranges is None and v.dtype == b.dtype:
+    if dims is b.rdims and v.off == 0 and ranges is None and v.dtype == b.dtype:
         rap = b.rap
         if rap is None:
-            rap = b.rap = _make_ap(v, None, dims, off, b)
+            rap = b.rap = _make_ap(v, None, dims, 0, b)
         return rap
-    return _make_ap(v, ranges, dims, off, b)
+    return _make_ap(v, ranges, dims, v.off, b)
+
+
+# Layout of a (dims, partition stride) pair: HBM -> (pattern, elements); on-chip -> (pcount, pattern,
+# elements). Only successful layouts are cached, so an access that is an error raises every time.
+_hbm_layouts = {}
+_onchip_layouts = {}
 
 
 def _make_ap(v, ranges, dims, off, b):
@@ -47,16 +52,33 @@ def _make_ap(v, ranges, dims, off, b):
                 hi = min(hi, c)
                 off += lo * s
                 dims[a] = (s, hi - lo)
+        dims = tuple(dims)
     if b.memory == "hbm":
-        if dims:
-            pat = [tuple(dims[0])] + _merge(dims[1:])
-        else:
-            pat = [(1, 1)]
-        n = 1
-        for _, c in pat:
-            n *= c
-        return (b, -1, 0, off, tuple(pat), v.dtype), n
+        hit = _hbm_layouts.get(dims)
+        if hit is None:
+            hit = _hbm_layouts[dims] = _hbm_layout(dims)
+        return (b, -1, 0, off, hit[0], v.dtype), hit[1]
     ps = b.pstride
+    key = (dims, ps)
+    hit = _onchip_layouts.get(key)
+    if hit is None:
+        hit = _onchip_layouts[key] = _onchip_layout(dims, ps, b)
+    p0 = off // ps if ps else off
+    return (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype), hit[2]
+
+
+def _hbm_layout(dims):
+    if dims:
+        pat = [tuple(dims[0])] + _merge(dims[1:])
+    else:
+        pat = [(1, 1)]
+    n = 1
+    for _, c in pat:
+        n *= c
+    return tuple(pat), n
+
+
+def _onchip_layout(dims, ps, b):
     pc = 1
     rest = dims
     pidx = -1
@@ -77,13 +99,11 @@ def _make_ap(v, ranges, dims, off, b):
         else:
             raise kernel_error(f"tile {b.name}: an access mixes the partition and free dimensions",
                                "index on-chip tiles as tile[partition, free...]")
-    p0 = off // ps if ps else off
-    foff = off - p0 * ps
     pat = tuple(_merge(rest)) or ((1, 1),)
     n = pc
     for _, c in pat:
         n *= c
-    return (b, p0, pc, foff, pat, v.dtype), n
+    return pc, pat, n
 
 
 def materialize_zeros(b, loc):
@@ -113,8 +133,15 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
             return None
     src_aps = []
     for v in srcs:
-        ap, _ = make_ap(v, ranges)
         b = v.buf
+        dims = v.dims
+        if ranges is None and dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
+            ap = b.rap
+            if ap is None:
+                ap = b.rap = _make_ap(v, None, dims, 0, b)
+            ap = ap[0]
+        else:
+            ap = _make_ap(v, ranges, dims, v.off, b)[0]
         if b.memory != "hbm":
             if b.zeroed and (b.mm_keys is None or (ap[1], ap[3]) not in b.mm_keys):
                 materialize_zeros(b, loc)
@@ -125,20 +152,31 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
         src_aps.append(ap)
     dst_aps = []
     elements = 0
-    for i, v in enumerate(dsts):
-        ap, n = make_ap(v, ranges)
+    first = True
+    for v in dsts:
         b = v.buf
+        dims = v.dims
+        if ranges is None and dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
+            ap = b.rap
+            if ap is None:
+                ap = b.rap = _make_ap(v, None, dims, 0, b)
+        else:
+            ap = _make_ap(v, ranges, dims, v.off, b)
         if b.zeroed and op != "nc_matmul":
             materialize_zeros(b, loc)
         b.written = True
-        if i == 0:
-            elements = n
-        dst_aps.append(ap)
+        if first:
+            elements = ap[1]
+            first = False
+        dst_aps.append(ap[0])
     dt = dsts[0].dtype if dsts else "float32"
-    ins = Instr(op, engine, dst_aps, src_aps, elements, elements * dtypes.SIZES[dt], attrs, loc,
+    ins = Instr(op, engine, dst_aps, src_aps, elements, elements * _SIZES[dt], attrs, loc,
                 T.iter_tuple, T.pid, ranges)
     T.instrs.append(ins)
     return ins
+
+
+_SIZES = dtypes.SIZES
 
 
 def root_dims(shape):
@@ -149,22 +187,32 @@ def root_dims(shape):
     return tuple(reversed(dims))
 
 
-_root_dims_cache = {}
-
-
 def root_view(b):
     if b.rdims is None:
         b.rdims = root_dims(b.shape)
     return Tensor(b, 0, b.rdims, b.dtype, root=True, shape=b.shape)
 
 
+_tile_layouts = {}  # shape -> (root dims, partition stride)
+
+
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
-    shape = tuple(shape)
-    buf = T.new_buffer(T.var_name(loc, fallback_name), memory, shape, dtype, role, loc)
+    if type(shape) is not tuple:
+        shape = tuple(shape)
+    name = T.var_name(loc, fallback_name)
+    if memory != "hbm" and (memory, shape, dtype) not in _checked_shapes:
+        check_onchip_shape(memory, shape, dtype)
+    lay = _tile_layouts.get(shape)
+    if lay is None:
+        dims = root_dims(shape)
+        ps = 1
+        for d in shape[1:]:
+            ps *= d
+        lay = _tile_layouts[shape] = (dims, ps)
+    dims = lay[0]
+    buf = Buffer(name, memory, shape, dtype, role, loc[0] if loc else (0, 0), "", lay[1])
+    T.buffers.append(buf)
     buf.temp = temp
-    dims = _root_dims_cache.get(shape)
-    if dims is None:
-        dims = _root_dims_cache[shape] = root_dims(shape)
     buf.rdims = dims
     return Tensor(buf, 0, dims, dtype, None, True, shape)
 

@@ -1,4 +1,5 @@
 """The recording state of one trace: buffers, instructions, source files, loop and SPMD context."""
+import inspect
 import re
 import sys
 
@@ -10,6 +11,7 @@ PSUM_BANK_BYTES = 2 * 1024
 PSUM_PARTITION_BYTES = 16 * 1024
 PMAX = 128
 
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 _ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:[-+*/]?=)(?!=)")
 
 
@@ -24,7 +26,7 @@ class Buffer:
     __slots__ = ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed",
                  "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap")
 
-    def __init__(self, name, memory, shape, dtype, role, decl, kind=""):
+    def __init__(self, name, memory, shape, dtype, role, decl, kind="", pstride=None):
         self.name = name
         self.memory = memory
         self.shape = shape
@@ -32,10 +34,11 @@ class Buffer:
         self.role = role
         self.decl = decl
         self.kind = kind
-        n = 1
-        for d in shape[1:]:
-            n *= d
-        self.pstride = n
+        if pstride is None:
+            pstride = 1
+            for d in shape[1:]:
+                pstride *= d
+        self.pstride = pstride
         self.written = False
         self.zeroed = False
         self.mm_keys = None
@@ -90,6 +93,9 @@ class Tracer:
         self.shared_allocs = []  # shared_hbm buffers of instance 0, reused by later instances
         self.shared_ordinal = 0
         self.sources = {}
+        self._loc_frame = None   # single-entry cache of loc(): frame, line and its chain
+        self._loc_line = -1
+        self._loc_value = ()
 
     # ---------------------------------------------------------------- source locations
     def file_id(self, filename):
@@ -104,22 +110,48 @@ class Tracer:
         return fid
 
     def loc(self, frame=None):
-        """Kernel-file frames from the innermost outwards, as ((file, line), ...)."""
+        """Kernel-file frames from the innermost outwards, as ((file, line), ...).
+
+        Front-end frames are skipped first; the chain of the innermost kernel frame is cached for
+        that frame object and line (its callers cannot change while it runs), so the several calls
+        one kernel statement makes walk the stack once. Files are registered on the first walk.
+        """
         f = frame or sys._getframe(1)
-        out = []
         stop = self.stop_code
         ids = self._file_ids
         while f is not None:
             code = f.f_code
             if code is stop:
-                break
+                return ()
             fid = ids.get(code.co_filename)
             if fid is None:
                 fid = self.file_id(code.co_filename)
             if fid >= 0:
-                out.append((fid, f.f_lineno))
+                break
             f = f.f_back
-        return tuple(out)
+        else:
+            return ()
+        line = f.f_lineno
+        if f is self._loc_frame and line == self._loc_line:
+            return self._loc_value
+        out = [(fid, line)]
+        g = f.f_back
+        while g is not None:
+            code = g.f_code
+            if code is stop:
+                break
+            gid = ids.get(code.co_filename)
+            if gid is None:
+                gid = self.file_id(code.co_filename)
+            if gid >= 0:
+                out.append((gid, g.f_lineno))
+            g = g.f_back
+        value = tuple(out)
+        if not f.f_code.co_flags & _RESUMABLE:  # a generator's frame gets other callers on resumption
+            self._loc_frame = f
+            self._loc_line = line
+            self._loc_value = value
+        return value
 
     def where(self, frame=None):
         """(display file, line) of the innermost kernel frame, or (None, None)."""

@@ -1,0 +1,186 @@
+// kl_bench_sim: simulation throughput. Synthesises a matmul-shaped kernel of >= 1 million instructions
+// straight into a KernelIr (no JSON), simulates it on trn1 and prints instructions per second and the
+// memory held per instruction (IR + timeline result, and the process's peak RSS).
+//
+//   kl_bench_sim [INSTRUCTIONS] [PROFILE.json]
+#include "engine/SimListener.h"
+#include "engine/Simulator.h"
+#include "hw/HardwareProfile.h"
+#include "hw/ProfileLocator.h"
+#include "ir/KernelIr.h"
+
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+
+#include <array>
+#include <chrono>
+#include <ctime>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+using namespace kl::sim;
+
+AccessPattern onChip(KernelIr& ir, std::uint32_t buffer, std::int64_t freeElems, DType dtype) {
+    const std::array<PatternDim, 1> dims{{{1, freeElems}}};
+    AccessPattern ap;
+    ap.buffer = buffer;
+    ap.partStart = 0;
+    ap.partCount = 128;
+    ap.patternBegin = ir.addPattern(dims);
+    ap.patternCount = 1;
+    ap.dtype = dtype;
+    return ap;
+}
+
+AccessPattern inHbm(KernelIr& ir, std::uint32_t buffer, std::int64_t offset, std::int64_t rowStride, std::int64_t cols) {
+    const std::array<PatternDim, 2> dims{{{rowStride, 128}, {1, cols}}};
+    AccessPattern ap;
+    ap.buffer = buffer;
+    ap.offset = offset;
+    ap.patternBegin = ir.addPattern(dims);
+    ap.patternCount = 2;
+    ap.dtype = DType::BFloat16;
+    return ap;
+}
+
+std::uint32_t tile(KernelIr& ir, Memory memory, std::int64_t freeElems, DType dtype) {
+    Buffer b;
+    b.name = memory == Memory::Psum ? "acc" : "tile";
+    b.memory = memory;
+    b.shape = {128, freeElems};
+    b.dtype = dtype;
+    b.dtypeBytes = dtypeBytes(dtype);
+    return ir.addBuffer(std::move(b));
+}
+
+/// Blocked matmul shape: per (m, n) output tile, K steps of {load lhsT tile, load rhs tile, matmul}, then
+/// a PSUM->SBUF copy on VectorE, a ScalarE activation and a store.
+KernelIr synthesise(std::size_t target) {
+    KernelIr ir;
+    ir.kernelName = "bench_matmul";
+    ir.files = {"bench.py"};
+    ir.reserve(target + 64);
+    Buffer lhs{"lhsT", {8192, 4096}, Memory::Hbm, DType::BFloat16, BufferRole::Input, 2, {}};
+    Buffer rhs{"rhs", {8192, 8192}, Memory::Hbm, DType::BFloat16, BufferRole::Input, 2, {}};
+    Buffer out{"out", {4096, 8192}, Memory::Hbm, DType::BFloat16, BufferRole::Output, 2, {}};
+    const std::uint32_t lhsB = ir.addBuffer(lhs);
+    const std::uint32_t rhsB = ir.addBuffer(rhs);
+    const std::uint32_t outB = ir.addBuffer(out);
+    constexpr int kSteps = 64;
+    std::uint32_t id = 0;
+    auto add = [&](Op op, Engine engine, std::initializer_list<AccessPattern> dst, std::initializer_list<AccessPattern> src,
+                   std::uint32_t line) {
+        Instruction in;
+        in.id = id++;
+        in.op = op;
+        in.engine = engine;
+        const std::array<SourceLoc, 1> loc{{{0, line}}};
+        ir.addInstruction(in, std::span(dst.begin(), dst.size()), std::span(src.begin(), src.size()), loc);
+    };
+    for (std::size_t tileIndex = 0; ir.instructions().size() < target; ++tileIndex) {
+        const std::int64_t m = static_cast<std::int64_t>(tileIndex % 32);
+        const std::int64_t n = static_cast<std::int64_t>((tileIndex / 32) % 16);
+        const std::uint32_t acc = tile(ir, Memory::Psum, 512, DType::Float32);
+        for (int k = 0; k < kSteps; ++k) {
+            const std::uint32_t a = tile(ir, Memory::Sbuf, 128, DType::BFloat16);
+            const std::uint32_t b = tile(ir, Memory::Sbuf, 512, DType::BFloat16);
+            add(Op::DmaCopy, Engine::Dma, {onChip(ir, a, 128, DType::BFloat16)}, {inHbm(ir, lhsB, k * 128 * 4096 + m * 128, 4096, 128)}, 10);
+            add(Op::DmaCopy, Engine::Dma, {onChip(ir, b, 512, DType::BFloat16)}, {inHbm(ir, rhsB, k * 128 * 8192 + n * 512, 8192, 512)}, 11);
+            add(Op::NcMatmul, Engine::Tensor, {onChip(ir, acc, 512, DType::Float32)},
+                {onChip(ir, a, 128, DType::BFloat16), onChip(ir, b, 512, DType::BFloat16)}, 12);
+        }
+        const std::uint32_t res = tile(ir, Memory::Sbuf, 512, DType::BFloat16);
+        add(Op::TensorCopy, Engine::Vector, {onChip(ir, res, 512, DType::BFloat16)}, {onChip(ir, acc, 512, DType::Float32)}, 13);
+        add(Op::Activation, Engine::Scalar, {onChip(ir, res, 512, DType::BFloat16)}, {onChip(ir, res, 512, DType::BFloat16)}, 14);
+        add(Op::DmaCopy, Engine::Dma, {inHbm(ir, outB, m * 128 * 8192 + n * 512, 8192, 512)}, {onChip(ir, res, 512, DType::BFloat16)}, 15);
+    }
+    return ir;
+}
+
+/// CPU time of this thread: on a shared machine wall time also counts other people's builds.
+double threadCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// Splits the run into scheduling (Pipeline + listeners' per-event work) and the listeners' finish().
+class PhaseClock : public SimListener {
+public:
+    void onStart(const KernelIr& ir, const HardwareProfile&) override {
+        m_count = ir.instructions().size();
+        m_start = threadCpuSeconds();
+    }
+    void onInstruction(const InstructionEvent&) override {
+        if (--m_count == 0) m_scheduled = threadCpuSeconds();
+    }
+    void finish(SimResult&) override { m_finished = threadCpuSeconds(); }
+    double scheduling() const { return m_scheduled - m_start; }
+    double finishing() const { return m_finished - m_scheduled; }
+
+private:
+    std::size_t m_count = 0;
+    double m_start = 0, m_scheduled = 0, m_finished = 0;
+};
+
+long peakRssBytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss * 1024L;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::size_t target = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
+    std::string profilePath = argc > 2 ? argv[2] : std::string{};
+    if (profilePath.empty()) {
+        auto found = ProfileLocator::resolve("trn1", {KL_SOURCE_DIR, std::filesystem::current_path()});
+        if (!found) {
+            fmt::print(stderr, "{}\n", kl::formatError(found.error()));
+            return 1;
+        }
+        profilePath = found->string();
+    }
+    auto hw = HardwareProfile::loadFile(profilePath);
+    if (!hw) {
+        fmt::print(stderr, "{}\n", kl::formatError(hw.error()));
+        return 1;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const KernelIr ir = synthesise(target);
+    const auto t1 = std::chrono::steady_clock::now();
+    const double cpu0 = threadCpuSeconds();
+    PhaseClock phases;
+    SimListener* const extra[] = {&phases};
+    auto result = Simulator::run(ir, *hw, extra);
+    const double cpu1 = threadCpuSeconds();
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!result) {
+        fmt::print(stderr, "{}\n", kl::formatError(result.error()));
+        return 1;
+    }
+    const SimResult& r = **result;
+    const double n = static_cast<double>(ir.instructions().size());
+    const double simSeconds = std::chrono::duration<double>(t2 - t1).count();
+    const double irBytes = static_cast<double>(ir.memoryBytes()) + static_cast<double>(ir.buffers().size() * sizeof(Buffer));
+    const double timelineBytes = static_cast<double>(r.timeline.memoryBytes());
+    fmt::print("instructions          {}\n", ir.instructions().size());
+    fmt::print("synthesis             {:.3f} s\n", std::chrono::duration<double>(t1 - t0).count());
+    fmt::print("simulation            {:.3f} s\n", simSeconds);
+    fmt::print("simulation CPU time   {:.3f} s (scheduling {:.3f} s, listeners' finish {:.3f} s)\n", cpu1 - cpu0,
+               phases.scheduling(), phases.finishing());
+    fmt::print("throughput            {:.2f} M instructions/s (wall), {:.2f} M instructions/s (CPU time)\n", n / simSeconds / 1e6,
+               n / (cpu1 - cpu0) / 1e6);
+    fmt::print("IR bytes/instr        {:.1f}\n", irBytes / n);
+    fmt::print("timeline bytes/instr  {:.1f}\n", timelineBytes / n);
+    fmt::print("peak RSS bytes/instr  {:.1f}   (peak RSS {:.1f} MiB)\n", static_cast<double>(peakRssBytes()) / n,
+               static_cast<double>(peakRssBytes()) / (1024.0 * 1024.0));
+    fmt::print("series points         dma {} sbuf {} psum {}\n", r.dma.timePs.size(), r.sbuf.timePs.size(), r.psum.timePs.size());
+    fmt::print("simulated time        {:.3f} ms, MFU {:.1f} %\n", static_cast<double>(r.summary.totalPs) / 1e9, r.summary.mfuPct);
+    return 0;
+}
