@@ -18,6 +18,7 @@ Region regionOf(const KernelIr& ir, const AccessPattern& ap) {
 
 void DependencyTracker::reset(std::size_t bufferCount) {
     m_records.assign(bufferCount, {});
+    m_spare.clear();
 }
 
 void DependencyTracker::query(std::uint32_t buffer, const Region& region, bool isWrite, Ready& ready) const {
@@ -31,6 +32,10 @@ void DependencyTracker::query(std::uint32_t buffer, const Region& region, bool i
 
 void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool isWrite, TimePs end, std::uint32_t instr) {
     auto& list = m_records[buffer];
+    if (list.capacity() == 0 && !m_spare.empty()) {
+        list = std::move(m_spare.back());
+        m_spare.pop_back();
+    }
     std::erase_if(list, [&](const Record& r) {
         return region.contains(r.region) && r.end <= end && (isWrite || !r.write);
     });
@@ -58,8 +63,12 @@ void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool 
 }
 
 void DependencyTracker::release(std::uint32_t buffer) {
-    m_records[buffer].clear();
-    m_records[buffer].shrink_to_fit();
+    auto& list = m_records[buffer];
+    if (list.capacity() > 0) {
+        list.clear();
+        m_spare.push_back(std::move(list));
+        list = {};
+    }
 }
 
 } // namespace kl::sim

@@ -57,6 +57,9 @@ private:
         bool write = false;
     };
     std::vector<std::vector<Record>> m_records;
+    /// Emptied record lists of freed buffers, reused by new ones: a kernel allocates a fresh tile per
+    /// loop iteration, and recycling the storage avoids a malloc/free pair per tile.
+    std::vector<std::vector<Record>> m_spare;
 };
 
 } // namespace kl::sim

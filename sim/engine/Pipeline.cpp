@@ -76,6 +76,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
             advanceWatermark(i);
         }
         const Instruction& in = instrs[i];
+        beginInstruction(ir, in);
         if (in.engine == Engine::Dma) {
             scheduleDma(ir, i);
         } else if (isMatmul(in)) {
@@ -106,15 +107,36 @@ void Pipeline::advanceWatermark(std::uint32_t index) {
     }
 }
 
-void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) const {
+const Region& Pipeline::region(const KernelIr& ir, const AccessPattern& ap) {
+    // Operands are queried and then recorded: compute each region once per instruction. Operand
+    // storage is contiguous, so its address identifies it within the instruction being scheduled.
+    const std::size_t slot = static_cast<std::size_t>(&ap - m_operandBase);
+    if (slot >= m_regions.size()) {
+        m_regions.resize(slot + 1);
+        m_regionValid.resize(slot + 1, false);
+    }
+    if (!m_regionValid[slot]) {
+        m_regions[slot] = regionOf(ir, ap);
+        m_regionValid[slot] = true;
+    }
+    return m_regions[slot];
+}
+
+void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
+    const auto dst = ir.dsts(in);
+    m_operandBase = dst.data();
+    std::fill(m_regionValid.begin(), m_regionValid.end(), false);
+}
+
+void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {
     for (const AccessPattern& ap : ops) {
-        m_deps.query(ap.buffer, regionOf(ir, ap), isWrite, ready);
+        m_deps.query(ap.buffer, region(ir, ap), isWrite, ready);
     }
 }
 
 void Pipeline::recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index) {
     for (const AccessPattern& ap : ops) {
-        m_deps.record(ap.buffer, regionOf(ir, ap), isWrite, end, index);
+        m_deps.record(ap.buffer, region(ir, ap), isWrite, end, index);
     }
 }
 

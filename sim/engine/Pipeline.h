@@ -56,7 +56,9 @@ private:
     void scheduleMatmul(const KernelIr& ir, std::uint32_t index);
     void scheduleDma(const KernelIr& ir, std::uint32_t index);
 
-    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) const;
+    void beginInstruction(const KernelIr& ir, const Instruction& in);
+    [[nodiscard]] const Region& region(const KernelIr& ir, const AccessPattern& ap);
+    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready);
     void recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
     /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
     /// start and the capacity cause if room was what held it.
@@ -80,6 +82,9 @@ private:
     std::vector<BufferState> m_buffers;
     std::vector<std::uint32_t> m_newlyOpened;
     std::vector<MemoryEvent> m_pendingMemory;
+    const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
+    std::vector<Region> m_regions;                ///< its operands' regions, computed on first use
+    std::vector<bool> m_regionValid;
     std::vector<SimListener*> m_listeners;
 };
 

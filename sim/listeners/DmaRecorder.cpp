@@ -18,7 +18,7 @@ void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     }
     m_steps.assign(m_series.queues, {});
     for (auto& q : m_steps) {
-        q.reserve(transfers * 5 / std::max<std::size_t>(m_steps.size(), 1) + 16);
+        q.reserve(transfers * 8 / std::max<std::size_t>(m_steps.size(), 1) + 16);
     }
 }
 

@@ -19,12 +19,12 @@ def _pattern(pat, cache):
 
 
 def _ap(ap, cache, pcache):
-    key = (ap[0].id,) + ap[1:]
-    s = cache.get(key)
+    """Text of an operand; the cache is keyed by the AP tuple (its buffer's id is fixed while rendering)."""
+    s = cache.get(ap)
     if s is None:
         b, p0, pc, off, pat, dt = ap
         part = f'"part":[{p0},{pc}],' if p0 >= 0 else ""
-        s = cache[key] = f'{{"buf":{b.id},{part}"offset":{off},"pattern":{_pattern(pat, pcache)},"dtype":"{dt}"}}'
+        s = cache[ap] = f'{{"buf":{b.id},{part}"offset":{off},"pattern":{_pattern(pat, pcache)},"dtype":"{dt}"}}'
     return s
 
 
@@ -48,6 +48,15 @@ def _attr_value(v):
     return v
 
 
+# Attribute value types whose JSON text depends only on (type, value), so rendered `attrs` objects can
+# be shared between instructions with equal attributes. A float 0.0 is never shared: -0.0 == 0.0.
+_PLAIN = frozenset((int, str, bool, type(None), float))
+
+
+def _attrs_text(attrs):
+    return _dump({k: _attr_value(v) for k, v in attrs.items()}, separators=(",", ":"), default=str)
+
+
 def render(tracer, kernel_name, api, args):
     """The IR document as a string."""
     live = [b for b in tracer.buffers if not b.dropped]
@@ -58,34 +67,76 @@ def render(tracer, kernel_name, api, args):
                  separators=(",", ":")),
            ',"files":', _dump(tracer.files, separators=(",", ":")), ',"buffers":[']
     parts = []
+    shape_cache = {}
     for b in live:
-        parts.append(f'{{"id":{b.id},"name":{_dump(b.name)},"memory":"{b.memory}","shape":{_ints(b.shape, {})},'
+        parts.append(f'{{"id":{b.id},"name":{_dump(b.name)},"memory":"{b.memory}","shape":{_ints(b.shape, shape_cache)},'
                      f'"dtype":"{b.dtype}","dtype_bytes":{dtypes.SIZES[b.dtype]},"role":"{b.role}",'
                      f'"decl":{{"file":{b.decl[0]},"line":{b.decl[1]}}}}}')
     out.append(",".join(parts))
     out.append('],"instructions":[')
-    apc, pc, lc, ic = {}, {}, {}, {}
-    attr_cache = {}
-    parts = []
-    for i, ins in enumerate(tracer.instrs):
-        dst = ",".join([_ap(a, apc, pc) for a in ins.dst])
-        src = ",".join([_ap(a, apc, pc) for a in ins.src])
-        attrs = ins.attrs
-        if attrs:
-            key = tuple((k, type(v), v) for k, v in attrs.items()) if all(isinstance(v, (int, float, str, bool)) for v in attrs.values()) else None
-            a = attr_cache.get(key) if key is not None else None
-            if a is None:
-                a = _dump({k: _attr_value(v) for k, v in attrs.items()}, separators=(",", ":"), default=str)
-                if key is not None:
-                    attr_cache[key] = a
-        else:
-            a = "{}"
-        parts.append(f'{{"id":{i},"op":"{ins.op}","engine":"{ins.engine}","dst":[{dst}],"src":[{src}],'
-                     f'"elements":{ins.elements},"bytes":{ins.nbytes},"attrs":{a},"loc":{_loc(ins.loc, lc)},'
-                     f'"iter":{_ints(ins.iter, ic)},"pid":{_ints(ins.pid, ic)}}}')
-    out.append(",".join(parts))
+    out.append(",".join(_instructions(tracer.instrs)))
     out.append('],"diagnostics":[')
     out.append(",".join(f'{{"severity":"{s}","message":{_dump(m)},"file":{f},"line":{l}}}'
                         for s, m, f, l in tracer.diagnostics))
     out.append("]}")
     return "".join(out)
+
+
+def _instructions(instrs):
+    """One JSON object per instruction; the pieces that repeat (operands, attrs, loc, iter) are cached
+    as text, so most instructions are one dictionary lookup per field and one format."""
+    apc, pc, lc, ic = {}, {}, {}, {}
+    attr_cache = {}
+    plain_types = {}
+    head_cache = {}
+    ap_get = apc.get
+    loc_get = lc.get
+    int_get = ic.get
+    attr_get = attr_cache.get
+    parts = []
+    append = parts.append
+    for i, ins in enumerate(instrs):
+        d = ins.dst
+        if len(d) == 1:
+            a = d[0]
+            dst = ap_get(a) or _ap(a, apc, pc)
+        else:
+            dst = ",".join([ap_get(a) or _ap(a, apc, pc) for a in d])
+        sl = ins.src
+        n = len(sl)
+        if n == 2:
+            a, b = sl
+            src = (ap_get(a) or _ap(a, apc, pc)) + "," + (ap_get(b) or _ap(b, apc, pc))
+        elif n == 1:
+            a = sl[0]
+            src = ap_get(a) or _ap(a, apc, pc)
+        elif n == 0:
+            src = ""
+        else:
+            src = ",".join([ap_get(a) or _ap(a, apc, pc) for a in sl])
+        attrs = ins.attrs
+        if attrs:
+            vals = tuple(attrs.values())
+            types = tuple(map(type, vals))
+            plain = plain_types.get(types)
+            if plain is None:
+                plain = plain_types[types] = all(t in _PLAIN for t in types)
+            if plain and (float not in types or 0.0 not in vals):
+                key = (tuple(attrs), vals, types)
+                at = attr_get(key)
+                if at is None:
+                    at = attr_cache[key] = _attrs_text(attrs)
+            else:
+                at = _attrs_text(attrs)
+        else:
+            at = "{}"
+        head = head_cache.get((ins.op, ins.engine))
+        if head is None:
+            head = head_cache[(ins.op, ins.engine)] = f'"op":"{ins.op}","engine":"{ins.engine}","dst":['
+        loc = ins.loc
+        it = ins.iter
+        pid = ins.pid
+        append(f'{{"id":{i},{head}{dst}],"src":[{src}],"elements":{ins.elements},"bytes":{ins.nbytes},'
+               f'"attrs":{at},"loc":{loc_get(loc) or _loc(loc, lc)},"iter":{int_get(it) or _ints(it, ic)},'
+               f'"pid":{int_get(pid) or _ints(pid, ic)}}}')
+    return parts

@@ -15,6 +15,7 @@ from .tracer import T, PSUM_BANK_BYTES
 from .views import Tensor
 
 ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
+_SIZES = dtypes.SIZES
 
 
 def op_name(op):
@@ -70,15 +71,20 @@ def _scalar(x):
 # ---------------------------------------------------------------------------------------------- assignment
 def assign(dst, value):
     """`dst_view[...] = value`."""
-    loc = _loc()
-    if _scalar(value):
+    loc = T.loc(sys._getframe(1))
+    if type(value) is Tensor:
+        vb = value.buf
+        if vb.temp and value.root and not vb.pinned and vb.producer is not None:
+            if not (vb.producer.op == "nc_matmul" and dst.buf.memory != "psum"):
+                return retarget(value, dst, accumulate=False)
+            # `sbuf_tile[...] = nl.matmul(...)`: the matmul stays in PSUM and a copy moves the result.
+    elif _scalar(value):
         return memset(dst, value, loc=loc)
-    if not isinstance(value, Tensor):
+    elif not isinstance(value, Tensor):
         raise unsupported(f"assigning a {type(value).__name__} to a tile")
-    if value.buf.temp and value.root and not value.buf.pinned and value.buf.producer is not None:
+    elif value.buf.temp and value.root and not value.buf.pinned and value.buf.producer is not None:
         if not (value.buf.producer.op == "nc_matmul" and dst.buf.memory != "psum"):
             return retarget(value, dst, accumulate=False)
-        # `sbuf_tile[...] = nl.matmul(...)`: the matmul stays in PSUM and a copy moves the result.
     require_shape("assignment", value.shape, dst.shape)
     if dst.buf.memory == "hbm" or value.buf.memory == "hbm":
         if dst.buf.memory == "hbm" and value.buf.memory != "hbm" and T.api_seen == {"legacy"}:
@@ -90,21 +96,29 @@ def assign(dst, value):
 def retarget(value, dst, accumulate):
     """Make the instruction that produced temporary `value` write `dst` instead (no extra copy)."""
     ins = value.buf.producer
-    require_shape("assignment", value.shape, dst.shape)
-    if dst.buf.memory == "hbm" and ins.engine != "dma":
-        raise kernel_error(f"the result of {ins.op} cannot be written to HBM tensor '{dst.buf.name}' directly",
+    vs, ds = value.shape, dst.shape
+    if vs != ds:
+        require_shape("assignment", vs, ds)
+    db = dst.buf
+    if db.memory == "hbm" and ins.engine != "dma":
+        raise kernel_error(f"the result of {ins.op} cannot be written to HBM tensor '{db.name}' directly",
                            "compute into an SBUF tile, then nl.store it")
-    if ins.op == "nc_matmul":
+    is_mm = ins.op == "nc_matmul"
+    if is_mm:
         ins.attrs["accumulate"] = _matmul_acc(dst, accumulate)
-    ap, n = make_ap(dst, ins.ranges if ins.ranges and len(ins.ranges) == len(dst.dims) else None)
+    ranges = ins.ranges
+    ap, n = make_ap(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
     ins.dst[0] = ap
     ins.elements = n
-    ins.nbytes = n * dtypes.SIZES[dst.dtype]
-    dst.buf.written = True
-    dst.buf.zeroed = dst.buf.zeroed and ins.op == "nc_matmul"
+    ins.nbytes = n * _SIZES[dst.dtype]
+    db.written = True
+    db.zeroed = db.zeroed and is_mm
     value.buf.dropped = True
-    value.buf, value.off, value.dims, value.dtype = dst.buf, dst.off, dst.dims, dst.dtype
-    value.shape = dst.shape
+    value.buf = db
+    value.off = dst.off
+    value.dims = dst.dims
+    value.dtype = dst.dtype
+    value.shape = ds
     value.root = False
     return dst
 
@@ -140,8 +154,14 @@ def _matmul_acc(dst, accumulate):
 
 def inplace_op(view, other, op):
     """`view += other` and friends; `psum += nl.matmul(...)` becomes an accumulating matmul."""
-    loc = _loc()
-    if (op == "add" and isinstance(other, Tensor) and other.buf.temp and other.root and not other.buf.pinned
+    loc = T.loc(sys._getframe(1))
+    if op == "add" and type(other) is Tensor:
+        ob = other.buf
+        if ob.temp and other.root and not ob.pinned and ob.producer is not None and ob.producer.op == "nc_matmul":
+            retarget(other, view, accumulate=True)
+        else:
+            binary_op(op, view, other, dst=view, loc=loc)
+    elif (op == "add" and isinstance(other, Tensor) and other.buf.temp and other.root and not other.buf.pinned
             and other.buf.producer is not None and other.buf.producer.op == "nc_matmul"):
         retarget(other, view, accumulate=True)
     else:

@@ -72,16 +72,24 @@ class Tensor:
 
     # ------------------------------------------------------------------ indexing
     def __getitem__(self, key):
+        buf = self.buf
+        if key is Ellipsis and not self.checks:
+            # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
+            buf.pinned = True
+            return Tensor(buf, self.off, self.dims, self.dtype, None, False, self.shape)
         view = index_view(self, key)
-        self.buf.pinned = True
+        buf.pinned = True
         return view
 
     def __setitem__(self, key, value):
-        if getattr(value, "inplace", False):
-            value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
+        if type(value) is Tensor:
+            if value.inplace:
+                value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
+                return
+        elif getattr(value, "inplace", False):
+            value.inplace = False
             return
-        from .ops import assign
-        assign(index_view(self, key), value)
+        _ops.assign(index_view(self, key), value)
 
     def ap(self, pattern, offset=0, **_):
         """Standalone `.ap(pattern=[[step, num], ...], offset=...)` over this view's buffer."""
@@ -134,8 +142,7 @@ class Tensor:
 
     # ------------------------------------------------------------------ operators
     def _bin(self, other, op, reverse=False):
-        from .ops import binary_op
-        return binary_op(op, other, self) if reverse else binary_op(op, self, other)
+        return _ops.binary_op(op, other, self) if reverse else _ops.binary_op(op, self, other)
 
     def __add__(self, o): return self._bin(o, "add")
     def __radd__(self, o): return self._bin(o, "add", True)
@@ -172,13 +179,12 @@ class Tensor:
         return unary_op("abs", self)
 
     def _inplace(self, o, op):
-        from .ops import inplace_op
-        return inplace_op(self, o, op)
+        return _ops.inplace_op(self, o, op)
 
-    def __iadd__(self, o): return self._inplace(o, "add")
-    def __isub__(self, o): return self._inplace(o, "subtract")
-    def __imul__(self, o): return self._inplace(o, "multiply")
-    def __itruediv__(self, o): return self._inplace(o, "divide")
+    def __iadd__(self, o): return _ops.inplace_op(self, o, "add")
+    def __isub__(self, o): return _ops.inplace_op(self, o, "subtract")
+    def __imul__(self, o): return _ops.inplace_op(self, o, "multiply")
+    def __itruediv__(self, o): return _ops.inplace_op(self, o, "divide")
 
 
 class _What:
@@ -216,6 +222,16 @@ def _resolve_slice(k, count, what):
     return start, len(range(start, stop, step)), step
 
 
+def _count_keys(key):
+    """Keys that consume a dimension (identity tests only: `in` would call the overloaded == of index
+    expressions)."""
+    n = len(key)
+    for k in key:
+        if k is None or k is Ellipsis:
+            n -= 1
+    return n
+
+
 def index_view(view, key):
     if key is Ellipsis and not view.checks:
         # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
@@ -225,33 +241,68 @@ def index_view(view, key):
     dims = view.dims
     if view.checks:
         run_checks(view, None)
-    if len(key) == len(dims) and all(type(k) is slice for k in key):
-        return _slice_view(view, key, dims)
-    nkeys = len(key)
-    for k in key:  # identity tests only: `in` would call the overloaded == of index expressions
-        if k is None or k is Ellipsis:
-            nkeys -= 1
-    if nkeys > len(dims):
-        raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
-    what = _What(view)
+    nk = len(key)
+    if nk == len(dims):
+        if nk == 2:
+            k0, k1 = key
+            if type(k0) is slice and type(k1) is slice:
+                # The common tiled-loop access: two plain in-bounds slices with integer bounds.
+                a0, b0, a1, b1 = k0.start, k0.stop, k1.start, k1.stop
+                (s0, c0), (s1, c1) = dims
+                if (k0.step is None and k1.step is None and type(a0) is int and type(b0) is int
+                        and type(a1) is int and type(b1) is int and 0 <= a0 < b0 <= c0 and 0 <= a1 < b1 <= c1):
+                    n0 = b0 - a0
+                    n1 = b1 - a1
+                    return Tensor(view.buf, view.off + a0 * s0 + a1 * s1, ((s0, n0), (s1, n1)), view.dtype,
+                                  None, False, (n0, n1))
+                return _slice_view(view, key, dims)
+        for k in key:
+            if type(k) is not slice:
+                break
+        else:
+            return _slice_view(view, key, dims)
+    elif nk > len(dims):
+        nkeys = _count_keys(key)
+        if nkeys > len(dims):
+            raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
     off = view.off
     out = []
     exprs = None
     expr_pos = 0
     di = 0
     for k in key:
+        tk = type(k)
+        if tk is IndexExpr:
+            stride, count = dims[di]
+            di += 1
+            if exprs is None:
+                exprs = []
+                expr_pos = len(out)
+            exprs.append((stride, k, count))
+            continue
+        if tk is int:
+            stride, count = dims[di]
+            di += 1
+            i = k
+            if i < 0:
+                i += count
+            if i < 0 or i >= count:
+                raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
+                                   "check the tile offsets and the tensor shape")
+            off += i * stride
+            continue
         if k is None:
             out.append((0, 1))
             continue
         if k is Ellipsis:
-            skip = len(dims) - nkeys
+            skip = len(dims) - _count_keys(key)
             out.extend(dims[di:di + skip])
             di += skip
             continue
         stride, count = dims[di]
         di += 1
-        if type(k) is slice or isinstance(k, DynSlice):
-            start, n, step = _resolve_slice(k, count, what)
+        if tk is slice or isinstance(k, DynSlice):
+            start, n, step = _resolve_slice(k, count, _What(view))
             off += start * stride
             out.append((stride * step, n))
             continue
@@ -270,12 +321,31 @@ def index_view(view, key):
         if i < 0:
             i += count
         if i < 0 or i >= count:
-            raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{what}",
+            raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
                                "check the tile offsets and the tensor shape")
         off += i * stride
     out.extend(dims[di:])
     checks = None
     if exprs:
+        shape0 = exprs[0][1].shape
+        for _, e, _ in exprs:
+            if e.shape is not shape0 and e.shape != shape0:
+                break
+        else:
+            # All expressions on one grid (nl.mgrid, or aranges of one shape): no broadcasting needed.
+            rank = len(shape0)
+            strides = [0] * rank
+            checks = []
+            for stride, e, count in exprs:
+                off += stride * e.const
+                a = 0
+                for c in e.coefs:
+                    if c:
+                        strides[a] += stride * c
+                    a += 1
+                checks.append((e, count, expr_pos))
+            out[expr_pos:expr_pos] = zip(strides, shape0)
+            return Tensor(view.buf, off, tuple(out), view.dtype, tuple(checks))
         rank = max(len(e.shape) for _, e, _ in exprs)
         bshape = [1] * rank
         for _, e, _ in exprs:
@@ -298,22 +368,6 @@ def index_view(view, key):
     return Tensor(view.buf, off, tuple(out), view.dtype, checks)
 
 
-def _slice_view(view, key, dims):
-    """Fast path of index_view for a full tuple of plain slices (the common case in tiled loops)."""
-    off = view.off
-    out = []
-    for k, (stride, count) in zip(key, dims):
-        start, stop, step = k.start, k.stop, k.step
-        if step is None and type(start) is int and type(stop) is int and 0 <= start < stop <= count:
-            off += start * stride
-            out.append((stride, stop - start))
-            continue
-        start, n, step = _resolve_slice(k, count, _What(view))
-        off += start * stride
-        out.append((stride * step, n))
-    return Tensor(view.buf, off, tuple(out), view.dtype)
-
-
 def run_checks(view, ranges):
     """Bounds of arange-indexed views, evaluated once the op's mask (ranges) is known."""
     for expr, count, axis0 in view.checks:
@@ -330,3 +384,6 @@ def run_checks(view, ranges):
                 f"index expression reaches [{lo}, {hi}] but the dimension of {view.buf.name} has size {count}",
                 "out-of-bounds access: mask the last tile (mask=...) or shrink the index range")
     view.checks = None
+
+
+from . import ops as _ops  # noqa: E402  (ops imports this module; bound at the end to break the cycle)
