@@ -71,4 +71,27 @@ Expected<std::vector<Score>> ScoreRepository::list(std::int64_t taskId) {
     });
 }
 
+Expected<std::optional<Score>> ScoreRepository::find(std::int64_t taskId, const std::string& itemId) {
+    auto all = list(taskId);
+    if (!all) {
+        return std::unexpected(all.error());
+    }
+    for (Score& score : *all) {
+        if (score.itemId == itemId) {
+            return std::optional<Score>(std::move(score));
+        }
+    }
+    return std::optional<Score>();
+}
+
+Expected<void> ScoreRepository::restore(const Score& score) {
+    auto stmt = m_db.prepare("INSERT OR REPLACE INTO score(task_id, item_id, value, reviewer, updated_at) "
+                             "VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, score.taskId).bind(2, score.itemId).bind(3, score.value).bind(4, score.reviewer);
+    return stmt->bind(5, score.updatedAt).run();
+}
+
 } // namespace kl::core

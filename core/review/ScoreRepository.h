@@ -4,6 +4,7 @@
 #include "review/ReviewTypes.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ public:
                                       const std::string& reviewer);
     [[nodiscard]] Expected<void> clear(std::int64_t taskId, const std::string& itemId);
     [[nodiscard]] Expected<std::vector<Score>> list(std::int64_t taskId);
+    /// The item's score for the task, nullopt when unscored.
+    [[nodiscard]] Expected<std::optional<Score>> find(std::int64_t taskId, const std::string& itemId);
+    /// Writes `score` back exactly (reviewer and time included); for undo.
+    [[nodiscard]] Expected<void> restore(const Score& score);
 
 private:
     Database& m_db;

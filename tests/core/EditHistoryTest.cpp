@@ -2,6 +2,7 @@
 
 #include "review/AnnotationCommands.h"
 #include "review/EditHistory.h"
+#include "review/SetScoreCommand.h"
 
 #include <gtest/gtest.h>
 
@@ -138,6 +139,29 @@ TEST_F(EditHistoryTest, LongSequenceUndoesToEmptyAndRedoesToSame) {
         ASSERT_TRUE(history.redo());
     }
     EXPECT_EQ(m_file->annotations().list().value(), finalState);
+}
+
+TEST_F(EditHistoryTest, ScoreChangesUndoToThePreviousScore) {
+    EditHistory history(*m_file);
+    auto scores = m_file->scores();
+    ASSERT_TRUE(history.push(std::make_unique<SetScoreCommand>(m_taskId, "perf.dma", 2, "alice")));
+    const Score first = scores.find(m_taskId, "perf.dma").value().value();
+    ASSERT_TRUE(history.push(std::make_unique<SetScoreCommand>(m_taskId, "perf.dma", 4, "bob")));
+    ASSERT_TRUE(history.push(std::make_unique<SetScoreCommand>(m_taskId, "perf.dma", std::nullopt, "bob")));
+    EXPECT_FALSE(scores.find(m_taskId, "perf.dma").value());
+    ASSERT_TRUE(history.undo());
+    EXPECT_EQ(scores.find(m_taskId, "perf.dma").value()->value, 4);
+    ASSERT_TRUE(history.undo());
+    const Score back = scores.find(m_taskId, "perf.dma").value().value();
+    EXPECT_EQ(back.value, first.value);
+    EXPECT_EQ(back.reviewer, "alice");
+    EXPECT_EQ(back.updatedAt, first.updatedAt);
+    ASSERT_TRUE(history.undo());
+    EXPECT_FALSE(scores.find(m_taskId, "perf.dma").value());
+    ASSERT_TRUE(history.redo());
+    ASSERT_TRUE(history.redo());
+    EXPECT_EQ(scores.find(m_taskId, "perf.dma").value()->reviewer, "bob");
+    EXPECT_FALSE(history.push(std::make_unique<SetScoreCommand>(m_taskId, "perf.dma", 9, "bob")));
 }
 
 } // namespace
