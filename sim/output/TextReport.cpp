@@ -102,15 +102,21 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
         std::string bar(width, ' ');
         const std::size_t a = std::min(column(t.startPs[i]), width - 1);
         const std::size_t m = std::min(column(t.mainStartPs[i]), width - 1);
-        const std::size_t b = std::min(std::max(column(t.endPs[i]), a + 1), width);
-        for (std::size_t c = a; c < b; ++c) bar[c] = c < m ? 'l' : '=';
+        const std::size_t b = std::min(std::max(column(t.endPs[i]), m + 1), width);
+        // A matmul's LoadStationary ('l'), then the wait for its moving data ('.'), then the multiply.
+        std::size_t lsEnd = a;
+        if (const auto it = std::lower_bound(t.lsIndex.begin(), t.lsIndex.end(), static_cast<std::uint32_t>(i));
+            it != t.lsIndex.end() && *it == i) {
+            lsEnd = std::max(a + 1, column(t.lsEndPs[static_cast<std::size_t>(it - t.lsIndex.begin())]));
+        }
+        for (std::size_t c = a; c < b; ++c) bar[c] = c >= m ? '=' : (c < lsEnd ? 'l' : '.');
         std::string wait{waitCauseName(t.cause[i])};
         if (t.cause[i] == WaitCause::Dependency) wait += fmt::format(" #{}", t.waitOn[i]);
         out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i), t.irId[i],
                            laneName(t.lane[i]), opName(t.op[i]), static_cast<double>(t.startPs[i]) / 1000.0,
                            static_cast<double>(t.endPs[i]) / 1000.0, wait, t.line[i], bar);
     }
-    out += "('l' = TensorE LoadStationary, '=' = executing on the lane)\n";
+    out += "('=' executing on its lane; matmuls: 'l' LoadStationary, '.' waiting for the moving tile or the array)\n";
     return out;
 }
 

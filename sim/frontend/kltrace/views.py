@@ -368,6 +368,25 @@ def index_view(view, key):
     return Tensor(view.buf, off, tuple(out), view.dtype, checks)
 
 
+
+
+
+def _slice_view(view, key, dims):
+    """Fast path of index_view for a full tuple of plain slices (the common case in tiled loops)."""
+    off = view.off
+    out = []
+    for k, (stride, count) in zip(key, dims):
+        start, stop, step = k.start, k.stop, k.step
+        if step is None and type(start) is int and type(stop) is int and 0 <= start < stop <= count:
+            off += start * stride
+            out.append((stride, stop - start))
+            continue
+        start, n, step = _resolve_slice(k, count, _What(view))
+        off += start * stride
+        out.append((stride * step, n))
+    return Tensor(view.buf, off, tuple(out), view.dtype)
+
+
 def run_checks(view, ranges):
     """Bounds of arange-indexed views, evaluated once the op's mask (ranges) is known."""
     for expr, count, axis0 in view.checks:
