@@ -39,6 +39,9 @@ Subcommands:
   annotate   Pin an annotation to a time range, an instruction or a line range
   score      Score a rubric item for a task
   list       Show tasks, scorecards and annotations (--json for pipelines)
+  reply      Reply to an annotation
+  resolve    Mark an annotation resolved (or open again with --reopen)
+  status     Set a task's status: todo, in_progress, done
 
 Run `kernellens-cli review SUBCOMMAND --help` for a subcommand's options.
 )";
@@ -71,6 +74,19 @@ Prints the new annotation's id.
     {"score", R"(Usage: kernellens-cli review score FILE.klreview --task ID --item ID --value N [--reviewer NAME]
 
 Sets the score of a rubric item for a task: 1..N on a level scale, 1 (pass) or 0 (fail) on a pass/fail item.
+)"},
+    {"reply", R"(Usage: kernellens-cli review reply FILE.klreview --annotation ID --text TEXT [--author NAME]
+
+Adds a reply to an annotation and prints the reply's id.
+)"},
+    {"resolve", R"(Usage: kernellens-cli review resolve FILE.klreview --annotation ID [--reopen]
+
+Marks the annotation resolved, or open again with --reopen. An unresolved blocking annotation fails
+its task's scorecard.
+)"},
+    {"status", R"(Usage: kernellens-cli review status FILE.klreview --task ID --set todo|in_progress|done
+
+Sets the task's status in the review queue.
 )"},
     {"list", R"(Usage: kernellens-cli review list FILE.klreview [--task ID] [--severity S] [--item ID]
                                    [--author NAME] [--open] [--json]
@@ -435,6 +451,51 @@ int runList(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
+int runReply(ReviewFile& file, const Options& opts) {
+    auto id = opts.get("annotation").and_then(parseInt);
+    auto text = opts.get("text");
+    if (!id || !text) {
+        return usageError("reply", "--annotation ID and --text TEXT are required");
+    }
+    auto reply = file.annotations().addReply(*id, opts.get("author").value_or(defaultAuthor(file)), *text);
+    if (!reply) {
+        return fail(reply.error());
+    }
+    std::printf("reply %lld saved\n", static_cast<long long>(reply->id));
+    return 0;
+}
+
+int runResolve(ReviewFile& file, const Options& opts) {
+    auto id = opts.get("annotation").and_then(parseInt);
+    if (!id) {
+        return usageError("resolve", "--annotation ID is required");
+    }
+    auto annotation = file.annotations().get(*id);
+    if (!annotation) {
+        return fail(annotation.error());
+    }
+    annotation->resolved = !opts.flags.contains("reopen");
+    auto saved = file.annotations().update(*annotation);
+    if (!saved) {
+        return fail(saved.error());
+    }
+    std::printf("annotation %lld %s\n", static_cast<long long>(*id), saved->resolved ? "resolved" : "reopened");
+    return 0;
+}
+
+int runStatus(ReviewFile& file, const Options& opts) {
+    auto task = opts.get("task").and_then(parseInt);
+    auto status = opts.get("set").and_then([](const std::string& s) { return core::parseTaskStatus(s); });
+    if (!task || !status) {
+        return usageError("status", "--task ID and --set todo|in_progress|done are required");
+    }
+    if (auto done = file.tasks().setStatus(*task, *status); !done) {
+        return fail(done.error());
+    }
+    std::printf("task %lld: %s\n", static_cast<long long>(*task), std::string(core::toString(*status)).c_str());
+    return 0;
+}
+
 struct Subcommand {
     std::set<std::string_view> valued;
     std::set<std::string_view> boolean;
@@ -447,6 +508,9 @@ const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
      {{"task", "time", "instruction", "nki-lines", "cuda-lines", "severity", "item", "score", "text", "author"}, {}}},
     {"score", {{"task", "item", "value", "reviewer"}, {}}},
     {"list", {{"task", "severity", "item", "author"}, {"json", "open"}}},
+    {"reply", {{"annotation", "text", "author"}, {}}},
+    {"resolve", {{"annotation"}, {"reopen"}}},
+    {"status", {{"task", "set"}, {}}},
 };
 
 } // namespace
@@ -493,6 +557,15 @@ int runReviewCommand(const std::vector<std::string>& args) {
     }
     if (sub == "score") {
         return runScore(*file, *opts);
+    }
+    if (sub == "reply") {
+        return runReply(*file, *opts);
+    }
+    if (sub == "resolve") {
+        return runResolve(*file, *opts);
+    }
+    if (sub == "status") {
+        return runStatus(*file, *opts);
     }
     return runList(*file, *opts);
 }

@@ -73,12 +73,25 @@ TEST_F(ReviewCli, FullSession) {
     EXPECT_EQ(task["annotations"][3]["anchor"]["instruction"], 17);
     EXPECT_EQ(task["scorecard"]["result"], "fail"); // unresolved blocking annotation
 
+    auto replied = run({"reply", m_review, "--annotation", "1", "--text", "fixed in v2", "--author", "bob"});
+    ASSERT_EQ(replied.code, 0) << replied.err;
+    EXPECT_EQ(replied.out, "reply 1 saved\n");
+    ASSERT_EQ(run({"resolve", m_review, "--annotation", "1"}).code, 0);
+    ASSERT_EQ(run({"status", m_review, "--task", "1", "--set", "done"}).code, 0);
+    EXPECT_EQ(run({"status", m_review, "--task", "1", "--set", "finished"}).code, 2);
+    EXPECT_EQ(run({"resolve", m_review, "--annotation", "99"}).code, 1);
+    auto after = nlohmann::json::parse(run({"list", m_review, "--json", "--open"}).out);
+    EXPECT_EQ(after["tasks"][0]["status"], "done");
+    EXPECT_EQ(after["tasks"][0]["annotations"].size(), 3u); // the resolved one is filtered out
+    EXPECT_NE(after["tasks"][0]["scorecard"]["result"], "fail");
+
     auto filtered = run({"list", m_review, "--severity", "blocking", "--json"});
     EXPECT_EQ(nlohmann::json::parse(filtered.out)["tasks"][0]["annotations"].size(), 1u);
     auto text = run({"list", m_review});
     ASSERT_EQ(text.code, 0);
     EXPECT_NE(text.out.find("loads not overlapped"), std::string::npos);
-    EXPECT_NE(text.out.find("blocking annotation(s) unresolved"), std::string::npos);
+    EXPECT_NE(text.out.find("(resolved)"), std::string::npos);
+    EXPECT_NE(text.out.find("12 of 13 items unscored"), std::string::npos);
 }
 
 TEST_F(ReviewCli, ErrorsAreClearAndNonZero) {
@@ -112,7 +125,7 @@ TEST_F(ReviewCli, ErrorsAreClearAndNonZero) {
 }
 
 TEST_F(ReviewCli, HelpPerSubcommand) {
-    for (const char* sub : {"new", "add-task", "annotate", "score", "list"}) {
+    for (const char* sub : {"new", "add-task", "annotate", "score", "list", "reply", "resolve", "status"}) {
         auto help = run({sub, "--help"});
         EXPECT_EQ(help.code, 0) << sub;
         EXPECT_NE(help.out.find(std::string("review ") + sub), std::string::npos) << help.out;
