@@ -19,12 +19,16 @@ def _pattern(pat, cache):
 
 
 def _ap(ap, cache, pcache):
-    """Text of an operand; the cache is keyed by the AP tuple (its buffer's id is fixed while rendering)."""
-    s = cache.get(ap)
-    if s is None:
-        b, p0, pc, off, pat, dt = ap
-        part = f'"part":[{p0},{pc}],' if p0 >= 0 else ""
-        s = cache[ap] = f'{{"buf":{b.id},{part}"offset":{off},"pattern":{_pattern(pat, pcache)},"dtype":"{dt}"}}'
+    """Text of an operand; the cache is keyed by the AP tuple (its buffer's id is fixed while rendering).
+    `pcache` holds the `"pattern":...,"dtype":...}` tail per (pattern, dtype)."""
+    b, p0, pc, off, pat, dt = ap
+    tail = pcache.get((pat, dt))
+    if tail is None:
+        tail = pcache[(pat, dt)] = f',"pattern":{_pattern(pat, pcache)},"dtype":"{dt}"}}'
+    if p0 >= 0:
+        s = cache[ap] = f'{{"buf":{b.id},"part":[{p0},{pc}],"offset":{off}{tail}'
+    else:
+        s = cache[ap] = f'{{"buf":{b.id},"offset":{off}{tail}'
     return s
 
 
@@ -66,13 +70,7 @@ def render(tracer, kernel_name, api, args):
            _dump({"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args},
                  separators=(",", ":")),
            ',"files":', _dump(tracer.files, separators=(",", ":")), ',"buffers":[']
-    parts = []
-    shape_cache = {}
-    for b in live:
-        parts.append(f'{{"id":{b.id},"name":{_dump(b.name)},"memory":"{b.memory}","shape":{_ints(b.shape, shape_cache)},'
-                     f'"dtype":"{b.dtype}","dtype_bytes":{dtypes.SIZES[b.dtype]},"role":"{b.role}",'
-                     f'"decl":{{"file":{b.decl[0]},"line":{b.decl[1]}}}}}')
-    out.append(",".join(parts))
+    out.append(",".join(_buffers(live)))
     out.append('],"instructions":[')
     out.append(",".join(_instructions(tracer.instrs)))
     out.append('],"diagnostics":[')
@@ -80,6 +78,27 @@ def render(tracer, kernel_name, api, args):
                         for s, m, f, l in tracer.diagnostics))
     out.append("]}")
     return "".join(out)
+
+
+def _buffers(live):
+    """One JSON object per buffer; everything after the id repeats for the tiles of one loop line."""
+    tails = {}
+    names = {}
+    shapes = {}
+    parts = []
+    append = parts.append
+    for b in live:
+        key = (b.name, b.memory, b.shape, b.dtype, b.role, b.decl)
+        tail = tails.get(key)
+        if tail is None:
+            name = names.get(b.name)
+            if name is None:
+                name = names[b.name] = _dump(b.name)
+            tail = tails[key] = (f',"name":{name},"memory":"{b.memory}","shape":{_ints(b.shape, shapes)},'
+                                 f'"dtype":"{b.dtype}","dtype_bytes":{dtypes.SIZES[b.dtype]},"role":"{b.role}",'
+                                 f'"decl":{{"file":{b.decl[0]},"line":{b.decl[1]}}}}}')
+        append(f'{{"id":{b.id}{tail}')
+    return parts
 
 
 def _instructions(instrs):

@@ -142,10 +142,7 @@ def _mark_outputs(result, arg_bufs):
             stack.extend(r)
         elif isinstance(r, dict):
             stack.extend(r.values())
-    written = set()
-    for ins in T.instrs:
-        for ap in ins.dst:
-            written.add(id(ap[0]))
+    written = {id(ap[0]) for ins in T.instrs for ap in ins.dst}
     for b in arg_bufs:
         if id(b) in written:
             b.role = "output"
