@@ -5,7 +5,7 @@ from . import dtypes
 from .emit import emit, dtype_arg
 from .errors import kernel_error, unsupported
 from .ops import psum_bank_check
-from .tracer import T
+from .tracer import T, Buffer
 from .views import Tensor
 
 
@@ -85,12 +85,21 @@ _layout_cache = {}
 
 def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     loc = loc or T.loc(sys._getframe(2))
-    key = (shape, dtype, buffer) if type(shape) is tuple and par_dim not in map(type, shape) else None
+    key = None
+    if type(shape) is tuple:
+        for d in shape:
+            if type(d) is par_dim:
+                break
+        else:
+            key = (shape, dtype, buffer)
     hit = _layout_cache.get(key) if key is not None else None
     if hit is not None and init is None:
-        # Tiles allocated in a loop body: same shape each iteration, so reuse the checked layout.
-        shape, dt, mem, ir_shape, dims = hit
-        buf = T.new_buffer(name or T.var_name(loc, "tensor"), mem.memory, ir_shape, dt, "tile", loc)
+        # Tiles allocated in a loop body: same shape each iteration, so reuse the checked layout (its
+        # on-chip size check passed when the entry was made).
+        shape, dt, mem, ir_shape, dims, pstride = hit
+        buf = Buffer(name or T.var_name(loc, "tensor"), mem.memory, ir_shape, dt, "tile", loc[0] if loc else (0, 0),
+                     "", pstride)
+        T.buffers.append(buf)
         buf.rdims = dims
         return Tensor(buf, 0, dims, dt, None, True, shape)
     shape, pi = _shape_arg(shape)
@@ -109,7 +118,7 @@ def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
     buf.rdims = dims
     if key is not None:
-        _layout_cache[key] = (shape, dt, mem, ir_shape, dims)
+        _layout_cache[key] = (shape, dt, mem, ir_shape, dims, buf.pstride)
     view = Tensor(buf, 0, dims, dt, None, True, shape)
     if init is not None:
         if mem.memory == "psum" and init == 0:

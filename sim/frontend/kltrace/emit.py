@@ -193,7 +193,7 @@ def root_view(b):
     return Tensor(b, 0, b.rdims, b.dtype, root=True, shape=b.shape)
 
 
-_tile_layouts = {}  # shape -> (root dims, partition stride)
+_tile_layouts = {}  # shape -> (root dims, partition stride, root pcount, root pattern, root elements)
 
 
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
@@ -208,13 +208,46 @@ def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
         ps = 1
         for d in shape[1:]:
             ps *= d
-        lay = _tile_layouts[shape] = (dims, ps)
+        # The root dims of a plain shape always have a valid on-chip layout (see _onchip_layout).
+        pc, pat, n = _onchip_layout(dims, ps, None)
+        lay = _tile_layouts[shape] = (dims, ps, pc, pat, n)
     dims = lay[0]
     buf = Buffer(name, memory, shape, dtype, role, loc[0] if loc else (0, 0), "", lay[1])
     T.buffers.append(buf)
     buf.temp = temp
     buf.rdims = dims
+    if memory != "hbm":
+        buf.rap = ((buf, 0, lay[2], 0, lay[3], dtype), lay[4])
     return Tensor(buf, 0, dims, dtype, None, True, shape)
+
+
+def emit_new(op, engine, res, srcs, attrs, loc):
+    """`emit(op, engine, [res], srcs, attrs, loc=loc)` without a mask, for `res` fresh from new_tile."""
+    src_aps = []
+    for v in srcs:
+        b = v.buf
+        dims = v.dims
+        if dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
+            ap = b.rap
+            if ap is None:
+                ap = b.rap = _make_ap(v, None, dims, 0, b)
+            ap = ap[0]
+        else:
+            ap = _make_ap(v, None, dims, v.off, b)[0]
+        if b.memory != "hbm":
+            if b.zeroed and (b.mm_keys is None or (ap[1], ap[3]) not in b.mm_keys):
+                materialize_zeros(b, loc)
+            elif not b.written:
+                raise kernel_error(f"{op} reads tile '{b.name}' before anything was written to it",
+                                   "load or compute the tile before using it (uninitialized on-chip memory)")
+        b.pinned = True
+        src_aps.append(ap)
+    b = res.buf
+    ap, n = b.rap
+    b.written = True
+    ins = Instr(op, engine, [ap], src_aps, n, n * _SIZES[res.dtype], attrs, loc, T.iter_tuple, T.pid, None)
+    T.instrs.append(ins)
+    return ins
 
 
 def squeeze_free(shape):

@@ -26,12 +26,13 @@ def _align(shape, coefs, rank):
 
 class IndexExpr:
     """Affine index over a broadcast grid (see module docstring)."""
-    __slots__ = ("shape", "coefs", "const")
+    __slots__ = ("shape", "coefs", "const", "span")
 
-    def __init__(self, shape, coefs, const=0):
+    def __init__(self, shape, coefs, const=0, span=None):
         self.shape = shape
         self.coefs = coefs
         self.const = const
+        self.span = span  # (min, max) of the non-constant part over the whole grid, computed on demand
 
     # --- shape manipulation: expr[:, None], expr[None, :]
     def __getitem__(self, key):
@@ -56,6 +57,8 @@ class IndexExpr:
 
     # --- affine arithmetic
     def _combine(self, other, sign):
+        if type(other) is int:
+            return IndexExpr(self.shape, self.coefs, self.const + sign * other, self.span)
         if isinstance(other, IndexExpr):
             rank = max(len(self.shape), len(other.shape))
             s1, c1 = _align(self.shape, self.coefs, rank)
@@ -68,6 +71,8 @@ class IndexExpr:
         return NotImplemented
 
     def __add__(self, other):
+        if type(other) is int:  # `offset + i_p`, the common case
+            return IndexExpr(self.shape, self.coefs, self.const + other, self.span)
         return self._combine(other, 1)
 
     __radd__ = __add__
@@ -123,8 +128,22 @@ class IndexExpr:
 
     __hash__ = object.__hash__
 
+    def full_span(self):
+        """(min, max) of `expr - const` over the whole grid."""
+        lo = hi = 0
+        for c, n in zip(self.coefs, self.shape):
+            if c > 0:
+                hi += c * (n - 1)
+            elif c < 0:
+                lo += c * (n - 1)
+        span = self.span = (lo, hi)
+        return span
+
     def bounds(self, ranges=None):
         """(min, max) of the expression over its grid, each axis optionally restricted to ranges[a]."""
+        if not ranges:
+            lo, hi = self.span or self.full_span()
+            return self.const + lo, self.const + hi
         lo = hi = self.const
         rank = len(self.shape)
         for a in range(rank):

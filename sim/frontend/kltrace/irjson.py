@@ -42,7 +42,7 @@ def _loc(loc, cache):
 def _ints(t, cache):
     s = cache.get(t)
     if s is None:
-        s = cache[t] = "[" + ",".join(str(v) for v in t) + "]"
+        s = cache[t] = "[" + ",".join(map(str, t)) + "]"
     return s
 
 

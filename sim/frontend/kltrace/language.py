@@ -102,7 +102,7 @@ def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
 
 
 def load(src, *, mask=None, dtype=None, **_):
-    return ops.dma(None, src, mask, dtype, "nl.load")
+    return ops.dma(None, src, mask, dtype, "nl.load", T.loc(sys._getframe(1)))
 
 
 def load_transpose2d(src, *, mask=None, dtype=None, **_):
@@ -110,15 +110,15 @@ def load_transpose2d(src, *, mask=None, dtype=None, **_):
 
 
 def store(dst, value, *, mask=None, **_):
-    ops.store(dst, value, mask)
+    ops.store(dst, value, mask, T.loc(sys._getframe(1)))
 
 
 def copy(src, *, mask=None, dtype=None, **_):
-    return ops.copy(src, dtype, mask)
+    return ops.copy(src, dtype, mask, loc=T.loc(sys._getframe(1)))
 
 
 def matmul(x, y, *, transpose_x=False, mask=None, **_):
-    return ops.matmul(x, y, transpose_x, mask)
+    return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 
 
 def transpose(x, *, dtype=None, mask=None, **_):

@@ -8,7 +8,7 @@ result is assigned into another tile (`t[...] = nl.exp(x)` writes `t` directly, 
 import sys
 
 from . import dtypes
-from .emit import (emit, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
+from .emit import (emit, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .tracer import T, PSUM_BANK_BYTES
@@ -352,14 +352,19 @@ def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=Fal
     if dst.buf.memory == "psum" or src.buf.memory == "psum":
         raise kernel_error(f"{what}: DMA cannot access PSUM", "copy the PSUM tile to SBUF first (nl.copy)")
     attrs = {"is_transpose": True} if transpose else None
-    ins = emit("dma_copy", "dma", [dst], [src], attrs, mask, loc=loc)
     if created:
+        if mask is None:
+            ins = emit_new("dma_copy", "dma", dst, [src], attrs, loc)
+        else:
+            ins = emit("dma_copy", "dma", [dst], [src], attrs, mask, loc=loc)
         dst.buf.producer = ins
+    else:
+        emit("dma_copy", "dma", [dst], [src], attrs, mask, loc=loc)
     return dst
 
 
-def store(dst, value, mask=None):
-    loc = _loc()
+def store(dst, value, mask=None, loc=None):
+    loc = loc or _loc()
     if not isinstance(dst, Tensor) or dst.buf.memory != "hbm":
         raise kernel_error("nl.store writes an HBM tensor; the destination is "
                            + (f"{dst.buf.memory} tile '{dst.buf.name}'" if isinstance(dst, Tensor) else repr(dst)),
@@ -378,20 +383,24 @@ def store(dst, value, mask=None):
 _MM_DTYPES = ("float8_e4m3", "float8_e5m2", "bfloat16", "float16", "tfloat32", "float32")
 
 
+def _mm_operand(t, role):
+    if t.buf.memory != "sbuf":
+        raise kernel_error(f"matmul {role} operand '{t.buf.name}' is in {t.buf.memory}; TensorE reads SBUF",
+                           "copy the tile to SBUF first (nl.copy)")
+    if t.dtype not in _MM_DTYPES:
+        raise kernel_error(f"matmul {role} operand '{t.buf.name}' has dtype {t.dtype}; TensorE takes "
+                           "float8/bfloat16/float16/tfloat32/float32", "cast the operand with nl.copy(x, dtype=nl.bfloat16)")
+    if len(t.shape) != 2:
+        raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
+
+
 def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False):
     """stationary [K, M] and moving [K, N] in SBUF -> [M, N] float32 in PSUM."""
     loc = loc or _loc()
     require_onchip(stationary, "matmul", "stationary")
     require_onchip(moving, "matmul", "moving")
-    for t, role in ((stationary, "stationary"), (moving, "moving")):
-        if t.buf.memory != "sbuf":
-            raise kernel_error(f"matmul {role} operand '{t.buf.name}' is in {t.buf.memory}; TensorE reads SBUF",
-                               "copy the tile to SBUF first (nl.copy)")
-        if t.dtype not in _MM_DTYPES:
-            raise kernel_error(f"matmul {role} operand '{t.buf.name}' has dtype {t.dtype}; TensorE takes "
-                               "float8/bfloat16/float16/tfloat32/float32", "cast the operand with nl.copy(x, dtype=nl.bfloat16)")
-        if len(t.shape) != 2:
-            raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
+    _mm_operand(stationary, "stationary")
+    _mm_operand(moving, "moving")
     k1, m = stationary.shape
     k2, n = moving.shape
     if k1 != k2:
@@ -411,7 +420,10 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
         attrs["is_transpose"] = True
     if dst is None:
         res = new_tile((m, n), "float32", "psum", loc, "matmul")
-        ins = emit("nc_matmul", "tensor", [res], [stationary, moving], attrs, mask, loc=loc)
+        if mask is None:
+            ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
+        else:
+            ins = emit("nc_matmul", "tensor", [res], [stationary, moving], attrs, mask, loc=loc)
         if ins is not None:
             res.buf.producer = ins
             res.buf.mm_keys = {(0, 0)}
@@ -446,9 +458,9 @@ def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
     return res
 
 
-def matmul(x, y, transpose_x=False, mask=None):
+def matmul(x, y, transpose_x=False, mask=None, loc=None):
     """nl.matmul: x [K, M] (transpose_x) or [M, K] times y [K, N] -> PSUM [M, N]."""
-    loc = _loc()
+    loc = loc or _loc()
     require_onchip(x, "nl.matmul", "x")
     require_onchip(y, "nl.matmul", "y")
     if not transpose_x:

@@ -389,6 +389,16 @@ def _slice_view(view, key, dims):
 
 def run_checks(view, ranges):
     """Bounds of arange-indexed views, evaluated once the op's mask (ranges) is known."""
+    if ranges is None:
+        for expr, count, _ in view.checks:
+            lo, hi = expr.span or expr.full_span()
+            c = expr.const
+            if c + lo < 0 or c + hi >= count:
+                raise kernel_error(
+                    f"index expression reaches [{c + lo}, {c + hi}] but the dimension of {view.buf.name} has size {count}",
+                    "out-of-bounds access: mask the last tile (mask=...) or shrink the index range")
+        view.checks = None
+        return
     for expr, count, axis0 in view.checks:
         sub = None
         if ranges is not None:
