@@ -18,7 +18,19 @@ DmaUnit::DmaUnit(const HardwareProfile& hw)
       m_queueFree(static_cast<std::size_t>(std::max(1.0, hw.dma.queues)), 0),
       m_latencyPs(static_cast<TimePs>(std::llround(hw.dma.fixedLatencyNs * 1000.0))),
       m_poolPerPs(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) / 1000.0) {
-    m_pieces.push_back({0, 0.0});
+    m_pieces.push_back({0, 0.0, 0.0});
+}
+
+std::span<const DmaBandwidthEvent> DmaUnit::takeFinal(bool all) {
+    m_final.clear();
+    // Pieces before m_head are final; so is everything when the run is over (the last piece, open-ended
+    // at rate 0, is left out).
+    const std::size_t limit = all ? m_pieces.size() - 1 : m_head;
+    for (; m_emitted < limit; ++m_emitted) {
+        const Piece& p = m_pieces[m_emitted];
+        m_final.push_back({p.start, m_pieces[m_emitted + 1].start, p.dataRate * 1000.0});
+    }
+    return m_final;
 }
 
 TimePs DmaUnit::earliestQueueFree() const { return *std::min_element(m_queueFree.begin(), m_queueFree.end()); }
@@ -28,8 +40,9 @@ void DmaUnit::dropBefore(TimePs time) {
     while (m_head + 1 < m_pieces.size() && m_pieces[m_head + 1].start <= time) {
         ++m_head;
     }
-    if (m_head > 4096 && m_head * 2 > m_pieces.size()) {
+    if (m_head > 4096 && m_head * 2 > m_pieces.size() && m_emitted >= m_head) {
         m_pieces.erase(m_pieces.begin(), m_pieces.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_emitted -= m_head;
         m_head = 0;
     }
 }
@@ -42,7 +55,7 @@ std::size_t DmaUnit::splitAt(TimePs t) {
     if (m_pieces[containing].start == t) {
         return containing;
     }
-    m_pieces.insert(it, Piece{t, m_pieces[containing].used});
+    m_pieces.insert(it, Piece{t, m_pieces[containing].used, m_pieces[containing].dataRate});
     return containing + 1;
 }
 
@@ -92,6 +105,7 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
             remaining = 0;
         }
         m_pieces[i].used += rate;
+        m_pieces[i].dataRate += rate * t.efficiency;
         if (m_poolPerPs - m_pieces[i].used <= m_poolPerPs * kFullTolerance) {
             m_pieces[i].used = m_poolPerPs;
         }
@@ -102,7 +116,7 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     // Merge neighbours with the same grant so the calendar stays as small as the set of distinct rates.
     std::size_t out = m_head;
     for (std::size_t k = m_head + 1; k < m_pieces.size(); ++k) {
-        if (m_pieces[k].used != m_pieces[out].used) {
+        if (m_pieces[k].used != m_pieces[out].used || m_pieces[k].dataRate != m_pieces[out].dataRate) {
             m_pieces[++out] = m_pieces[k];
         }
     }

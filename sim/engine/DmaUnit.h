@@ -42,12 +42,16 @@ public:
     Transfer issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions);
     /// Earliest time any queue can start a transfer.
     [[nodiscard]] TimePs earliestQueueFree() const;
+    /// Calendar pieces that can no longer change (all of them once `all`), as aggregate data rates in
+    /// time order; each call returns the pieces finalised since the previous one.
+    [[nodiscard]] std::span<const DmaBandwidthEvent> takeFinal(bool all);
 
 private:
     /// One piece of the calendar: from `start` to the next piece's start, `used` pool bytes per ps are granted.
     struct Piece {
         TimePs start;
-        double used;
+        double used;     ///< pool bytes per ps granted
+        double dataRate; ///< bytes per ps actually moved (used x each transfer's efficiency)
     };
     /// Splits the piece containing `t` so that a piece starts exactly at `t`; returns its index.
     std::size_t splitAt(TimePs t);
@@ -62,6 +66,8 @@ private:
     std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity
     std::size_t m_head = 0;
     std::vector<DmaRateSegment> m_segments;
+    std::size_t m_emitted = 0; ///< pieces before this index were handed out by takeFinal
+    std::vector<DmaBandwidthEvent> m_final;
 };
 
 } // namespace kl::sim

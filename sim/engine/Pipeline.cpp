@@ -85,6 +85,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
             scheduleCompute(ir, i);
         }
     }
+    emitDmaBandwidth(true);
     return {};
 }
 
@@ -388,6 +389,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     for (SimListener* l : m_listeners) {
         l->onDmaTransfer(d);
     }
+    emitDmaBandwidth(false);
     InstructionEvent e;
     e.index = index;
     e.start = start;
@@ -414,6 +416,14 @@ void Pipeline::flushMemoryEvents(const KernelIr& ir) {
         }
     }
     m_pendingMemory.clear();
+}
+
+void Pipeline::emitDmaBandwidth(bool all) {
+    for (const DmaBandwidthEvent& b : m_dma.takeFinal(all)) {
+        for (SimListener* l : m_listeners) {
+            l->onDmaBandwidth(b);
+        }
+    }
 }
 
 void Pipeline::emit(const InstructionEvent& e) {

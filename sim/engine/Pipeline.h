@@ -68,6 +68,7 @@ private:
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
     void advanceWatermark(std::uint32_t index);
     void flushMemoryEvents(const KernelIr& ir);
+    void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
 
     const HardwareProfile& m_hw;

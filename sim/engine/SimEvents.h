@@ -44,6 +44,14 @@ struct DmaRateSegment {
     double bytesPerNs = 0;
 };
 
+/// The aggregate DMA data rate over [start, end), final once emitted. Emitted in time order, gap-free
+/// from time 0 to the end of the last transfer.
+struct DmaBandwidthEvent {
+    TimePs start = 0;
+    TimePs end = 0;
+    double bytesPerNs = 0;
+};
+
 /// A DMA transfer: queued at `start`, moving data from `dataStart` (after the fixed latency) to `end`.
 struct DmaTransferEvent {
     std::uint32_t index = 0;

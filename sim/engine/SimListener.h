@@ -18,6 +18,7 @@ public:
     virtual void onInstruction(const InstructionEvent& /*event*/) {}
     virtual void onMemory(const MemoryEvent& /*event*/) {}
     virtual void onDmaTransfer(const DmaTransferEvent& /*event*/) {}
+    virtual void onDmaBandwidth(const DmaBandwidthEvent& /*event*/) {}
     /// Called once after the last instruction, in the order listeners were added.
     virtual void finish(SimResult& /*result*/) {}
 };

@@ -16,9 +16,10 @@ void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     for (const Instruction& in : ir.instructions()) {
         transfers += in.engine == Engine::Dma ? 1 : 0;
     }
-    m_steps.assign(m_series.queues, {});
-    for (auto& q : m_steps) {
-        q.reserve(transfers * 8 / std::max<std::size_t>(m_steps.size(), 1) + 16);
+    m_steps.assign(m_series.queues + 1, {});
+    m_bandwidthEnd = 0;
+    for (std::size_t q = 0; q < m_series.queues; ++q) {
+        m_steps[q].reserve(transfers * 2 / std::max<std::size_t>(m_series.queues, 1) + 16);
     }
 }
 
@@ -26,19 +27,20 @@ void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     ++m_series.transfers;
     m_series.bytes += e.bytes;
     m_series.hbmBytes += e.touchesHbm ? e.bytes : 0;
-    if (e.queue >= m_steps.size()) {
-        m_steps.resize(e.queue + 1);
-    }
-    auto& q = m_steps[e.queue];
-    q.push_back({e.start, e.bytes, 0.0, 1});
-    for (const DmaRateSegment& s : e.segments) {
-        q.push_back({s.start, 0, s.bytesPerNs, 0});
-        q.push_back({s.end, 0, -s.bytesPerNs, 0});
-    }
-    q.push_back({e.end, -e.bytes, 0.0, -1});
+    auto& q = m_steps[std::min<std::size_t>(e.queue, m_steps.size() - 2)];
+    q.push_back({e.start, e.bytes, 0.0, 1, false});
+    q.push_back({e.end, -e.bytes, 0.0, -1, false});
+}
+
+void DmaRecorder::onDmaBandwidth(const DmaBandwidthEvent& e) {
+    m_steps.back().push_back({e.start, 0, e.bytesPerNs, 0, true});
+    m_bandwidthEnd = e.end;
 }
 
 void DmaRecorder::finish(SimResult& result) {
+    if (m_bandwidthEnd > 0) {
+        m_steps.back().push_back({m_bandwidthEnd, 0, 0.0, 0, true});
+    }
     std::int64_t bytes = 0;
     double rate = 0;
     std::int64_t active = 0;
@@ -53,9 +55,6 @@ void DmaRecorder::finish(SimResult& result) {
             return;
         }
         const TimePs time = pending;
-        if (active == 0 || std::abs(rate) < 1e-9) {
-            rate = active == 0 ? 0.0 : std::max(rate, 0.0); // keep summed round-off from drifting
-        }
         if (m_series.timePs.back() == time) {
             m_series.bytesInFlight.back() = bytes;
             m_series.bytesPerNs.back() = rate;
@@ -73,8 +72,10 @@ void DmaRecorder::finish(SimResult& result) {
             pending = s.time;
         }
         bytes += s.bytes;
-        rate += s.rate;
         active += s.active;
+        if (s.setsRate) {
+            rate = s.rate;
+        }
     });
     flush();
     m_steps = {};

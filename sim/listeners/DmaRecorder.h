@@ -7,24 +7,29 @@
 
 namespace kl::sim {
 
-/// DMA activity over time: bytes in flight (issued, not finished), transfers active and the aggregate
-/// data rate, built from each transfer's constant-rate segments as the bandwidth calendar granted them.
+/// DMA activity over time: bytes in flight (issued, not finished), transfers active, and the aggregate
+/// data rate exactly as the DmaUnit's bandwidth calendar granted it.
 ///
 ///   dma: 4096 transfers, 512.0 MiB (hbm 512.0 MiB), peak 16 in flight, peak 271.9 B/ns
 class DmaRecorder : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
     void onDmaTransfer(const DmaTransferEvent& e) override;
+    void onDmaBandwidth(const DmaBandwidthEvent& e) override;
     void finish(SimResult& result) override;
 
 private:
     struct Step {
         TimePs time;
-        std::int64_t bytes;
-        double rate;
-        std::int32_t active;
+        std::int64_t bytes;  ///< change of bytes in flight
+        double rate;         ///< new aggregate rate when `setsRate`
+        std::int32_t active; ///< change of active transfers
+        bool setsRate;
     };
-    std::vector<std::vector<Step>> m_steps; ///< per queue, in time order (queues run in order)
+    /// Per queue, in time order (queues run in order), plus a last list with the bandwidth calendar's
+    /// pieces (already in time order): merged at the end without sorting.
+    std::vector<std::vector<Step>> m_steps;
+    TimePs m_bandwidthEnd = 0;
     DmaSeries m_series;
 };
 
