@@ -1,45 +1,94 @@
 #!/usr/bin/env python3
-"""Prints how many Kernel IR instructions per second the NKI front end records.
+"""Prints how many Kernel IR instructions per second the NKI front end records (trace + IR JSON + write).
 
-Default: the basic tiled matmul of [4096, 8192] x [8192, 8192] bf16 (128x128 stationary, 512 moving),
-about 32k matmuls plus 64k loads. Any kernel file can be measured:
+Without arguments: three large matmuls, each traced in a fresh interpreter:
+  - tests/frontend/good/matmul_tiled_legacy.py at [4096, 8192] x [8192, 8192] bf16 (about 99k instructions)
+  - examples/matmul_optimized    (task.json arguments, about 39k instructions)
+  - examples/matmul_basic_tiled  (task.json arguments, about 99k instructions)
+One kernel file or task folder can be measured on its own:
   bench/trace_throughput.py KERNEL.py --arg lhsT=8192x4096:bfloat16 --arg rhs=8192x8192:bfloat16 [--grid N]
+  bench/trace_throughput.py --task examples/matmul_optimized
+Wall-clock figures are noisy on a shared machine; CPU time (time.process_time) is the steadier one.
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "sim", "frontend"))
-
-from kltrace import cli, runner  # noqa: E402
-from kltrace.tracer import T  # noqa: E402
+sys.dont_write_bytecode = True
 
 DEFAULT_KERNEL = os.path.join(ROOT, "tests", "frontend", "good", "matmul_tiled_legacy.py")
 DEFAULT_ARGS = ["lhsT=8192x4096:bfloat16", "rhs=8192x8192:bfloat16"]
+SUITE = [[DEFAULT_KERNEL], ["--task", os.path.join(ROOT, "examples", "matmul_optimized")],
+         ["--task", os.path.join(ROOT, "examples", "matmul_basic_tiled")]]
+
+
+def measure(flags):
+    """Trace one kernel in this process; returns (label, instructions, wall s, CPU s, IR bytes)."""
+    from kltrace import cli, runner
+    from kltrace.tracer import T
+    if flags.task:
+        ns = argparse.Namespace(task=flags.task, kernel=flags.kernel, kernel_file=None, arg=flags.arg,
+                                grid=flags.grid, scalar=None)
+        spec = cli.build_spec(ns)
+        spec.kernel_file = os.path.abspath(spec.kernel_file)
+        spec.base_dir = os.path.abspath(spec.base_dir)
+        label = os.path.relpath(os.path.abspath(flags.task), ROOT)
+    else:
+        kernel_file = flags.kernel_file or DEFAULT_KERNEL
+        arg_texts = flags.arg or (DEFAULT_ARGS if kernel_file == DEFAULT_KERNEL else [])
+        spec = runner.KernelSpec(os.path.abspath(kernel_file), flags.kernel, [cli.parse_arg(a) for a in arg_texts],
+                                 cli.parse_grid(flags.grid or "1"), {})
+        label = os.path.relpath(os.path.abspath(kernel_file), ROOT)
+    runner.prepare_imports()
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "ir.json")
+        started, cpu_started = time.perf_counter(), time.process_time()
+        text = runner.trace(spec)
+        with open(out_path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return label, len(T.instrs), wall, cpu, len(text)
+
+
+def report(label, n, wall, cpu, nbytes):
+    print(f"{label}: {n} instructions, {nbytes} IR bytes, {wall:.3f} s wall, {cpu:.3f} s CPU, "
+          f"{n / wall:,.0f} instructions/s (wall), {n / cpu:,.0f} instructions/s (CPU)")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kernel_file", nargs="?", default=DEFAULT_KERNEL)
+    p.add_argument("kernel_file", nargs="?")
+    p.add_argument("--task")
     p.add_argument("--kernel")
     p.add_argument("--arg", action="append")
-    p.add_argument("--grid", default="1")
+    p.add_argument("--grid")
+    p.add_argument("--machine", action="store_true", help=argparse.SUPPRESS)  # one tab-separated line
     flags = p.parse_args()
-    args = [cli.parse_arg(a) for a in (flags.arg or (DEFAULT_ARGS if flags.kernel_file == DEFAULT_KERNEL else []))]
-    spec = runner.KernelSpec(os.path.abspath(flags.kernel_file), flags.kernel, args, cli.parse_grid(flags.grid), {})
-    runner.prepare_imports()
-    started, cpu_started = time.perf_counter(), time.process_time()
-    text = runner.trace(spec)
-    total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-    n = len(T.instrs)
-    print(f"kernel: {os.path.relpath(flags.kernel_file, ROOT)}")
-    print(f"instructions: {n}   buffers: {sum(1 for b in T.buffers if not b.dropped)}   IR bytes: {len(text)}")
-    print(f"trace + IR JSON: {total:.3f} s wall, {cpu:.3f} s CPU")
-    # CPU time is the steadier figure on a shared machine.
-    print(f"throughput: {n / total:,.0f} instructions/s (wall), {n / cpu:,.0f} instructions/s (CPU)")
+    if flags.kernel_file or flags.task or flags.arg:
+        result = measure(flags)
+        if flags.machine:
+            print("\t".join(str(x) for x in result))
+        else:
+            report(*result)
+        return 0
+    # The suite: one fresh interpreter per kernel, so caches and memory of one run do not help the next.
+    rows = []
+    for extra in SUITE:
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--machine", *extra],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stdout + proc.stderr)
+            return 1
+        label, n, wall, cpu, nbytes = proc.stdout.strip().splitlines()[-1].split("\t")
+        rows.append((label, int(n), float(wall), float(cpu), int(nbytes)))
+        report(*rows[-1])
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

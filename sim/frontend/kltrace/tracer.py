@@ -93,8 +93,10 @@ class Tracer:
         self.shared_allocs = []  # shared_hbm buffers of instance 0, reused by later instances
         self.shared_ordinal = 0
         self.sources = {}
-        self._loc_frame = None   # single-entry cache of loc(): frame, line and its chain
+        self._loc_frame = None   # single-entry cache of loc(): frame, offset, line and its chain
+        self._loc_lasti = -1
         self._loc_line = -1
+        self._lines = {}         # (code, instruction offset) -> line
         self._loc_value = ()
 
     # ---------------------------------------------------------------- source locations
@@ -112,9 +114,10 @@ class Tracer:
     def loc(self, frame=None):
         """Kernel-file frames from the innermost outwards, as ((file, line), ...).
 
-        Front-end frames are skipped first; the chain of the innermost kernel frame is cached for
-        that frame object and line (its callers cannot change while it runs), so the several calls
-        one kernel statement makes walk the stack once. Files are registered on the first walk.
+        Front-end frames are skipped first. The chain of the innermost kernel frame is cached for that
+        frame object and line (its callers cannot change while it runs), so the several calls one
+        kernel statement makes walk the stack once; line numbers are cached per (code, instruction
+        offset), which is cheaper than decoding `f_lineno`. Files are registered on the first walk.
         """
         f = frame or sys._getframe(1)
         stop = self.stop_code
@@ -131,24 +134,38 @@ class Tracer:
             f = f.f_back
         else:
             return ()
-        line = f.f_lineno
-        if f is self._loc_frame and line == self._loc_line:
+        lasti = f.f_lasti
+        same = f is self._loc_frame
+        if same and lasti == self._loc_lasti:
+            return self._loc_value
+        lines = self._lines
+        key = (code, lasti)
+        line = lines.get(key)
+        if line is None:
+            line = lines[key] = f.f_lineno
+        if same and line == self._loc_line:
+            self._loc_lasti = lasti
             return self._loc_value
         out = [(fid, line)]
         g = f.f_back
         while g is not None:
-            code = g.f_code
-            if code is stop:
+            gcode = g.f_code
+            if gcode is stop:
                 break
-            gid = ids.get(code.co_filename)
+            gid = ids.get(gcode.co_filename)
             if gid is None:
-                gid = self.file_id(code.co_filename)
+                gid = self.file_id(gcode.co_filename)
             if gid >= 0:
-                out.append((gid, g.f_lineno))
+                gkey = (gcode, g.f_lasti)
+                gline = lines.get(gkey)
+                if gline is None:
+                    gline = lines[gkey] = g.f_lineno
+                out.append((gid, gline))
             g = g.f_back
         value = tuple(out)
-        if not f.f_code.co_flags & _RESUMABLE:  # a generator's frame gets other callers on resumption
+        if not code.co_flags & _RESUMABLE:  # a generator's frame gets other callers on resumption
             self._loc_frame = f
+            self._loc_lasti = lasti
             self._loc_line = line
             self._loc_value = value
         return value
