@@ -1,7 +1,11 @@
 #include "result/SyntheticRun.h"
 
 #include "plots/RunPlots.h"
+#include "timeline/InstructionFinder.h"
 #include "timeline/TimeAxis.h"
+#include "timeline/TimelinePage.h"
+
+#include <QLineEdit>
 #include "timeline/TimelineView.h"
 
 #include <QSignalSpy>
@@ -129,6 +133,43 @@ private slots:
         QTest::mouseClick(view.get(), Qt::LeftButton, {}, QPoint(20, view->rowCentreY(dmaRow)));
         QCOMPARE(view->rows()->rowCount(), expanded - 1); // two queues became one summary row
         QCOMPARE(view->rows()->rowKind(dmaRow), TimelineRows::Kind::DmaSummary);
+    }
+
+    void findMatchesOperationsLanesAndLines_data() {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<int>("expected");
+        // 100 instructions in a rotation of 5 lanes: 20 each; lines cycle 10..16.
+        QTest::newRow("operation") << QStringLiteral("matmul") << 20;
+        QTest::newRow("lane") << QStringLiteral("dma") << 40;
+        QTest::newRow("case-insensitive") << QStringLiteral("  DMA_copy ") << 40;
+        QTest::newRow("line") << QStringLiteral("10") << 15;
+        QTest::newRow("line word") << QStringLiteral("line 16") << 14;
+        QTest::newRow("line range") << QStringLiteral("10-11") << 30;
+        QTest::newRow("nothing") << QStringLiteral("bn_aggr") << 0;
+        QTest::newRow("reversed range") << QStringLiteral("12-10") << 0;
+    }
+
+    void findMatchesOperationsLanesAndLines() {
+        QFETCH(QString, query);
+        QFETCH(int, expected);
+        const auto run = kl::sim::makeSyntheticRun(100);
+        QCOMPARE(static_cast<int>(kl::views::findInstructions(*run, query.toStdString()).size()), expected);
+    }
+
+    void findBarHighlightsAndStepsThroughMatches() {
+        kl::views::TimelinePage page;
+        page.resize(1200, 500);
+        page.setRun(kl::sim::makeSyntheticRun(100));
+        page.show();
+        page.findField()->setText(QStringLiteral("matmul"));
+        QCOMPARE(page.matches().size(), std::size_t{20});
+        page.findNext(1);
+        QCOMPARE(page.timeline()->selectedInstruction().value(), page.matches()[0]);
+        page.findNext(1);
+        QCOMPARE(page.timeline()->selectedInstruction().value(), page.matches()[1]);
+        page.findNext(-1);
+        page.findNext(-1); // wraps to the last match
+        QCOMPARE(page.timeline()->selectedInstruction().value(), page.matches().back());
     }
 
     void timeLabelsUseReadableUnits_data() {

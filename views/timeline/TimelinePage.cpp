@@ -2,7 +2,18 @@
 
 #include "common/PlaceholderPane.h"
 #include "plots/RunPlots.h"
+#include "timeline/InstructionFinder.h"
 #include "timeline/TimelineView.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QShortcut>
+#include <QToolButton>
+
+#include <limits>
 
 #include <QScrollArea>
 #include <QSplitter>
@@ -30,7 +41,13 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     m_plots->setLeftMargin(TimelineView::kLabelWidth);
     m_splitter = new QSplitter(Qt::Vertical);
     m_splitter->setObjectName(QStringLiteral("timelineSplitter"));
-    m_splitter->addWidget(scroll);
+    auto* timelineBox = new QWidget;
+    auto* timelineLayout = new QVBoxLayout(timelineBox);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(buildFindBar());
+    timelineLayout->addWidget(scroll, 1);
+    m_splitter->addWidget(timelineBox);
     m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
@@ -39,7 +56,86 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     connect(m_timeline, &TimelineView::visibleRangeChanged, m_plots, &RunPlots::setTimeRange);
 }
 
+QWidget* TimelinePage::buildFindBar() {
+    m_findBar = new QWidget;
+    auto* layout = new QHBoxLayout(m_findBar);
+    layout->setContentsMargins(4, 2, 4, 2);
+    m_findField = new QLineEdit;
+    m_findField->setPlaceholderText(tr("Find instructions: an operation (matmul, dma, activation) or source lines (41, 30-35)"));
+    m_findField->setClearButtonEnabled(true);
+    m_findCount = new QLabel;
+    auto* previous = new QToolButton;
+    previous->setText(QStringLiteral("▲"));
+    previous->setToolTip(tr("Previous match (Shift+Enter)"));
+    auto* next = new QToolButton;
+    next->setText(QStringLiteral("▼"));
+    next->setToolTip(tr("Next match (Enter)"));
+    auto* close = new QToolButton;
+    close->setText(QStringLiteral("✕"));
+    close->setToolTip(tr("Close (Esc)"));
+    layout->addWidget(m_findField, 1);
+    layout->addWidget(m_findCount);
+    layout->addWidget(previous);
+    layout->addWidget(next);
+    layout->addWidget(close);
+    m_findBar->hide();
+    connect(m_findField, &QLineEdit::textChanged, this, &TimelinePage::find);
+    connect(m_findField, &QLineEdit::returnPressed, this, [this] {
+        findNext(QApplication::keyboardModifiers() & Qt::ShiftModifier ? -1 : 1);
+    });
+    connect(previous, &QToolButton::clicked, this, [this] { findNext(-1); });
+    connect(next, &QToolButton::clicked, this, [this] { findNext(1); });
+    connect(close, &QToolButton::clicked, this, &TimelinePage::closeFindBar);
+    auto* open = new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(open, &QShortcut::activated, this, [this] {
+        m_findBar->show();
+        m_findField->setFocus();
+        m_findField->selectAll();
+    });
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), m_findField, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(escape, &QShortcut::activated, this, &TimelinePage::closeFindBar);
+    return m_findBar;
+}
+
+void TimelinePage::closeFindBar() {
+    m_findField->clear();
+    m_findBar->hide();
+    m_timeline->setFocus();
+}
+
+void TimelinePage::find(const QString& query) {
+    m_matches = m_result ? findInstructions(*m_result, query.toStdString()) : std::vector<std::uint32_t>{};
+    m_current = std::numeric_limits<std::size_t>::max();
+    m_timeline->setHighlighted(m_matches);
+    if (query.trimmed().isEmpty()) {
+        m_findCount->clear();
+    } else {
+        m_findCount->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, static_cast<int>(m_matches.size())));
+    }
+}
+
+void TimelinePage::findNext(int direction) {
+    if (m_matches.empty()) {
+        return;
+    }
+    const auto n = m_matches.size();
+    if (m_current >= n) { // nothing visited yet: start at the first (or, backwards, the last) match
+        m_current = direction > 0 ? 0 : n - 1;
+    } else {
+        m_current = (m_current + (direction > 0 ? 1 : n - 1)) % n;
+    }
+    const std::uint32_t index = m_matches[m_current];
+    m_timeline->selectInstruction(index);
+    const auto& tl = m_result->timeline;
+    const auto span = m_timeline->visibleEnd() - m_timeline->visibleStart();
+    const auto centre = (tl.mainStartPs[index] + tl.endPs[index]) / 2;
+    m_timeline->setVisibleRange(centre - span / 2, centre + span / 2);
+    m_findCount->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
+}
+
 void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result) {
+    m_result = result;
+    m_matches.clear();
     m_plots->setResult(result);
     m_timeline->setResult(result);
     m_plots->setTimeRange(m_timeline->visibleStart(), m_timeline->visibleEnd());

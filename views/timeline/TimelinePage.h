@@ -6,7 +6,10 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
+class QLabel;
+class QLineEdit;
 class QSplitter;
 class QStackedWidget;
 
@@ -29,8 +32,24 @@ public:
     [[nodiscard]] RunPlots* plots() const { return m_plots; }
     [[nodiscard]] QSplitter* splitter() const { return m_splitter; }
 
+    /// Find by operation or source line (Ctrl+F on the timeline): matches are highlighted, the rest dimmed,
+    /// and Enter / Shift+Enter step through them.
+    void find(const QString& query);
+    void findNext(int direction);
+    [[nodiscard]] const std::vector<std::uint32_t>& matches() const { return m_matches; }
+    [[nodiscard]] QLineEdit* findField() const { return m_findField; }
+
 private:
+    QWidget* buildFindBar();
+    void closeFindBar();
+
     QStackedWidget* m_stack = nullptr;
+    QWidget* m_findBar = nullptr;
+    QLineEdit* m_findField = nullptr;
+    QLabel* m_findCount = nullptr;
+    std::vector<std::uint32_t> m_matches;
+    std::size_t m_current = 0;
+    std::shared_ptr<const sim::SimResult> m_result;
     PlaceholderPane* m_placeholder = nullptr;
     QSplitter* m_splitter = nullptr;
     TimelineView* m_timeline = nullptr;
