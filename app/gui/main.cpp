@@ -23,7 +23,11 @@ int main(int argc, char** argv) {
     kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
     window.show();
-    for (const QString& path : parser.positionalArguments()) {
+    const QStringList paths = parser.positionalArguments();
+    if (paths.isEmpty()) {
+        window.showStartPage();
+    }
+    for (const QString& path : paths) {
         window.openPath(path);
     }
     return app.exec();
