@@ -107,3 +107,28 @@ class Locations(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LocationsAndScalars(unittest.TestCase):
+    """Cached source locations must still name the right lines; equal-looking scalars keep their text."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.r = run("--kernel-file", good("locs_and_scalars.py"), "--arg", "a=256x64:float32")
+
+    def test_locations(self):
+        self.assertEqual(self.r.rc, 0, self.r.stdout)
+        ins = self.r.ir["instructions"]
+        per_iter = [(i["op"], [l["line"] for l in i["loc"]]) for i in ins[:7]]
+        self.assertEqual(per_iter, [("dma_copy", [14]), ("tensor_scalar", [15]), ("tensor_scalar", [16]),
+                                    ("tensor_scalar", [7, 17]), ("tensor_scalar", [7, 17]),
+                                    ("tensor_scalar", [18]), ("dma_copy", [18])])
+        self.assertEqual([[l["line"] for l in i["loc"]] for i in ins[7:]], [p[1] for p in per_iter])
+        self.assertEqual([i["iter"] for i in ins], [[0]] * 7 + [[1]] * 7)
+
+    def test_signed_zero_operands(self):
+        text = self.r.text
+        self.assertIn('"operand0":0.0,', text)
+        self.assertIn('"operand0":-0.0,', text)
+        ops0 = [i["attrs"].get("operand0") for i in self.r.ir["instructions"] if i["op"] == "tensor_scalar"]
+        self.assertEqual([str(v) for v in ops0], ["0.0", "-0.0", "2.0", "0.5", "0.0"] * 2)
