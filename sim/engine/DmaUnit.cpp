@@ -72,7 +72,12 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     const std::uint32_t queue = nextQueue();
     ++m_issued;
     Transfer t;
-    t.efficiency = m_hw.dmaEfficiency(bytesPerPartition);
+    // Loops issue the same transfer shape again and again: remember the last lookup.
+    if (bytesPerPartition != m_lastBytesPerPartition) {
+        m_lastBytesPerPartition = bytesPerPartition;
+        m_lastEfficiency = m_hw.dmaEfficiency(bytesPerPartition);
+    }
+    t.efficiency = m_lastEfficiency;
     t.dataStart = start + m_latencyPs;
     const double engines = std::clamp(std::ceil(static_cast<double>(std::max<std::int64_t>(partitions, 1)) /
                                                 std::max(m_hw.dma.partitionsPerEngine, 1.0)),

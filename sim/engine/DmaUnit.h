@@ -66,6 +66,8 @@ private:
     std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity
     std::size_t m_head = 0;
     std::vector<DmaRateSegment> m_segments;
+    double m_lastBytesPerPartition = -1;
+    double m_lastEfficiency = 1;
     std::size_t m_emitted = 0; ///< pieces before this index were handed out by takeFinal
     std::vector<DmaBandwidthEvent> m_final;
 };

@@ -114,11 +114,11 @@ const Region& Pipeline::region(const KernelIr& ir, const AccessPattern& ap) {
     const std::size_t slot = static_cast<std::size_t>(&ap - m_operandBase);
     if (slot >= m_regions.size()) {
         m_regions.resize(slot + 1);
-        m_regionValid.resize(slot + 1, false);
+        m_regionStamp.resize(slot + 1, 0);
     }
-    if (!m_regionValid[slot]) {
+    if (m_regionStamp[slot] != m_stamp) {
         m_regions[slot] = regionOf(ir, ap);
-        m_regionValid[slot] = true;
+        m_regionStamp[slot] = m_stamp;
     }
     return m_regions[slot];
 }
@@ -126,7 +126,7 @@ const Region& Pipeline::region(const KernelIr& ir, const AccessPattern& ap) {
 void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
     const auto dst = ir.dsts(in);
     m_operandBase = dst.data();
-    std::fill(m_regionValid.begin(), m_regionValid.end(), false);
+    ++m_stamp; // invalidates every cached region at once
 }
 
 void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {

@@ -85,7 +85,8 @@ private:
     std::vector<MemoryEvent> m_pendingMemory;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions, computed on first use
-    std::vector<bool> m_regionValid;
+    std::vector<std::uint64_t> m_regionStamp; ///< m_stamp when the region was computed
+    std::uint64_t m_stamp = 0;
     std::vector<SimListener*> m_listeners;
 };
 
