@@ -3,11 +3,12 @@ import sys
 
 from . import ops, alloc
 from .alloc import MEMORIES, par_dim
-from .emit import check_partitions
+from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
-from .tracer import T
+from .tracer import T, PMAX
+from .views import Tensor
 
 
 class _TileSize:
@@ -102,7 +103,16 @@ def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
 
 
 def load(src, *, mask=None, dtype=None, **_):
-    return ops.dma(None, src, mask, dtype, "nl.load", T.loc(sys._getframe(1)))
+    loc = T.loc(sys._getframe(1))
+    if mask is None and dtype is None and type(src) is Tensor:
+        # ops.dma(None, src, ...) for the common case: an unmasked load of an HBM view into a new tile.
+        sb = src.buf
+        shape = src.shape
+        if sb.memory == "hbm" and shape and shape[0] <= PMAX:
+            dst = new_tile(shape, src.dtype, "sbuf", loc, "load")
+            dst.buf.producer = emit_new("dma_copy", "dma", dst, [src], None, loc)
+            return dst
+    return ops.dma(None, src, mask, dtype, "nl.load", loc)
 
 
 def load_transpose2d(src, *, mask=None, dtype=None, **_):

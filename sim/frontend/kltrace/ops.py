@@ -104,10 +104,15 @@ def retarget(value, dst, accumulate):
         raise kernel_error(f"the result of {ins.op} cannot be written to HBM tensor '{db.name}' directly",
                            "compute into an SBUF tile, then nl.store it")
     is_mm = ins.op == "nc_matmul"
-    if is_mm:
-        ins.attrs["accumulate"] = _matmul_acc(dst, accumulate)
     ranges = ins.ranges
-    ap, n = make_ap(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
+    if ranges and len(ranges) == len(dst.dims):
+        if is_mm:
+            ins.attrs["accumulate"] = _matmul_acc(dst, accumulate)
+        ap, n = make_ap(dst, ranges)
+    elif is_mm:
+        ins.attrs["accumulate"], (ap, n) = _matmul_acc_ap(dst, accumulate)
+    else:
+        ap, n = make_ap(dst, None)
     ins.dst[0] = ap
     ins.elements = n
     ins.nbytes = n * _SIZES[dst.dtype]
@@ -125,11 +130,17 @@ def retarget(value, dst, accumulate):
 
 def _matmul_acc(dst, accumulate):
     """Whether a matmul into dst accumulates onto a partial sum already there (and the read check)."""
+    return _matmul_acc_ap(dst, accumulate)[0]
+
+
+def _matmul_acc_ap(dst, accumulate):
+    """(_matmul_acc, (AP, elements) of dst without a mask)."""
     b = dst.buf
     if b.memory != "psum":
         raise kernel_error(f"matmul output is written to {b.memory} tile '{b.name}'; TensorE writes PSUM only",
                            "accumulate into a tile allocated with buffer=nl.psum, then copy it to SBUF")
-    ap, _ = make_ap(dst, None)
+    apn = make_ap(dst, None)
+    ap = apn[0]
     key = (ap[1], ap[3])
     keys = b.mm_keys
     if keys is None:
@@ -149,7 +160,7 @@ def _matmul_acc(dst, accumulate):
     else:
         acc = False
     keys.add(key)
-    return acc
+    return acc, apn
 
 
 def inplace_op(view, other, op):
