@@ -256,15 +256,66 @@ def index_view(view, key):
                     return Tensor(view.buf, view.off + a0 * s0 + a1 * s1, ((s0, n0), (s1, n1)), view.dtype,
                                   None, False, (n0, n1))
                 return _slice_view(view, key, dims)
+        sig = [dims]
         for k in key:
-            if type(k) is not slice:
+            tk = type(k)
+            if tk is IndexExpr:
+                sig.append(k.shape)
+                sig.append(k.coefs)
+            elif tk is int:
+                sig.append(None)
+            else:
+                if tk is slice:
+                    for k in key:
+                        if type(k) is not slice:
+                            break
+                    else:
+                        return _slice_view(view, key, dims)
+                sig = None
                 break
-        else:
-            return _slice_view(view, key, dims)
+        if sig is not None:
+            sig = tuple(sig)
+            hit = _expr_templates.get(sig)
+            if hit is not None:
+                return _expr_view(view, key, dims, hit)
+            res = _index_general(view, key, dims, nk)
+            if res.checks:
+                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks))
+            return res
+        return _index_general(view, key, dims, nk)
     elif nk > len(dims):
         nkeys = _count_keys(key)
         if nkeys > len(dims):
             raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
+    return _index_general(view, key, dims, nk)
+
+
+# Views indexed by integers and nl.arange / nl.mgrid expressions, one key per dimension: the result's
+# dims and check axes depend only on the view's dims and the expressions' shapes and coefficients
+# (integers and expression constants only move the offset), so they are kept per signature.
+_expr_templates = {}
+
+
+def _expr_view(view, key, dims, template):
+    out_dims, axes = template
+    off = view.off
+    checks = []
+    for k, (stride, count) in zip(key, dims):
+        if type(k) is int:
+            i = k
+            if i < 0:
+                i += count
+            if i < 0 or i >= count:
+                raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
+                                   "check the tile offsets and the tensor shape")
+            off += i * stride
+        else:
+            off += stride * k.const
+            checks.append((k, count, axes[len(checks)]))
+    return Tensor(view.buf, off, out_dims, view.dtype, tuple(checks))
+
+
+def _index_general(view, key, dims, nk):
     off = view.off
     out = []
     exprs = None
