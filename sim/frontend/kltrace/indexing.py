@@ -72,7 +72,7 @@ class IndexExpr:
 
     def __add__(self, other):
         if type(other) is int:  # `offset + i_p`, the common case
-            return IndexExpr(self.shape, self.coefs, self.const + other, self.span)
+            return IndexExpr(self.shape, self.coefs, self.const + other, self.span or self.full_span())
         return self._combine(other, 1)
 
     __radd__ = __add__

@@ -280,7 +280,7 @@ def index_view(view, key):
                 return _expr_view(view, key, dims, hit)
             res = _index_general(view, key, dims, nk)
             if res.checks:
-                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks))
+                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape)
             return res
         return _index_general(view, key, dims, nk)
     elif nk > len(dims):
@@ -297,7 +297,7 @@ _expr_templates = {}
 
 
 def _expr_view(view, key, dims, template):
-    out_dims, axes = template
+    out_dims, axes, out_shape = template
     off = view.off
     checks = []
     for k, (stride, count) in zip(key, dims):
@@ -312,7 +312,7 @@ def _expr_view(view, key, dims, template):
         else:
             off += stride * k.const
             checks.append((k, count, axes[len(checks)]))
-    return Tensor(view.buf, off, out_dims, view.dtype, tuple(checks))
+    return Tensor(view.buf, off, out_dims, view.dtype, tuple(checks), False, out_shape)
 
 
 def _index_general(view, key, dims, nk):
