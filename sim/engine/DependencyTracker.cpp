@@ -43,23 +43,35 @@ void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool 
     if (list.size() <= kMaxRecords) {
         return;
     }
-    // Merge the two oldest records of the same kind as the oldest one.
-    const bool kind = list.front().write;
-    auto second = std::find_if(list.begin() + 1, list.end(), [&](const Record& r) { return r.write == kind; });
-    if (second == list.end()) {
-        second = list.begin() + 1; // the oldest is the only one of its kind: merge with the next, as a write
+    // Collapse the oldest records (all but the newest kKeepRecent) into one bounding read and one bounding
+    // write, each with the latest end. Old accesses have mostly finished, so the over-approximation rarely
+    // delays anything; the recent ones stay exact. One pass every few records keeps the cost constant.
+    const auto old = static_cast<std::ptrdiff_t>(list.size() - kKeepRecent);
+    Record reads{};
+    Record writes{};
+    bool anyRead = false;
+    bool anyWrite = false;
+    for (auto it = list.begin(); it != list.begin() + old; ++it) {
+        const Record& r = *it;
+        Record& into = r.write ? writes : reads;
+        bool& any = r.write ? anyWrite : anyRead;
+        if (!any) {
+            into = r;
+            any = true;
+            continue;
+        }
+        into.region.partLo = std::min(into.region.partLo, r.region.partLo);
+        into.region.partHi = std::max(into.region.partHi, r.region.partHi);
+        into.region.byteLo = std::min(into.region.byteLo, r.region.byteLo);
+        into.region.byteHi = std::max(into.region.byteHi, r.region.byteHi);
+        if (r.end > into.end) {
+            into.end = r.end;
+            into.instr = r.instr;
+        }
     }
-    Record& a = list.front();
-    a.write = a.write || second->write;
-    a.region.partLo = std::min(a.region.partLo, second->region.partLo);
-    a.region.partHi = std::max(a.region.partHi, second->region.partHi);
-    a.region.byteLo = std::min(a.region.byteLo, second->region.byteLo);
-    a.region.byteHi = std::max(a.region.byteHi, second->region.byteHi);
-    if (second->end > a.end) {
-        a.end = second->end;
-        a.instr = second->instr;
-    }
-    list.erase(second);
+    list.erase(list.begin(), list.begin() + old);
+    if (anyWrite) list.insert(list.begin(), writes);
+    if (anyRead) list.insert(list.begin(), reads);
 }
 
 void DependencyTracker::release(std::uint32_t buffer) {

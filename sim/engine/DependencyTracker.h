@@ -32,8 +32,8 @@ struct Region {
 ///
 /// Lists stay short: a write that covers an older access replaces it (the new write already waits for
 /// it, so it ends later), a read that covers an older read with an earlier end replaces it, and past
-/// kMaxRecords the two oldest records of a kind merge into their bounding box with the later end (more
-/// conservative, never less).
+/// kMaxRecords all but the newest kKeepRecent collapse into one bounding read and one bounding write,
+/// each with the latest end (more conservative, never less).
 class DependencyTracker {
 public:
     struct Ready {
@@ -50,6 +50,7 @@ public:
 
 private:
     static constexpr std::size_t kMaxRecords = 24;
+    static constexpr std::size_t kKeepRecent = 8;
     struct Record {
         Region region;
         TimePs end = 0;

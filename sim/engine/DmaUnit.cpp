@@ -72,12 +72,17 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     const std::uint32_t queue = nextQueue();
     ++m_issued;
     Transfer t;
-    // Loops issue the same transfer shape again and again: remember the last lookup.
-    if (bytesPerPartition != m_lastBytesPerPartition) {
-        m_lastBytesPerPartition = bytesPerPartition;
-        m_lastEfficiency = m_hw.dmaEfficiency(bytesPerPartition);
+    // Loops issue the same few transfer shapes again and again: remember the last lookups.
+    t.efficiency = -1;
+    for (const auto& [key, value] : m_efficiencyCache) {
+        if (key == bytesPerPartition) {
+            t.efficiency = value;
+        }
     }
-    t.efficiency = m_lastEfficiency;
+    if (t.efficiency < 0) {
+        t.efficiency = m_hw.dmaEfficiency(bytesPerPartition);
+        m_efficiencyCache[m_efficiencyNext++ % m_efficiencyCache.size()] = {bytesPerPartition, t.efficiency};
+    }
     t.dataStart = start + m_latencyPs;
     const double engines = std::clamp(std::ceil(static_cast<double>(std::max<std::int64_t>(partitions, 1)) /
                                                 std::max(m_hw.dma.partitionsPerEngine, 1.0)),

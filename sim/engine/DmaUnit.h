@@ -4,7 +4,9 @@
 #include "engine/SimTypes.h"
 #include "hw/HardwareProfile.h"
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <span>
 #include <vector>
 
@@ -66,8 +68,8 @@ private:
     std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity
     std::size_t m_head = 0;
     std::vector<DmaRateSegment> m_segments;
-    double m_lastBytesPerPartition = -1;
-    double m_lastEfficiency = 1;
+    std::array<std::pair<double, double>, 4> m_efficiencyCache{{{-1, 1}, {-1, 1}, {-1, 1}, {-1, 1}}};
+    std::size_t m_efficiencyNext = 0;
     std::size_t m_emitted = 0; ///< pieces before this index were handed out by takeFinal
     std::vector<DmaBandwidthEvent> m_final;
 };

@@ -168,13 +168,14 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notB
     return t;
 }
 
-void Pipeline::commitAllocations(TimePs start) {
+void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
     for (const std::uint32_t b : m_newlyOpened) {
         BufferState& st = m_buffers[b];
         const bool overflow = st.allocStart < 0;
         st.allocStart = start;
         MemoryEvent e;
         e.time = start;
+        e.lane = lane;
         e.buffer = b;
         e.partitionBytes = st.partitionBytes;
         e.overflow = overflow;
@@ -246,7 +247,7 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     }
     const TimePs end = start + m_cost.toPs(cycles, in.engine);
     m_laneFree[lane] = end;
-    commitAllocations(start);
+    commitAllocations(start, lane);
     recordAccesses(ir, ir.srcs(in), false, end, index);
     recordAccesses(ir, ir.dsts(in), true, end, index);
     flushMemoryEvents(ir);
@@ -308,7 +309,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     m_laneFree[ls] = lsEnd;
     m_laneFree[mm] = mmEnd;
     m_mmPrevStart = mmStart;
-    commitAllocations(mmStart);
+    commitAllocations(mmStart, static_cast<std::uint16_t>(Lane::MultiplyMoving));
     if (!src.empty()) {
         recordAccesses(ir, src.first(1), false, lsEnd, index);
         recordAccesses(ir, src.subspan(1), false, mmEnd, index);
@@ -371,7 +372,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     }
     const double bytesPerPartition = static_cast<double>(bytes) / static_cast<double>(partitions);
     const DmaUnit::Transfer t = m_dma.issue(start, bytes, bytesPerPartition, partitions);
-    commitAllocations(start);
+    commitAllocations(start, dmaLane(queue));
     recordAccesses(ir, ir.srcs(in), false, t.end, index);
     recordAccesses(ir, ir.dsts(in), true, t.end, index);
     flushMemoryEvents(ir);

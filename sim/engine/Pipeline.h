@@ -63,7 +63,7 @@ private:
     /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
     /// start and the capacity cause if room was what held it.
     [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
-    void commitAllocations(TimePs start);
+    void commitAllocations(TimePs start, std::uint16_t lane);
     void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end);
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
     void advanceWatermark(std::uint32_t index);

@@ -210,7 +210,11 @@ void readHeader(const Json& root, KernelIr& ir) {
 
 } // namespace
 
-Expected<KernelIr> IrLoader::loadString(std::string_view text, std::string_view origin) {
+namespace {
+
+/// Parses from either a character range or a stream (a file is read as it is parsed, never held whole).
+template <typename ParseFn>
+Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
     IrBuilder builder;
     std::string topKey;
     bool sawVersion = false;
@@ -259,7 +263,7 @@ Expected<KernelIr> IrLoader::loadString(std::string_view text, std::string_view 
     };
     Json root;
     try {
-        root = Json::parse(text.begin(), text.end(), callback);
+        root = parse(callback);
     } catch (const LoadFailure& f) {
         Error e = f.error;
         e.file = std::string(origin);
@@ -287,14 +291,18 @@ Expected<KernelIr> IrLoader::loadString(std::string_view text, std::string_view 
     return std::move(builder.ir);
 }
 
+} // namespace
+
+Expected<KernelIr> IrLoader::loadString(std::string_view text, std::string_view origin) {
+    return loadWith([&](const auto& callback) { return Json::parse(text.begin(), text.end(), callback); }, origin);
+}
+
 Expected<KernelIr> IrLoader::loadFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return makeError(ErrorCode::NotFound, "cannot open Kernel IR file", path.string());
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return loadString(buffer.str(), path.string());
+    return loadWith([&](const auto& callback) { return Json::parse(in, callback); }, path.string());
 }
 
 } // namespace kl::sim

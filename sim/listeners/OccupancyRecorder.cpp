@@ -2,14 +2,16 @@
 
 #include "hw/HardwareProfile.h"
 #include "ir/KernelIr.h"
+#include "listeners/SortedMerge.h"
 
 #include <algorithm>
 
 namespace kl::sim {
 
 void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
-    m_sbuf.clear();
-    m_psum.clear();
+    const std::size_t lanes = kComputeLanes + static_cast<std::size_t>(hw.dma.queues);
+    m_sbuf.assign(lanes + 1, {});
+    m_psum.assign(lanes + 1, {});
     m_sbufMeta = {};
     m_psumMeta = {};
     m_sbufMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
@@ -22,8 +24,8 @@ void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
         sbufTiles += b.memory == Memory::Sbuf ? 1 : 0;
         psumTiles += b.memory == Memory::Psum ? 1 : 0;
     }
-    m_sbuf.reserve(sbufTiles * 2);
-    m_psum.reserve(psumTiles * 2);
+    m_sbuf[0].reserve(sbufTiles);
+    m_psum[0].reserve(psumTiles);
 }
 
 void OccupancyRecorder::onMemory(const MemoryEvent& e) {
@@ -32,11 +34,16 @@ void OccupancyRecorder::onMemory(const MemoryEvent& e) {
         ++meta.tiles;
         meta.overflowCount += e.overflow ? 1 : 0;
     }
-    (e.memory == Memory::Psum ? m_psum : m_sbuf).push_back({e.time, e.bytes, e.partitionBytes});
+    Lists& lists = e.memory == Memory::Psum ? m_psum : m_sbuf;
+    const std::size_t list = e.partitionBytes < 0 ? 0 : 1 + e.lane;
+    if (list >= lists.size()) {
+        lists.resize(list + 1);
+    }
+    lists[list].push_back({e.time, e.bytes, e.partitionBytes});
 }
 
-void OccupancyRecorder::build(std::vector<Step>& steps, OccupancySeries& out) {
-    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
+    std::sort(lists[0].begin(), lists[0].end(), [](const Step& a, const Step& b) {
         return a.time != b.time ? a.time < b.time : a.partitionBytes < b.partitionBytes;
     });
     std::int64_t bytes = 0;
@@ -44,27 +51,34 @@ void OccupancyRecorder::build(std::vector<Step>& steps, OccupancySeries& out) {
     out.timePs.push_back(0);
     out.bytes.push_back(0);
     out.partitionBytes.push_back(0);
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        bytes += steps[i].bytes;
-        pbytes += steps[i].partitionBytes;
-        // The peak is taken after frees and before allocations of the same instant are both applied,
-        // i.e. at every intermediate point: allocations sort after frees, so this is the true maximum.
-        out.peakBytes = std::max(out.peakBytes, bytes);
-        out.peakPartitionBytes = std::max(out.peakPartitionBytes, pbytes);
-        if (i + 1 < steps.size() && steps[i + 1].time == steps[i].time) {
-            continue;
+    TimePs pending = -1;
+    const auto flush = [&] {
+        if (pending < 0) {
+            return;
         }
-        if (out.timePs.back() == steps[i].time) {
+        if (out.timePs.back() == pending) {
             out.bytes.back() = bytes;
             out.partitionBytes.back() = pbytes;
         } else {
-            out.timePs.push_back(steps[i].time);
+            out.timePs.push_back(pending);
             out.bytes.push_back(bytes);
             out.partitionBytes.push_back(pbytes);
         }
-    }
-    steps.clear();
-    steps.shrink_to_fit();
+    };
+    // Frees are list 0, so at equal times they come before allocations (ties go to the lower list):
+    // the running maximum is then the true peak, as the MemoryUnit placed tiles.
+    mergeSorted(lists, [](const Step& s) { return s.time; }, [&](const Step& s) {
+        if (s.time != pending) {
+            flush();
+            pending = s.time;
+        }
+        bytes += s.bytes;
+        pbytes += s.partitionBytes;
+        out.peakBytes = std::max(out.peakBytes, bytes);
+        out.peakPartitionBytes = std::max(out.peakPartitionBytes, pbytes);
+    });
+    flush();
+    lists = {};
 }
 
 void OccupancyRecorder::finish(SimResult& result) {

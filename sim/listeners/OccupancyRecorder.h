@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "engine/SimTypes.h"
+
 namespace kl::sim {
 
 /// Turns tile allocate/free events into SBUF and PSUM occupancy step series (bytes and bytes per
@@ -24,10 +26,13 @@ private:
         std::int64_t bytes;
         std::int64_t partitionBytes;
     };
-    static void build(std::vector<Step>& steps, OccupancySeries& out);
+    /// [0] frees (any order, sorted at the end), [1 + lane] allocations of that lane (already in time
+    /// order, lanes run in order): merged without sorting everything.
+    using Lists = std::vector<std::vector<Step>>;
+    static void build(Lists& lists, OccupancySeries& out);
 
-    std::vector<Step> m_sbuf;
-    std::vector<Step> m_psum;
+    Lists m_sbuf;
+    Lists m_psum;
     OccupancySeries m_sbufMeta;
     OccupancySeries m_psumMeta;
 };
