@@ -114,6 +114,7 @@ def _instructions(instrs):
     attr_get = attr_cache.get
     parts = []
     append = parts.append
+    last_iter = last_pid = last_tail = None
     for i, ins in enumerate(instrs):
         d = ins.dst
         if len(d) == 1:
@@ -154,8 +155,12 @@ def _instructions(instrs):
             head = head_cache[(ins.op, ins.engine)] = f'"op":"{ins.op}","engine":"{ins.engine}","dst":['
         loc = ins.loc
         it = ins.iter
-        pid = ins.pid
+        if it is last_iter and ins.pid is last_pid:
+            tail = last_tail  # consecutive instructions of one loop iteration share the same tuples
+        else:
+            last_iter = it
+            last_pid = pid = ins.pid
+            tail = last_tail = (f'"iter":{int_get(it) or _ints(it, ic)},"pid":{int_get(pid) or _ints(pid, ic)}}}')
         append(f'{{"id":{i},{head}{dst}],"src":[{src}],"elements":{ins.elements},"bytes":{ins.nbytes},'
-               f'"attrs":{at},"loc":{loc_get(loc) or _loc(loc, lc)},"iter":{int_get(it) or _ints(it, ic)},'
-               f'"pid":{int_get(pid) or _ints(pid, ic)}}}')
+               f'"attrs":{at},"loc":{loc_get(loc) or _loc(loc, lc)},{tail}')
     return parts
