@@ -1,0 +1,339 @@
+#include "gui/SourceLinkController.h"
+
+#include "source/HeatMargin.h"
+#include "source/HotLinesModel.h"
+#include "source/HotLinesView.h"
+#include "source/LinkPainter.h"
+#include "source/LinkUndoCommand.h"
+#include "source/SourcePane.h"
+#include "timeline/TimelineView.h"
+
+#include "ir/KernelIr.h"
+#include "result/SimResult.h"
+#include "review/ReviewFile.h"
+#include "source/CudaLinkComments.h"
+#include "source/LinkSuggester.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace kl::app {
+
+namespace {
+
+QString rangeText(int first, int last) {
+    return first == last ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(last);
+}
+
+QString instructions(std::size_t count) {
+    return count == 1 ? QStringLiteral("1 instruction") : QStringLiteral("%1 instructions").arg(count);
+}
+
+bool sameRanges(const core::LineLink& a, const core::LineLink& b) {
+    return a.cudaFirst == b.cudaFirst && a.cudaLast == b.cudaLast && a.nkiFirst == b.nkiFirst && a.nkiLast == b.nkiLast;
+}
+
+} // namespace
+
+SourceLinkController::SourceLinkController(views::SourcePane* cuda, views::SourcePane* nki,
+                                           views::TimelineView* timeline, QObject* parent)
+    : QObject(parent), m_cuda(cuda), m_nki(nki), m_timeline(timeline), m_hotLines(new views::HotLinesView),
+      m_heat(std::make_unique<views::HeatMargin>(nki->editor(), views::SourcePane::kFirstFreeMarker)),
+      m_painter(std::make_unique<views::LinkPainter>(cuda, nki)), m_undo(new QUndoStack(this)) {
+    connect(m_nki, &views::SourcePane::linesSelected, this, &SourceLinkController::nkiLinesSelected);
+    connect(m_cuda, &views::SourcePane::linesSelected, this, &SourceLinkController::cudaLinesSelected);
+    connect(m_cuda, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverCuda(m_links, line); });
+    connect(m_nki, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverNki(m_links, line); });
+    connect(m_timeline, &views::TimelineView::instructionSelected, this, &SourceLinkController::instructionSelected);
+    connect(m_hotLines, &views::HotLinesView::lineActivated, this, [this](int line) {
+        m_nki->showLine(line);
+        nkiLinesSelected(line, line);
+    });
+
+    m_linkAction = new QAction(tr("&Link Selected Lines"), this);
+    m_linkAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
+    m_linkAction->setToolTip(tr("Link the lines selected in the CUDA pane to those selected in the NKI pane"));
+    m_unlinkAction = new QAction(tr("&Unlink"), this);
+    m_unlinkAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
+    m_acceptAction = new QAction(tr("&Accept Suggested Link"), this);
+    m_dismissAction = new QAction(tr("&Dismiss Suggested Link"), this);
+    connect(m_linkAction, &QAction::triggered, this, [this] { linkSelection(); });
+    connect(m_unlinkAction, &QAction::triggered, this, [this] { unlinkAtCaret(); });
+    connect(m_acceptAction, &QAction::triggered, this, [this] { decideSuggestionAtCaret(core::LinkState::Accepted); });
+    connect(m_dismissAction, &QAction::triggered, this, [this] { decideSuggestionAtCaret(core::LinkState::Rejected); });
+    for (auto* pane : {m_cuda, m_nki}) {
+        for (QAction* action : {m_linkAction, m_unlinkAction, m_acceptAction, m_dismissAction}) {
+            pane->addContextAction(action);
+        }
+    }
+}
+
+SourceLinkController::~SourceLinkController() {
+    m_undo->clear(); // commands refer to m_links
+    if (m_hotLines && m_hotLines->parent() == nullptr) {
+        delete m_hotLines; // never docked (tests)
+    }
+}
+
+views::HotLinesView* SourceLinkController::hotLinesView() const { return m_hotLines; }
+
+QWidget* SourceLinkController::hotLinesWidget() const { return m_hotLines; }
+
+void SourceLinkController::populateMenu(QMenu* menu) const {
+    menu->addAction(m_linkAction);
+    menu->addAction(m_unlinkAction);
+    menu->addSeparator();
+    menu->addAction(m_acceptAction);
+    menu->addAction(m_dismissAction);
+    menu->addSeparator();
+    QAction* undo = m_undo->createUndoAction(menu, tr("Undo Link Edit"));
+    QAction* redo = m_undo->createRedoAction(menu, tr("Redo Link Edit"));
+    undo->setShortcut(QKeySequence(QStringLiteral("Ctrl+Alt+Z")));
+    redo->setShortcut(QKeySequence(QStringLiteral("Ctrl+Alt+Shift+Z")));
+    menu->addAction(undo);
+    menu->addAction(redo);
+}
+
+std::vector<core::LineLink> SourceLinkController::storedLinks() {
+    if (!m_store) {
+        return {};
+    }
+    auto stored = m_store->list();
+    if (!stored) {
+        emit problem(QString::fromStdString(stored.error().message), {}, 0);
+        return {};
+    }
+    return *stored;
+}
+
+void SourceLinkController::sourcesShown() {
+    m_undo->clear();
+    m_reasons.clear();
+    const std::string nki = m_nki->text().toStdString();
+    const std::string cuda = m_cuda->text().toStdString();
+    const int cudaLines = m_cuda->fileName().isEmpty() ? 0 : m_cuda->lineCount();
+    auto parsed = core::parseCudaLinkComments(nki, cudaLines);
+    if (m_cuda->fileName().isEmpty() && !parsed.links.empty()) {
+        parsed.links.clear(); // a kernel without its CUDA file: nothing to link to
+    }
+    for (const auto& warning : parsed.warnings) {
+        emit problem(QString::fromStdString(warning.message), m_nki->fileName(), warning.line);
+    }
+    std::vector<core::LineLink> links = parsed.links;
+    const auto stored = storedLinks();
+    links.insert(links.end(), stored.begin(), stored.end());
+    std::vector<core::LinkSuggestion> suggestions;
+    if (!m_cuda->fileName().isEmpty()) {
+        suggestions = core::LinkSuggester::suggest(cuda, nki, links);
+    }
+    std::vector<QString> reasons(links.size());
+    for (auto& s : suggestions) {
+        const bool decided = std::any_of(stored.begin(), stored.end(), [&](const core::LineLink& l) {
+            return l.origin == core::LinkOrigin::Suggestion && sameRanges(l, s.link);
+        });
+        if (!decided) {
+            links.push_back(s.link);
+            reasons.push_back(QString::fromStdString(s.reason));
+        }
+    }
+    m_links.setStore(nullptr);
+    m_links.reset(links);
+    m_links.setStore(m_store.get());
+    for (std::size_t i = 0; i < m_links.entries().size() && i < reasons.size(); ++i) {
+        if (!reasons[i].isEmpty()) {
+            m_reasons[m_links.entries()[i].key] = reasons[i];
+        }
+    }
+    m_heat->clear();
+    m_hotLines->model()->clear();
+    m_highlighted.clear();
+    repaint();
+}
+
+void SourceLinkController::setReview(core::ReviewFile* review, std::int64_t taskId) {
+    m_store = review != nullptr ? std::make_unique<core::ReviewLinkStore>(*review, taskId) : nullptr;
+    sourcesShown();
+}
+
+QString SourceLinkController::reasonOf(core::LinkSet::Key key) const {
+    const auto it = m_reasons.find(key);
+    return it == m_reasons.end() ? QString() : it->second;
+}
+
+std::uint32_t SourceLinkController::fileIndex() const {
+    if (!m_result) {
+        return sim::kNoIndex;
+    }
+    // A run of one file belongs to the pane whatever its recorded path; otherwise match on the name.
+    const auto index = core::findSourceFile(*m_result, m_nki->fileName().toStdString());
+    return index == sim::kNoIndex && m_result->files.size() <= 1 ? sim::kNoIndex : index;
+}
+
+void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result) {
+    m_result = std::move(result);
+    m_highlighted.clear();
+    if (!m_result) {
+        m_heat->clear();
+        m_hotLines->model()->clear();
+        return;
+    }
+    m_cost = core::computeLineCost(m_result->timeline, fileIndex());
+    m_heat->show(m_cost);
+    m_hotLines->model()->setTable(m_cost, m_nki->text().split(QLatin1Char('\n')));
+    const double attributed = m_cost.totalPs > 0 ? 100.0 * static_cast<double>(m_cost.attributedPs) /
+                                                       static_cast<double>(m_cost.totalPs)
+                                                 : 0.0;
+    m_hotLines->setSummary(tr("%1 lines, %2 us of lane time over all engines and queues; %3% attributed to "
+                              "lines of %4. Each instruction's time on its lane counts for its innermost line.")
+                               .arg(m_cost.lines.size())
+                               .arg(static_cast<double>(m_cost.totalPs) / 1e6, 0, 'f', 2)
+                               .arg(attributed, 0, 'f', 1)
+                               .arg(m_nki->fileName().isEmpty() ? tr("the kernel") : m_nki->fileName()));
+}
+
+void SourceLinkController::highlightInstructions(std::vector<std::uint32_t> indices) {
+    m_highlighted = indices;
+    m_timeline->setHighlighted(std::move(indices));
+}
+
+void SourceLinkController::nkiLinesSelected(int first, int last) {
+    m_lastActive = m_nki;
+    const auto link = m_links.atNkiLine(first);
+    m_cuda->highlightLines(link ? link->link.cudaFirst : 0, link ? link->link.cudaLast : 0);
+    if (!m_result) {
+        return;
+    }
+    auto indices = core::instructionsOnLines(m_result->timeline, fileIndex(), first, last);
+    const auto count = indices.size();
+    highlightInstructions(std::move(indices));
+    const QString lines = first == last ? tr("line %1").arg(first) : tr("lines %1").arg(rangeText(first, last));
+    emit statusMessage(tr("%1 on %2").arg(instructions(count), lines));
+}
+
+void SourceLinkController::cudaLinesSelected(int first, int last) {
+    m_lastActive = m_cuda;
+    std::vector<core::LinkSet::Entry> hit;
+    for (const auto& e : m_links.visible()) {
+        if (e.link.cudaFirst <= last && first <= e.link.cudaLast && e.link.state != core::LinkState::Proposed) {
+            hit.push_back(e);
+        }
+    }
+    if (hit.empty()) {
+        m_nki->highlightLines(0, 0);
+        emit statusMessage(tr("CUDA %1 is not linked to NKI lines").arg(rangeText(first, last)));
+        return;
+    }
+    int nkiFirst = hit.front().link.nkiFirst;
+    int nkiLast = hit.front().link.nkiLast;
+    std::vector<std::uint32_t> indices;
+    for (const auto& e : hit) {
+        nkiFirst = std::min(nkiFirst, e.link.nkiFirst);
+        nkiLast = std::max(nkiLast, e.link.nkiLast);
+        if (m_result) {
+            const auto on = core::instructionsOnLines(m_result->timeline, fileIndex(), e.link.nkiFirst, e.link.nkiLast);
+            indices.insert(indices.end(), on.begin(), on.end());
+        }
+    }
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    m_nki->highlightLines(nkiFirst, nkiLast);
+    const auto count = indices.size();
+    if (m_result) {
+        highlightInstructions(std::move(indices));
+    }
+    emit statusMessage(tr("CUDA %1 -> NKI %2: %3")
+                           .arg(rangeText(first, last), rangeText(nkiFirst, nkiLast), instructions(count)));
+}
+
+void SourceLinkController::instructionSelected(qint64 index) {
+    if (!m_result || index < 0 || static_cast<std::size_t>(index) >= m_result->timeline.size()) {
+        return;
+    }
+    const int line = static_cast<int>(m_result->timeline.line[static_cast<std::size_t>(index)]);
+    const auto link = line > 0 ? m_links.atNkiLine(line) : std::nullopt;
+    m_cuda->highlightLines(link ? link->link.cudaFirst : 0, link ? link->link.cudaLast : 0);
+}
+
+std::optional<core::LinkSet::Entry> SourceLinkController::linkAtCarets() const {
+    const auto nkiLine = m_nki->selectedLines().first;
+    const auto cudaLine = m_cuda->selectedLines().first;
+    if (m_lastActive == m_cuda && cudaLine > 0) {
+        if (auto e = m_links.atCudaLine(cudaLine)) {
+            return e;
+        }
+    }
+    if (nkiLine > 0) {
+        if (auto e = m_links.atNkiLine(nkiLine)) {
+            return e;
+        }
+    }
+    return cudaLine > 0 ? m_links.atCudaLine(cudaLine) : std::nullopt;
+}
+
+bool SourceLinkController::linkSelection() {
+    const auto [c0, c1] = m_cuda->selectedLines();
+    const auto [n0, n1] = m_nki->selectedLines();
+    if (c0 == 0 || n0 == 0) {
+        emit statusMessage(tr("Select lines in both the CUDA and the NKI pane, then Link"));
+        return false;
+    }
+    if (m_links.findRanges(c0, c1, n0, n1)) {
+        emit statusMessage(tr("CUDA %1 and NKI %2 are already linked").arg(rangeText(c0, c1), rangeText(n0, n1)));
+        return false;
+    }
+    core::LineLink link;
+    link.cudaFirst = c0;
+    link.cudaLast = c1;
+    link.nkiFirst = n0;
+    link.nkiLast = n1;
+    link.origin = core::LinkOrigin::Reviewer;
+    link.state = core::LinkState::Accepted;
+    const auto before = m_undo->count();
+    push(std::make_unique<core::AddLinkCommand>(link));
+    return m_undo->count() > before;
+}
+
+bool SourceLinkController::unlinkAtCaret() {
+    const auto entry = linkAtCarets();
+    if (!entry) {
+        emit statusMessage(tr("No link under the caret"));
+        return false;
+    }
+    if (entry->link.origin == core::LinkOrigin::Comment) {
+        emit statusMessage(tr("This link comes from a '# cuda:' comment: it is hidden until the task is opened "
+                              "again; edit the comment to remove it for good"));
+    }
+    push(std::make_unique<core::RemoveLinkCommand>(entry->key));
+    return true;
+}
+
+bool SourceLinkController::decideSuggestionAtCaret(core::LinkState state) {
+    const auto entry = linkAtCarets();
+    if (!entry || entry->link.state != core::LinkState::Proposed) {
+        emit statusMessage(tr("No suggested link under the caret"));
+        return false;
+    }
+    push(std::make_unique<core::SetLinkStateCommand>(entry->key, state));
+    return true;
+}
+
+void SourceLinkController::push(std::unique_ptr<core::LinkCommand> command) {
+    m_undo->push(new views::LinkUndoCommand(
+        m_links, std::move(command), [this] { repaint(); },
+        [this](const Error& error) { emit problem(QString::fromStdString(error.message), {}, 0); }));
+}
+
+void SourceLinkController::repaint() {
+    m_painter->paint(m_links);
+    std::size_t proposed = 0;
+    for (const auto& e : m_links.entries()) {
+        proposed += e.link.state == core::LinkState::Proposed ? 1 : 0;
+    }
+    m_acceptAction->setText(proposed > 0 ? tr("&Accept Suggested Link (%1 open)").arg(proposed)
+                                         : tr("&Accept Suggested Link"));
+}
+
+} // namespace kl::app

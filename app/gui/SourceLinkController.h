@@ -1,0 +1,116 @@
+#pragma once
+
+#include "source/LineCost.h"
+#include "source/LinkSet.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+class QAction;
+class QMenu;
+class QUndoStack;
+class QWidget;
+
+namespace kl::core {
+class ReviewFile;
+}
+
+namespace kl::sim {
+struct SimResult;
+}
+
+namespace kl::views {
+class HeatMargin;
+class HotLinesView;
+class LinkPainter;
+class SourcePane;
+class TimelineView;
+} // namespace kl::views
+
+namespace kl::app {
+
+/// Owns the wiring between the CUDA pane, the NKI pane, the timeline and the review file's line links;
+/// the three never know each other.
+///
+/// - NKI <-> timeline: selecting NKI lines (caret or selection) dims every instruction not on them
+///   (TimelineView::setHighlighted) and reports "42 instructions on lines 30-33"; selecting an
+///   instruction highlights its line (MainWindow calls SourcePane::showLine) and the CUDA range linked to it.
+/// - Per-line cost: on every run, core::computeLineCost feeds the NKI heat margin and the Hot Lines list.
+/// - CUDA <-> NKI links: `# cuda:` comments, reviewer links (Link/Unlink, undoable on `undoStack()`),
+///   and structural suggestions the reviewer accepts or dismisses; painted alike in both panes, the
+///   partner of the hovered range lit up. With a review open (`setReview`), reviewer links and decided
+///   suggestions are written through to its `link` table; without one they live in memory.
+///
+/// State: no sources -> `sourcesShown()` (links parsed and suggested) -> `showRun()` (costs). A new task
+/// clears the undo stack; a new run of the same task keeps links and history.
+class SourceLinkController : public QObject {
+    Q_OBJECT
+public:
+    SourceLinkController(views::SourcePane* cuda, views::SourcePane* nki, views::TimelineView* timeline,
+                         QObject* parent = nullptr);
+    ~SourceLinkController() override;
+
+    /// The panes show new sources: parse `# cuda:` comments, suggest links, reload stored links.
+    void sourcesShown();
+    void showRun(std::shared_ptr<const sim::SimResult> result);
+    /// Links of `taskId` are read from and written to `review` (nullptr: in memory only).
+    void setReview(core::ReviewFile* review, std::int64_t taskId);
+
+    /// Adds the Links menu entries (link, unlink, accept, dismiss, undo, redo) to `menu`.
+    void populateMenu(QMenu* menu) const;
+    [[nodiscard]] views::HotLinesView* hotLinesView() const;
+    /// The Hot Lines list, for a dock (which then owns it).
+    [[nodiscard]] QWidget* hotLinesWidget() const;
+    [[nodiscard]] QUndoStack* undoStack() const { return m_undo; }
+    [[nodiscard]] const core::LinkSet& links() const { return m_links; }
+    [[nodiscard]] const views::LinkPainter& painter() const { return *m_painter; }
+    [[nodiscard]] const core::LineCostTable& lineCost() const { return m_cost; }
+    [[nodiscard]] const std::vector<std::uint32_t>& highlightedInstructions() const { return m_highlighted; }
+    [[nodiscard]] QString reasonOf(core::LinkSet::Key key) const;
+
+    /// The actions, public so tests and menus can trigger them.
+    bool linkSelection();   ///< links the selected CUDA lines to the selected NKI lines
+    bool unlinkAtCaret();   ///< removes the link under the NKI caret (or the CUDA caret)
+    bool decideSuggestionAtCaret(core::LinkState state);
+
+signals:
+    void statusMessage(const QString& text);
+    void problem(const QString& text, const QString& file, int line);
+
+private:
+    void nkiLinesSelected(int first, int last);
+    void cudaLinesSelected(int first, int last);
+    void instructionSelected(qint64 index);
+    void highlightInstructions(std::vector<std::uint32_t> indices);
+    void push(std::unique_ptr<core::LinkCommand> command);
+    void repaint();
+    [[nodiscard]] std::optional<core::LinkSet::Entry> linkAtCarets() const;
+    [[nodiscard]] std::uint32_t fileIndex() const;
+    [[nodiscard]] std::vector<core::LineLink> storedLinks();
+
+    views::SourcePane* m_cuda;
+    views::SourcePane* m_nki;
+    views::TimelineView* m_timeline;
+    QPointer<views::HotLinesView> m_hotLines; ///< owned by its dock once MainWindow docks it
+    std::unique_ptr<views::HeatMargin> m_heat;
+    std::unique_ptr<views::LinkPainter> m_painter;
+    QUndoStack* m_undo;
+    QAction* m_linkAction = nullptr;
+    QAction* m_unlinkAction = nullptr;
+    QAction* m_acceptAction = nullptr;
+    QAction* m_dismissAction = nullptr;
+    core::LinkSet m_links;
+    std::unique_ptr<core::ReviewLinkStore> m_store;
+    std::map<core::LinkSet::Key, QString> m_reasons;
+    std::shared_ptr<const sim::SimResult> m_result;
+    core::LineCostTable m_cost;
+    std::vector<std::uint32_t> m_highlighted;
+    views::SourcePane* m_lastActive = nullptr; ///< the pane the user touched last, for Unlink/Accept
+};
+
+} // namespace kl::app

@@ -1,0 +1,47 @@
+#include "source/HotLinesView.h"
+
+#include "source/HotLinesModel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace kl::views {
+
+HotLinesView::HotLinesView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("hotLines"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_summary = new QLabel(tr("Simulate a kernel to see which lines cost the most."), this);
+    m_summary->setWordWrap(true);
+    m_summary->setContentsMargins(4, 2, 4, 2);
+    m_model = new HotLinesModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_model);
+    m_tree->setRootIsDecorated(false);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(HotLinesModel::TimeColumn, Qt::DescendingOrder);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(HotLinesModel::CodeColumn, QHeaderView::Stretch);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tree, 1);
+    // A new run resets the model hottest-first; keep the order the user chose in the header instead.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_model->sort(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
+    });
+    connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        emit lineActivated(index.data(HotLinesModel::LineRole).toInt());
+    });
+    connect(m_tree, &QTreeView::clicked, this, [this](const QModelIndex& index) {
+        emit lineActivated(index.data(HotLinesModel::LineRole).toInt());
+    });
+}
+
+void HotLinesView::setSummary(const QString& text) { m_summary->setText(text); }
+
+} // namespace kl::views
