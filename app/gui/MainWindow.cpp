@@ -2,6 +2,7 @@
 
 #include "gui/RecentFiles.h"
 #include "gui/SimulationRunner.h"
+#include "gui/SourceLinkController.h"
 
 #include "common/PlaceholderPane.h"
 #include "plots/RunPlots.h"
@@ -55,7 +56,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_runner = new SimulationRunner(this);
     buildCentre();
     buildDocks();
+    m_sourceLinks = new SourceLinkController(m_cudaPane, m_nkiPane, m_page->timeline(), this);
+    addPaneDock(tr("Hot Lines"), QStringLiteral("hotLinesDock"), m_sourceLinks->hotLinesWidget(), Qt::LeftDockWidgetArea);
+    connect(m_sourceLinks, &SourceLinkController::problem, this, &MainWindow::reportProblem);
+    connect(m_sourceLinks, &SourceLinkController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     buildMenus();
+    m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
     statusBar()->addWidget(m_statusSummary, 1);
     buildRunControls();
@@ -267,6 +273,7 @@ bool MainWindow::openTaskFolder(const QString& folder) {
     } else {
         m_cudaPane->showSource(toQString(spec->cudaFile.filename().string()), readAll(spec->cudaFile));
     }
+    m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
     m_runTarget = folder;
     m_hardware = toQString(spec->hardware);
@@ -277,6 +284,7 @@ bool MainWindow::openTaskFolder(const QString& folder) {
 bool MainWindow::openKernelFile(const QString& file) {
     m_nkiPane->showSource(QFileInfo(file).fileName(), readAll(file.toStdString()));
     m_cudaPane->clear();
+    m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(file).fileName()));
     m_runTarget = file;
     startRun();
@@ -378,6 +386,7 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_run = outcome;
     m_page->setRun(outcome->result);
     m_inspector->setRun(outcome->ir, outcome->result);
+    m_sourceLinks->showRun(outcome->result);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
     for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         if (line.contains(QLatin1String("warning"), Qt::CaseInsensitive)) {

@@ -25,6 +25,7 @@ namespace kl::app {
 
 class RecentFiles;
 class SimulationRunner;
+class SourceLinkController;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -47,6 +48,7 @@ public:
     [[nodiscard]] views::TimelinePage* timelinePage() const { return m_page; }
     [[nodiscard]] views::InspectorPane* inspector() const { return m_inspector; }
     [[nodiscard]] SimulationRunner* runner() const { return m_runner; }
+    [[nodiscard]] SourceLinkController* sourceLinks() const { return m_sourceLinks; }
     [[nodiscard]] QString statusSummary() const;
 
 protected:
@@ -85,6 +87,7 @@ private:
     views::TimelinePage* m_page = nullptr;
     views::InspectorPane* m_inspector = nullptr;
     SimulationRunner* m_runner = nullptr;
+    SourceLinkController* m_sourceLinks = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QString m_runTarget;   ///< the task folder or kernel file of the current run, for F5
