@@ -36,7 +36,8 @@ AccessPattern onChip(KernelIr& ir, std::uint32_t buffer, std::int64_t freeElems,
     return ap;
 }
 
-AccessPattern inHbm(KernelIr& ir, std::uint32_t buffer, std::int64_t offset, std::int64_t rowStride, std::int64_t cols) {
+AccessPattern inHbm(KernelIr& ir, std::uint32_t buffer, std::int64_t offset, std::int64_t rowStride,
+                    std::int64_t cols) {
     const std::array<PatternDim, 2> dims{{{rowStride, 128}, {1, cols}}};
     AccessPattern ap;
     ap.buffer = buffer;
@@ -72,8 +73,8 @@ KernelIr synthesise(std::size_t target) {
     const std::uint32_t outB = ir.addBuffer(out);
     constexpr int kSteps = 64;
     std::uint32_t id = 0;
-    auto add = [&](Op op, Engine engine, std::initializer_list<AccessPattern> dst, std::initializer_list<AccessPattern> src,
-                   std::uint32_t line) {
+    auto add = [&](Op op, Engine engine, std::initializer_list<AccessPattern> dst,
+                   std::initializer_list<AccessPattern> src, std::uint32_t line) {
         Instruction in;
         in.id = id++;
         in.op = op;
@@ -88,15 +89,20 @@ KernelIr synthesise(std::size_t target) {
         for (int k = 0; k < kSteps; ++k) {
             const std::uint32_t a = tile(ir, Memory::Sbuf, 128, DType::BFloat16);
             const std::uint32_t b = tile(ir, Memory::Sbuf, 512, DType::BFloat16);
-            add(Op::DmaCopy, Engine::Dma, {onChip(ir, a, 128, DType::BFloat16)}, {inHbm(ir, lhsB, k * 128 * 4096 + m * 128, 4096, 128)}, 10);
-            add(Op::DmaCopy, Engine::Dma, {onChip(ir, b, 512, DType::BFloat16)}, {inHbm(ir, rhsB, k * 128 * 8192 + n * 512, 8192, 512)}, 11);
+            add(Op::DmaCopy, Engine::Dma, {onChip(ir, a, 128, DType::BFloat16)},
+                {inHbm(ir, lhsB, k * 128 * 4096 + m * 128, 4096, 128)}, 10);
+            add(Op::DmaCopy, Engine::Dma, {onChip(ir, b, 512, DType::BFloat16)},
+                {inHbm(ir, rhsB, k * 128 * 8192 + n * 512, 8192, 512)}, 11);
             add(Op::NcMatmul, Engine::Tensor, {onChip(ir, acc, 512, DType::Float32)},
                 {onChip(ir, a, 128, DType::BFloat16), onChip(ir, b, 512, DType::BFloat16)}, 12);
         }
         const std::uint32_t res = tile(ir, Memory::Sbuf, 512, DType::BFloat16);
-        add(Op::TensorCopy, Engine::Vector, {onChip(ir, res, 512, DType::BFloat16)}, {onChip(ir, acc, 512, DType::Float32)}, 13);
-        add(Op::Activation, Engine::Scalar, {onChip(ir, res, 512, DType::BFloat16)}, {onChip(ir, res, 512, DType::BFloat16)}, 14);
-        add(Op::DmaCopy, Engine::Dma, {inHbm(ir, outB, m * 128 * 8192 + n * 512, 8192, 512)}, {onChip(ir, res, 512, DType::BFloat16)}, 15);
+        add(Op::TensorCopy, Engine::Vector, {onChip(ir, res, 512, DType::BFloat16)},
+            {onChip(ir, acc, 512, DType::Float32)}, 13);
+        add(Op::Activation, Engine::Scalar, {onChip(ir, res, 512, DType::BFloat16)},
+            {onChip(ir, res, 512, DType::BFloat16)}, 14);
+        add(Op::DmaCopy, Engine::Dma, {inHbm(ir, outB, m * 128 * 8192 + n * 512, 8192, 512)},
+            {onChip(ir, res, 512, DType::BFloat16)}, 15);
     }
     return ir;
 }
@@ -116,7 +122,8 @@ public:
         m_start = threadCpuSeconds();
     }
     void onInstruction(const InstructionEvent&) override {
-        if (--m_count == 0) m_scheduled = threadCpuSeconds();
+        if (--m_count == 0)
+            m_scheduled = threadCpuSeconds();
     }
     void finish(SimResult&) override { m_finished = threadCpuSeconds(); }
     double scheduling() const { return m_scheduled - m_start; }
@@ -167,20 +174,23 @@ int main(int argc, char** argv) {
     const SimResult& r = **result;
     const double n = static_cast<double>(ir.instructions().size());
     const double simSeconds = std::chrono::duration<double>(t2 - t1).count();
-    const double irBytes = static_cast<double>(ir.memoryBytes()) + static_cast<double>(ir.buffers().size() * sizeof(Buffer));
+    const double irBytes =
+        static_cast<double>(ir.memoryBytes()) + static_cast<double>(ir.buffers().size() * sizeof(Buffer));
     const double timelineBytes = static_cast<double>(r.timeline.memoryBytes());
     fmt::print("instructions          {}\n", ir.instructions().size());
     fmt::print("synthesis             {:.3f} s\n", std::chrono::duration<double>(t1 - t0).count());
     fmt::print("simulation            {:.3f} s\n", simSeconds);
     fmt::print("simulation CPU time   {:.3f} s (scheduling {:.3f} s, listeners' finish {:.3f} s)\n", cpu1 - cpu0,
                phases.scheduling(), phases.finishing());
-    fmt::print("throughput            {:.2f} M instructions/s (wall), {:.2f} M instructions/s (CPU time)\n", n / simSeconds / 1e6,
-               n / (cpu1 - cpu0) / 1e6);
+    fmt::print("throughput            {:.2f} M instructions/s (wall), {:.2f} M instructions/s (CPU time)\n",
+               n / simSeconds / 1e6, n / (cpu1 - cpu0) / 1e6);
     fmt::print("IR bytes/instr        {:.1f}\n", irBytes / n);
     fmt::print("timeline bytes/instr  {:.1f}\n", timelineBytes / n);
     fmt::print("peak RSS bytes/instr  {:.1f}   (peak RSS {:.1f} MiB)\n", static_cast<double>(peakRssBytes()) / n,
                static_cast<double>(peakRssBytes()) / (1024.0 * 1024.0));
-    fmt::print("series points         dma {} sbuf {} psum {}\n", r.dma.timePs.size(), r.sbuf.timePs.size(), r.psum.timePs.size());
-    fmt::print("simulated time        {:.3f} ms, MFU {:.1f} %\n", static_cast<double>(r.summary.totalPs) / 1e9, r.summary.mfuPct);
+    fmt::print("series points         dma {} sbuf {} psum {}\n", r.dma.timePs.size(), r.sbuf.timePs.size(),
+               r.psum.timePs.size());
+    fmt::print("simulated time        {:.3f} ms, MFU {:.1f} %\n", static_cast<double>(r.summary.totalPs) / 1e9,
+               r.summary.mfuPct);
     return 0;
 }

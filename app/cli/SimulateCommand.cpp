@@ -24,7 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kSimulateUsage = R"(Usage: kernellens-cli simulate (--ir IR_FILE | TASK_DIR | KERNEL.py [trace options])
+constexpr const char* kSimulateUsage =
+    R"(Usage: kernellens-cli simulate (--ir IR_FILE | TASK_DIR | KERNEL.py [trace options])
                                [--hw trn1|trn2|PROFILE.json] [--json OUT] [--timeline N]
 
 Simulates the kernel on one NeuronCore and prints a summary (time, engine activity, DMA, SBUF/PSUM, wait causes).
@@ -73,7 +74,8 @@ Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
             try {
                 std::size_t used = 0;
                 const long n = std::stol(v, &used);
-                if (used != v.size() || n < 0) throw std::invalid_argument(v);
+                if (used != v.size() || n < 0)
+                    throw std::invalid_argument(v);
                 o.timeline = static_cast<std::size_t>(n);
             } catch (...) {
                 return makeError(ErrorCode::InvalidArgument, "--timeline needs a non-negative whole number");
@@ -110,12 +112,14 @@ Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
     const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
     if (o.ir) {
         if (hasInput) {
-            return makeError(ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file, not both");
+            return makeError(ErrorCode::InvalidArgument,
+                             "give either --ir IR_FILE or a task folder / kernel file, not both");
         }
         return sim::IrLoader::loadFile(*o.ir);
     }
     if (!hasInput) {
-        return makeError(ErrorCode::InvalidArgument, "nothing to simulate: give --ir IR_FILE, a task folder or a kernel file");
+        return makeError(ErrorCode::InvalidArgument,
+                         "nothing to simulate: give --ir IR_FILE, a task folder or a kernel file");
     }
     // Trace into a private temporary file, removed once loaded.
     core::TraceRequest trace = request;

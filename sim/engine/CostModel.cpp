@@ -7,7 +7,9 @@ namespace kl::sim {
 
 namespace {
 
-bool isFp32(DType d) { return d == DType::Float32; }
+bool isFp32(DType d) {
+    return d == DType::Float32;
+}
 
 std::int64_t operandPartitions(const KernelIr& ir, const AccessPattern& ap) {
     const Buffer& b = ir.buffers()[ap.buffer];
@@ -97,13 +99,14 @@ double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
         const double f = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));
         return std::max(p, std::min(64.0, f));
     }
-    case Op::TensorTensor:
-        return std::max(c.minIi, tensorTensorFastPath(ir, in) ? n : c.tensorTensorSlowFactor * n);
+    case Op::TensorTensor: return std::max(c.minIi, tensorTensorFastPath(ir, in) ? n : c.tensorTensorSlowFactor * n);
     case Op::TensorTensorScan: // not in the guide: costed like the slow tensor_tensor path (docs/simulator.md)
         return std::max(c.minIi, c.tensorTensorSlowFactor * n);
     case Op::TensorReduce: {
         const auto src = ir.srcs(in);
-        const DType d = src.empty() ? DType::Unknown : (src[0].dtype != DType::Unknown ? src[0].dtype : ir.buffers()[src[0].buffer].dtype);
+        const DType d = src.empty()
+                            ? DType::Unknown
+                            : (src[0].dtype != DType::Unknown ? src[0].dtype : ir.buffers()[src[0].buffer].dtype);
         const bool fast = d == DType::BFloat16 && (in.attrs.op0 == AluOp::Add || in.attrs.op0 == AluOp::Max);
         // N is the input size per partition for a reduction (the output is one element per partition).
         const double inN = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));

@@ -30,15 +30,15 @@ void DependencyTracker::query(std::uint32_t buffer, const Region& region, bool i
     }
 }
 
-void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool isWrite, TimePs end, std::uint32_t instr) {
+void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool isWrite, TimePs end,
+                               std::uint32_t instr) {
     auto& list = m_records[buffer];
     if (list.capacity() == 0 && !m_spare.empty()) {
         list = std::move(m_spare.back());
         m_spare.pop_back();
     }
-    std::erase_if(list, [&](const Record& r) {
-        return region.contains(r.region) && r.end <= end && (isWrite || !r.write);
-    });
+    std::erase_if(list,
+                  [&](const Record& r) { return region.contains(r.region) && r.end <= end && (isWrite || !r.write); });
     list.push_back({region, end, instr, isWrite});
     if (list.size() <= kMaxRecords) {
         return;
@@ -70,8 +70,10 @@ void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool 
         }
     }
     list.erase(list.begin(), list.begin() + old);
-    if (anyWrite) list.insert(list.begin(), writes);
-    if (anyRead) list.insert(list.begin(), reads);
+    if (anyWrite)
+        list.insert(list.begin(), writes);
+    if (anyRead)
+        list.insert(list.begin(), reads);
 }
 
 void DependencyTracker::release(std::uint32_t buffer) {

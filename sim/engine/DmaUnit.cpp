@@ -14,8 +14,7 @@ constexpr double kFullTolerance = 1e-9;
 } // namespace
 
 DmaUnit::DmaUnit(const HardwareProfile& hw)
-    : m_hw(hw),
-      m_queueFree(static_cast<std::size_t>(std::max(1.0, hw.dma.queues)), 0),
+    : m_hw(hw), m_queueFree(static_cast<std::size_t>(std::max(1.0, hw.dma.queues)), 0),
       m_latencyPs(static_cast<TimePs>(std::llround(hw.dma.fixedLatencyNs * 1000.0))),
       m_poolPerPs(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) / 1000.0) {
     m_pieces.push_back({0, 0.0, 0.0});
@@ -33,7 +32,9 @@ std::span<const DmaBandwidthEvent> DmaUnit::takeFinal(bool all) {
     return m_final;
 }
 
-TimePs DmaUnit::earliestQueueFree() const { return *std::min_element(m_queueFree.begin(), m_queueFree.end()); }
+TimePs DmaUnit::earliestQueueFree() const {
+    return *std::min_element(m_queueFree.begin(), m_queueFree.end());
+}
 
 void DmaUnit::dropBefore(TimePs time) {
     // Keep the piece containing `time`; everything wholly before it can no longer be asked about.

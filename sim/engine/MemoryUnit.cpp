@@ -38,7 +38,9 @@ MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notB
     return {std::max(notBefore, fitFrom), false};
 }
 
-void MemoryUnit::open(std::int64_t partitionBytes) { m_openBytes += partitionBytes; }
+void MemoryUnit::open(std::int64_t partitionBytes) {
+    m_openBytes += partitionBytes;
+}
 
 void MemoryUnit::close(std::int64_t partitionBytes, TimePs start, TimePs end) {
     m_openBytes -= partitionBytes;

@@ -18,7 +18,9 @@ std::uint16_t computeLane(Engine engine) {
     }
 }
 
-bool isMatmul(const Instruction& in) { return in.op == Op::NcMatmul && in.engine == Engine::Tensor; }
+bool isMatmul(const Instruction& in) {
+    return in.op == Op::NcMatmul && in.engine == Engine::Tensor;
+}
 
 std::int64_t roundUp(std::int64_t value, std::int64_t granule) {
     return granule > 0 ? (value + granule - 1) / granule * granule : value;
@@ -46,7 +48,9 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
         for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
             for (const AccessPattern& ap : ops) {
                 if (ap.buffer >= buffers.size()) {
-                    return makeError(ErrorCode::Parse, fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i, in.id, ap.buffer));
+                    return makeError(ErrorCode::Parse,
+                                     fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i,
+                                                 in.id, ap.buffer));
                 }
                 m_buffers[ap.buffer].lastUse = i;
             }
@@ -129,13 +133,15 @@ void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
     ++m_stamp; // invalidates every cached region at once
 }
 
-void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {
+void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite,
+                         DependencyTracker::Ready& ready) {
     for (const AccessPattern& ap : ops) {
         m_deps.query(ap.buffer, region(ir, ap), isWrite, ready);
     }
 }
 
-void Pipeline::recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index) {
+void Pipeline::recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end,
+                              std::uint32_t index) {
     for (const AccessPattern& ap : ops) {
         m_deps.record(ap.buffer, region(ir, ap), isWrite, end, index);
     }

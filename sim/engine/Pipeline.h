@@ -58,8 +58,10 @@ private:
 
     void beginInstruction(const KernelIr& ir, const Instruction& in);
     [[nodiscard]] const Region& region(const KernelIr& ir, const AccessPattern& ap);
-    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready);
-    void recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
+    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite,
+                   DependencyTracker::Ready& ready);
+    void recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end,
+                        std::uint32_t index);
     /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
     /// start and the capacity cause if room was what held it.
     [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
@@ -85,7 +87,7 @@ private:
     std::vector<MemoryEvent> m_pendingMemory;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions, computed on first use
-    std::vector<std::uint64_t> m_regionStamp; ///< m_stamp when the region was computed
+    std::vector<std::uint64_t> m_regionStamp;     ///< m_stamp when the region was computed
     std::uint64_t m_stamp = 0;
     std::vector<SimListener*> m_listeners;
 };

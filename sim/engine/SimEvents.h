@@ -16,10 +16,10 @@ struct InstructionEvent {
     TimePs start = 0;
     TimePs end = 0;
     TimePs mainStart = 0; ///< start on `lane` (for a matmul the MultiplyMoving start; else == start)
-    TimePs lsStart = -1; ///< LoadStationary part of a matmul, -1 otherwise
+    TimePs lsStart = -1;  ///< LoadStationary part of a matmul, -1 otherwise
     TimePs lsEnd = -1;
-    TimePs stall = 0;    ///< time the cause cost: unit idle (dependency/capacity) or instruction held (engine/queue)
-    double flops = 0;    ///< matmul FLOPs (2 x contraction x stationary x moving)
+    TimePs stall = 0; ///< time the cause cost: unit idle (dependency/capacity) or instruction held (engine/queue)
+    double flops = 0; ///< matmul FLOPs (2 x contraction x stationary x moving)
     std::int64_t dmaBytes = 0;
     std::uint16_t lane = 0;
     Op op = Op::Unknown;

@@ -11,7 +11,14 @@ namespace kl::sim {
 using TimePs = std::int64_t;
 
 /// Timeline lanes: the two TensorE rows, the other engines, then one lane per DMA queue.
-enum class Lane : std::uint16_t { LoadStationary = 0, MultiplyMoving = 1, Vector = 2, Scalar = 3, GpSimd = 4, FirstDmaQueue = 5 };
+enum class Lane : std::uint16_t {
+    LoadStationary = 0,
+    MultiplyMoving = 1,
+    Vector = 2,
+    Scalar = 3,
+    GpSimd = 4,
+    FirstDmaQueue = 5
+};
 inline constexpr std::uint16_t kComputeLanes = 5;
 [[nodiscard]] constexpr std::uint16_t dmaLane(std::uint32_t queue) {
     return static_cast<std::uint16_t>(static_cast<std::uint16_t>(Lane::FirstDmaQueue) + queue);

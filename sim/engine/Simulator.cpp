@@ -48,10 +48,10 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     }
     for (const auto* mem : {&result->sbuf, &result->psum}) {
         if (mem->overflowCount > 0) {
-            result->diagnostics.push_back(fmt::format(
-                "warning: {} {} tile(s) did not fit even after waiting: the live tiles exceed capacity (the compiler would spill); "
-                "they were placed anyway, so occupancy exceeds 100 %",
-                mem->overflowCount, mem == &result->sbuf ? "SBUF" : "PSUM"));
+            result->diagnostics.push_back(fmt::format("warning: {} {} tile(s) did not fit even after waiting: the live "
+                                                      "tiles exceed capacity (the compiler would spill); "
+                                                      "they were placed anyway, so occupancy exceeds 100 %",
+                                                      mem->overflowCount, mem == &result->sbuf ? "SBUF" : "PSUM"));
         }
     }
     return std::shared_ptr<const SimResult>(std::move(result));

@@ -35,7 +35,8 @@ const FieldSpec kFields[] = {
     {"costs", "gpsimd_startup", [](HardwareProfile& p) -> double& { return p.costs.gpsimdStartup; }},
     {"costs", "bn_aggr_factor", [](HardwareProfile& p) -> double& { return p.costs.bnAggrFactor; }},
     {"costs", "reciprocal_factor", [](HardwareProfile& p) -> double& { return p.costs.reciprocalFactor; }},
-    {"costs", "tensor_tensor_slow_factor", [](HardwareProfile& p) -> double& { return p.costs.tensorTensorSlowFactor; }},
+    {"costs", "tensor_tensor_slow_factor",
+     [](HardwareProfile& p) -> double& { return p.costs.tensorTensorSlowFactor; }},
     {"costs", "tensor_reduce_fast_divisor", [](HardwareProfile& p) -> double& { return p.costs.reduceFastDivisor; }},
     {"costs", "pe_rows", [](HardwareProfile& p) -> double& { return p.costs.peRows; }},
     {"costs", "pe_cols", [](HardwareProfile& p) -> double& { return p.costs.peCols; }},
@@ -59,7 +60,8 @@ const Json& sourcedField(const Json& root, const char* group, const char* key) {
         throw std::runtime_error(fmt::format("{}.{} must be an object with \"value\" and \"source\"", group, key));
     }
     if (!field.contains("source") || !field["source"].is_string() || field["source"].get<std::string>().empty()) {
-        throw std::runtime_error(fmt::format("{}.{} has no \"source\": every profile number must name where it comes from", group, key));
+        throw std::runtime_error(
+            fmt::format("{}.{} has no \"source\": every profile number must name where it comes from", group, key));
     }
     return field["value"];
 }
@@ -82,7 +84,8 @@ HardwareProfile parseProfile(const Json& root) {
         const auto& e = p.dma.efficiency[i];
         if (e.efficiency <= 0 || e.efficiency > 1 || e.bytesPerPartition <= 0 ||
             (i > 0 && e.bytesPerPartition <= p.dma.efficiency[i - 1].bytesPerPartition)) {
-            throw std::runtime_error("dma.efficiency_by_bytes_per_partition must be [bytes, efficiency] pairs, bytes ascending, 0 < efficiency <= 1");
+            throw std::runtime_error("dma.efficiency_by_bytes_per_partition must be [bytes, efficiency] pairs, bytes "
+                                     "ascending, 0 < efficiency <= 1");
         }
     }
     if (p.dma.efficiency.empty()) {
@@ -99,9 +102,12 @@ HardwareProfile parseProfile(const Json& root) {
 
 double HardwareProfile::dmaEfficiency(double bytesPerPartition) const {
     const auto& t = dma.efficiency;
-    if (t.empty()) return 1.0;
-    if (bytesPerPartition <= t.front().bytesPerPartition) return t.front().efficiency;
-    if (bytesPerPartition >= t.back().bytesPerPartition) return t.back().efficiency;
+    if (t.empty())
+        return 1.0;
+    if (bytesPerPartition <= t.front().bytesPerPartition)
+        return t.front().efficiency;
+    if (bytesPerPartition >= t.back().bytesPerPartition)
+        return t.back().efficiency;
     for (std::size_t i = 1; i < t.size(); ++i) {
         if (bytesPerPartition <= t[i].bytesPerPartition) {
             const double x0 = std::log2(t[i - 1].bytesPerPartition);
@@ -117,8 +123,10 @@ Expected<HardwareProfile> HardwareProfile::loadString(std::string_view json, std
     try {
         const Json root = Json::parse(json.begin(), json.end());
         if (const int version = root.value("profile_version", 0); version != 1) {
-            return makeError(ErrorCode::Unsupported, fmt::format("hardware profile version {} is not supported: this build reads version 1", version),
-                             std::string(origin));
+            return makeError(
+                ErrorCode::Unsupported,
+                fmt::format("hardware profile version {} is not supported: this build reads version 1", version),
+                std::string(origin));
         }
         return parseProfile(root);
     } catch (const std::exception& e) {

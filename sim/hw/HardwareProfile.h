@@ -43,9 +43,9 @@ struct DmaParams {
     double engines = 16;
     double queues = 16;
     double partitionsPerEngine = 8;
-    double engineBytesPerNs = 17;  ///< practical bandwidth of one DMA engine
-    double coreBytesPerNs = 272;   ///< practical DMA bandwidth of one core (all engines)
-    double fixedLatencyNs = 1300;  ///< descriptor set-up + semaphore before data moves
+    double engineBytesPerNs = 17;               ///< practical bandwidth of one DMA engine
+    double coreBytesPerNs = 272;                ///< practical DMA bandwidth of one core (all engines)
+    double fixedLatencyNs = 1300;               ///< descriptor set-up + semaphore before data moves
     std::vector<DmaEfficiencyPoint> efficiency; ///< by bytes per partition, ascending
 };
 
@@ -71,7 +71,8 @@ struct HardwareProfile {
     [[nodiscard]] double peakFlopsPerNs() const { return costs.peRows * costs.peCols * 2.0 * tensorGhz; }
 
     [[nodiscard]] static Expected<HardwareProfile> loadFile(const std::filesystem::path& path);
-    [[nodiscard]] static Expected<HardwareProfile> loadString(std::string_view json, std::string_view origin = "<string>");
+    [[nodiscard]] static Expected<HardwareProfile> loadString(std::string_view json,
+                                                              std::string_view origin = "<string>");
 };
 
 } // namespace kl::sim

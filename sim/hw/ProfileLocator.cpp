@@ -27,8 +27,9 @@ Expected<fs::path> ProfileLocator::findHardwareDir(const std::vector<fs::path>& 
     for (const fs::path& base : bases) {
         searched += (searched.empty() ? "" : ", ") + base.string();
     }
-    return makeError(ErrorCode::NotFound, fmt::format("no resources/hw folder found from {}", searched.empty() ? "(nothing)" : searched),
-                     {}, 0, "pass --hw PATH/TO/PROFILE.json");
+    return makeError(ErrorCode::NotFound,
+                     fmt::format("no resources/hw folder found from {}", searched.empty() ? "(nothing)" : searched), {},
+                     0, "pass --hw PATH/TO/PROFILE.json");
 }
 
 Expected<fs::path> ProfileLocator::resolve(std::string_view spec, const std::vector<fs::path>& bases) {

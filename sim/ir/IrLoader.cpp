@@ -19,7 +19,9 @@ struct LoadFailure {
     Error error;
 };
 
-[[noreturn]] void fail(ErrorCode code, std::string message) { throw LoadFailure{Error{code, std::move(message)}}; }
+[[noreturn]] void fail(ErrorCode code, std::string message) {
+    throw LoadFailure{Error{code, std::move(message)}};
+}
 
 SourceLoc readLoc(const Json& j) {
     SourceLoc loc;
@@ -60,7 +62,8 @@ public:
             b.decl = readLoc(j["decl"]);
         }
         if (b.memory != Memory::Hbm && (b.shape.empty() || b.shape[0] < 1 || b.shape[0] > 128)) {
-            fail(ErrorCode::Parse, fmt::format("buffer {} ('{}'): on-chip partition dimension must be 1..128", id, b.name));
+            fail(ErrorCode::Parse,
+                 fmt::format("buffer {} ('{}'): on-chip partition dimension must be 1..128", id, b.name));
         }
         m_bufferIndex[id] = ir.addBuffer(std::move(b));
     }
@@ -105,12 +108,17 @@ public:
         // The spec writes `buffers` before `instructions`; an operand naming a buffer not declared before
         // it is an error either way, so no second pass is needed.
         for (const auto& [id, count] : m_pendingBufferIds) {
-            return makeError(ErrorCode::Parse,
-                             fmt::format("{} operand(s) refer to buffer id {}, which is not declared in 'buffers' before them", count, id));
+            return makeError(
+                ErrorCode::Parse,
+                fmt::format("{} operand(s) refer to buffer id {}, which is not declared in 'buffers' before them",
+                            count, id));
         }
         for (const auto& [op, count] : m_unknownOps) {
             ir.diagnostics.push_back(
-                {"warning", fmt::format("op '{}' ({} instructions) is not known to the simulator; costed as an element-wise op", op, count), {}});
+                {"warning",
+                 fmt::format("op '{}' ({} instructions) is not known to the simulator; costed as an element-wise op",
+                             op, count),
+                 {}});
         }
         return {};
     }
@@ -203,7 +211,8 @@ void readHeader(const Json& root, KernelIr& ir) {
     if (const auto it = root.find("diagnostics"); it != root.end() && it->is_array()) {
         for (const Json& d : *it) {
             SourceLoc loc{d.value("file", kNoIndex), d.value("line", 0u)};
-            ir.diagnostics.push_back({d.value("severity", std::string{"warning"}), d.value("message", std::string{}), loc});
+            ir.diagnostics.push_back(
+                {d.value("severity", std::string{"warning"}), d.value("message", std::string{}), loc});
         }
     }
 }
@@ -213,8 +222,7 @@ void readHeader(const Json& root, KernelIr& ir) {
 namespace {
 
 /// Parses from either a character range or a stream (a file is read as it is parsed, never held whole).
-template <typename ParseFn>
-Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
+template <typename ParseFn> Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
     IrBuilder builder;
     std::string topKey;
     bool sawVersion = false;
@@ -228,10 +236,13 @@ Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
         if (depth == 1 && event == Json::parse_event_t::value && topKey == "ir_version") {
             sawVersion = true;
             if (!parsed.is_number_integer() || parsed.get<std::int64_t>() != kSupportedIrVersion) {
-                throw LoadFailure{Error{ErrorCode::Unsupported,
-                                        fmt::format("Kernel IR version {} is not supported: this simulator reads version {}",
-                                                    parsed.dump(), kSupportedIrVersion),
-                                        {}, 0, "trace the kernel again with the front end shipped with this build"}};
+                throw LoadFailure{
+                    Error{ErrorCode::Unsupported,
+                          fmt::format("Kernel IR version {} is not supported: this simulator reads version {}",
+                                      parsed.dump(), kSupportedIrVersion),
+                          {},
+                          0,
+                          "trace the kernel again with the front end shipped with this build"}};
             }
             return true;
         }
@@ -240,11 +251,13 @@ Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
                 try {
                     builder.addInstruction(parsed);
                 } catch (const LoadFailure& f) {
-                    throw LoadFailure{Error{f.error.code, fmt::format("instruction #{} (id {}): {}", instructionIndex,
-                                                                      parsed.value("id", Json{}).dump(), f.error.message)}};
+                    throw LoadFailure{
+                        Error{f.error.code, fmt::format("instruction #{} (id {}): {}", instructionIndex,
+                                                        parsed.value("id", Json{}).dump(), f.error.message)}};
                 } catch (const Json::exception& e) {
-                    throw LoadFailure{Error{ErrorCode::Parse, fmt::format("instruction #{} (id {}): {}", instructionIndex,
-                                                                          parsed.value("id", Json{}).dump(), e.what())}};
+                    throw LoadFailure{
+                        Error{ErrorCode::Parse, fmt::format("instruction #{} (id {}): {}", instructionIndex,
+                                                            parsed.value("id", Json{}).dump(), e.what())}};
                 }
                 ++instructionIndex;
                 return false; // drop the parsed JSON: the compact copy is kept
@@ -275,7 +288,8 @@ Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
         return makeError(ErrorCode::Parse, "Kernel IR must be a JSON object", std::string(origin));
     }
     if (!sawVersion) {
-        return makeError(ErrorCode::Parse, fmt::format("missing 'ir_version' (this simulator reads version {})", kSupportedIrVersion),
+        return makeError(ErrorCode::Parse,
+                         fmt::format("missing 'ir_version' (this simulator reads version {})", kSupportedIrVersion),
                          std::string(origin));
     }
     try {

@@ -8,9 +8,10 @@ namespace kl::sim {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Op::Count)> kOpNames = {
-    "dma_copy",    "nc_matmul",          "nc_transpose", "activation",  "activation_reduce", "tensor_tensor",
-    "tensor_scalar", "tensor_reduce",    "tensor_copy",  "tensor_tensor_scan", "iota",         "memset",
-    "affine_select", "bn_stats",         "bn_aggr",      "select",      "reciprocal",        "unknown"};
+    "dma_copy",      "nc_matmul",     "nc_transpose",  "activation",  "activation_reduce",
+    "tensor_tensor", "tensor_scalar", "tensor_reduce", "tensor_copy", "tensor_tensor_scan",
+    "iota",          "memset",        "affine_select", "bn_stats",    "bn_aggr",
+    "select",        "reciprocal",    "unknown"};
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Engine::Count)> kEngineNames = {
     "tensor", "vector", "scalar", "gpsimd", "dma"};
@@ -26,7 +27,9 @@ Op parseOp(std::string_view name) {
     return Op::Unknown;
 }
 
-std::string_view opName(Op op) { return kOpNames[static_cast<std::size_t>(op)]; }
+std::string_view opName(Op op) {
+    return kOpNames[static_cast<std::size_t>(op)];
+}
 
 bool parseEngine(std::string_view name, Engine& out) {
     for (std::size_t i = 0; i < kEngineNames.size(); ++i) {
@@ -36,19 +39,42 @@ bool parseEngine(std::string_view name, Engine& out) {
         }
     }
     // Older spellings seen in the Neuron docs; accepted so that a front end using them still loads.
-    if (name == "pe") { out = Engine::Tensor; return true; }
-    if (name == "act") { out = Engine::Scalar; return true; }
-    if (name == "pool") { out = Engine::GpSimd; return true; }
-    if (name == "dve") { out = Engine::Vector; return true; }
+    if (name == "pe") {
+        out = Engine::Tensor;
+        return true;
+    }
+    if (name == "act") {
+        out = Engine::Scalar;
+        return true;
+    }
+    if (name == "pool") {
+        out = Engine::GpSimd;
+        return true;
+    }
+    if (name == "dve") {
+        out = Engine::Vector;
+        return true;
+    }
     return false;
 }
 
-std::string_view engineName(Engine engine) { return kEngineNames[static_cast<std::size_t>(engine)]; }
+std::string_view engineName(Engine engine) {
+    return kEngineNames[static_cast<std::size_t>(engine)];
+}
 
 bool parseMemory(std::string_view name, Memory& out) {
-    if (name == "hbm" || name == "shared_hbm" || name == "private_hbm") { out = Memory::Hbm; return true; }
-    if (name == "sbuf") { out = Memory::Sbuf; return true; }
-    if (name == "psum") { out = Memory::Psum; return true; }
+    if (name == "hbm" || name == "shared_hbm" || name == "private_hbm") {
+        out = Memory::Hbm;
+        return true;
+    }
+    if (name == "sbuf") {
+        out = Memory::Sbuf;
+        return true;
+    }
+    if (name == "psum") {
+        out = Memory::Psum;
+        return true;
+    }
     return false;
 }
 
@@ -62,12 +88,21 @@ std::string_view memoryName(Memory memory) {
 }
 
 DType parseDType(std::string_view name) {
-    static constexpr std::pair<std::string_view, DType> kNames[] = {
-        {"bfloat16", DType::BFloat16}, {"float16", DType::Float16},       {"float32", DType::Float32},
-        {"tfloat32", DType::Float32},  {"float8_e4m3", DType::Float8E4M3}, {"float8_e5m2", DType::Float8E5M2},
-        {"float8_e4m3fn", DType::Float8E4M3}, {"int8", DType::Int8},      {"int16", DType::Int16},
-        {"int32", DType::Int32},       {"uint8", DType::Uint8},           {"uint16", DType::Uint16},
-        {"uint32", DType::Uint32},     {"bool", DType::Bool},             {"bool_", DType::Bool}};
+    static constexpr std::pair<std::string_view, DType> kNames[] = {{"bfloat16", DType::BFloat16},
+                                                                    {"float16", DType::Float16},
+                                                                    {"float32", DType::Float32},
+                                                                    {"tfloat32", DType::Float32},
+                                                                    {"float8_e4m3", DType::Float8E4M3},
+                                                                    {"float8_e5m2", DType::Float8E5M2},
+                                                                    {"float8_e4m3fn", DType::Float8E4M3},
+                                                                    {"int8", DType::Int8},
+                                                                    {"int16", DType::Int16},
+                                                                    {"int32", DType::Int32},
+                                                                    {"uint8", DType::Uint8},
+                                                                    {"uint16", DType::Uint16},
+                                                                    {"uint32", DType::Uint32},
+                                                                    {"bool", DType::Bool},
+                                                                    {"bool_", DType::Bool}};
     for (const auto& [text, dtype] : kNames) {
         if (text == name) {
             return dtype;
@@ -97,19 +132,28 @@ int dtypeBytes(DType dtype) {
 }
 
 AluOp parseAluOp(std::string_view name) {
-    if (name.empty()) return AluOp::None;
-    if (name == "add") return AluOp::Add;
-    if (name == "subtract" || name == "sub") return AluOp::Subtract;
-    if (name == "multiply" || name == "mul") return AluOp::Multiply;
-    if (name == "max" || name == "maximum") return AluOp::Max;
-    if (name == "min" || name == "minimum") return AluOp::Min;
+    if (name.empty())
+        return AluOp::None;
+    if (name == "add")
+        return AluOp::Add;
+    if (name == "subtract" || name == "sub")
+        return AluOp::Subtract;
+    if (name == "multiply" || name == "mul")
+        return AluOp::Multiply;
+    if (name == "max" || name == "maximum")
+        return AluOp::Max;
+    if (name == "min" || name == "minimum")
+        return AluOp::Min;
     return AluOp::Other;
 }
 
 BufferRole parseRole(std::string_view name) {
-    if (name == "input") return BufferRole::Input;
-    if (name == "output") return BufferRole::Output;
-    if (name == "scratch") return BufferRole::Scratch;
+    if (name == "input")
+        return BufferRole::Input;
+    if (name == "output")
+        return BufferRole::Output;
+    if (name == "scratch")
+        return BufferRole::Scratch;
     return BufferRole::Tile;
 }
 

@@ -36,8 +36,22 @@ enum class Op : std::uint8_t {
 };
 
 /// Element types; `Other` covers dtypes the model has no special cost rule for (costed by byte size).
-enum class DType : std::uint8_t { Unknown, BFloat16, Float16, Float32, Float8E4M3, Float8E5M2, Int8, Int16, Int32, Uint8,
-                                  Uint16, Uint32, Bool, Other };
+enum class DType : std::uint8_t {
+    Unknown,
+    BFloat16,
+    Float16,
+    Float32,
+    Float8E4M3,
+    Float8E5M2,
+    Int8,
+    Int16,
+    Int32,
+    Uint8,
+    Uint16,
+    Uint32,
+    Bool,
+    Other
+};
 
 /// The ALU operation of tensor_tensor / tensor_reduce (`op0`/`op1` attrs); only the distinctions the cost
 /// model needs are kept.

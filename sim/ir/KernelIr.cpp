@@ -27,8 +27,9 @@ std::uint32_t KernelIr::addPattern(std::span<const PatternDim> dims) {
     // Loops produce the same pattern shape again and again; reusing the previous one keeps the pool small.
     const auto n = dims.size();
     if (n > 0 && m_patternDims.size() >= n &&
-        std::equal(dims.begin(), dims.end(), m_patternDims.end() - static_cast<std::ptrdiff_t>(n),
-                   [](const PatternDim& a, const PatternDim& b) { return a.stride == b.stride && a.count == b.count; })) {
+        std::equal(
+            dims.begin(), dims.end(), m_patternDims.end() - static_cast<std::ptrdiff_t>(n),
+            [](const PatternDim& a, const PatternDim& b) { return a.stride == b.stride && a.count == b.count; })) {
         return static_cast<std::uint32_t>(m_patternDims.size() - n);
     }
     const auto begin = static_cast<std::uint32_t>(m_patternDims.size());

@@ -66,17 +66,19 @@ void DmaRecorder::finish(SimResult& result) {
             m_series.activeTransfers.push_back(static_cast<std::uint32_t>(active));
         }
     };
-    mergeSorted(m_steps, [](const Step& s) { return s.time; }, [&](const Step& s) {
-        if (s.time != pending) {
-            flush();
-            pending = s.time;
-        }
-        bytes += s.bytes;
-        active += s.active;
-        if (s.setsRate) {
-            rate = s.rate;
-        }
-    });
+    mergeSorted(
+        m_steps, [](const Step& s) { return s.time; },
+        [&](const Step& s) {
+            if (s.time != pending) {
+                flush();
+                pending = s.time;
+            }
+            bytes += s.bytes;
+            active += s.active;
+            if (s.setsRate) {
+                rate = s.rate;
+            }
+        });
     flush();
     m_steps = {};
     result.dma = std::move(m_series);

@@ -67,16 +67,18 @@ void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
     };
     // Frees are list 0, so at equal times they come before allocations (ties go to the lower list):
     // the running maximum is then the true peak, as the MemoryUnit placed tiles.
-    mergeSorted(lists, [](const Step& s) { return s.time; }, [&](const Step& s) {
-        if (s.time != pending) {
-            flush();
-            pending = s.time;
-        }
-        bytes += s.bytes;
-        pbytes += s.partitionBytes;
-        out.peakBytes = std::max(out.peakBytes, bytes);
-        out.peakPartitionBytes = std::max(out.peakPartitionBytes, pbytes);
-    });
+    mergeSorted(
+        lists, [](const Step& s) { return s.time; },
+        [&](const Step& s) {
+            if (s.time != pending) {
+                flush();
+                pending = s.time;
+            }
+            bytes += s.bytes;
+            pbytes += s.partitionBytes;
+            out.peakBytes = std::max(out.peakBytes, bytes);
+            out.peakPartitionBytes = std::max(out.peakPartitionBytes, pbytes);
+        });
     flush();
     lists = {};
 }

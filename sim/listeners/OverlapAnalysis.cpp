@@ -38,20 +38,22 @@ void OverlapAnalysis::onInstruction(const InstructionEvent& e) {
 TimePs OverlapAnalysis::unionOfLanes(const std::vector<Intervals>& lanes, Intervals& out) {
     out.clear();
     TimePs total = 0;
-    mergeSorted(lanes, [](const auto& iv) { return iv.first; }, [&](const std::pair<TimePs, TimePs>& iv) {
-        if (iv.second <= iv.first) {
-            return;
-        }
-        if (!out.empty() && iv.first <= out.back().second) {
-            if (iv.second > out.back().second) {
-                total += iv.second - out.back().second;
-                out.back().second = iv.second;
+    mergeSorted(
+        lanes, [](const auto& iv) { return iv.first; },
+        [&](const std::pair<TimePs, TimePs>& iv) {
+            if (iv.second <= iv.first) {
+                return;
             }
-        } else {
-            out.push_back(iv);
-            total += iv.second - iv.first;
-        }
-    });
+            if (!out.empty() && iv.first <= out.back().second) {
+                if (iv.second > out.back().second) {
+                    total += iv.second - out.back().second;
+                    out.back().second = iv.second;
+                }
+            } else {
+                out.push_back(iv);
+                total += iv.second - iv.first;
+            }
+        });
     return total;
 }
 

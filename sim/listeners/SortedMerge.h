@@ -31,8 +31,7 @@ void mergeSorted(const std::vector<std::vector<T>>& lists, Key key, Visit visit)
         const Head* other = heap.size() > 1 ? &heap.front() : nullptr;
         do {
             visit(lists[l][next[l]++]);
-        } while (next[l] < lists[l].size() &&
-                 (other == nullptr || Head{key(lists[l][next[l]]), l} < *other));
+        } while (next[l] < lists[l].size() && (other == nullptr || Head{key(lists[l][next[l]]), l} < *other));
         if (next[l] < lists[l].size()) {
             heap.back() = Head{key(lists[l][next[l]]), l};
             std::push_heap(heap.begin(), heap.end(), later);

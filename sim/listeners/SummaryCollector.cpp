@@ -18,7 +18,9 @@ int summaryEngine(Engine e) {
     }
 }
 
-double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+double pct(double part, double whole) {
+    return whole > 0 ? 100.0 * part / whole : 0.0;
+}
 
 } // namespace
 

@@ -30,7 +30,9 @@ void WaitCauseAnalysis::finish(SimResult& result) {
         }
     }
     // Full order (stall, then index): ties never depend on anything but the program.
-    const auto byStall = [](const auto& a, const auto& b) { return a.stallPs != b.stallPs ? a.stallPs > b.stallPs : a.index < b.index; };
+    const auto byStall = [](const auto& a, const auto& b) {
+        return a.stallPs != b.stallPs ? a.stallPs > b.stallPs : a.index < b.index;
+    };
     const std::size_t keep = std::min<std::size_t>(all.size(), 10);
     std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(), byStall);
     all.resize(keep);

@@ -15,9 +15,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double ns(TimePs ps) { return static_cast<double>(ps) / 1000.0; }
+double ns(TimePs ps) {
+    return static_cast<double>(ps) / 1000.0;
+}
 /// Percentages and rates rounded to 1e-4 so that the text stays short and stable to read.
-double round4(double v) { return std::round(v * 1e4) / 1e4; }
+double round4(double v) {
+    return std::round(v * 1e4) / 1e4;
+}
 
 constexpr std::array<const char*, 4> kEngineKeys = {"tensor", "vector", "scalar", "gpsimd"};
 
@@ -71,14 +75,14 @@ void appendInstructionTable(const SimResult& r, std::string& out) {
     for (std::size_t i = 0; i < t.size(); ++i) {
         const std::string waitOn = t.waitOn[i] == kNoIndex ? "null" : fmt::format("{}", t.waitOn[i]);
         const std::string file = t.file[i] == kNoIndex ? "null" : fmt::format("{}", t.file[i]);
-        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, \"{}\", {}, {}, {}, \"{}\", {}, {}, {}, {}]", i == 0 ? "" : ",", i,
-                       t.irId[i], opName(t.op[i]), t.lane[i], ns(t.startPs[i]), ns(t.endPs[i]), waitCauseName(t.cause[i]), waitOn,
-                       ns(t.stallPs[i]), file, t.line[i]);
+        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, \"{}\", {}, {}, {}, \"{}\", {}, {}, {}, {}]",
+                       i == 0 ? "" : ",", i, t.irId[i], opName(t.op[i]), t.lane[i], ns(t.startPs[i]), ns(t.endPs[i]),
+                       waitCauseName(t.cause[i]), waitOn, ns(t.stallPs[i]), file, t.line[i]);
     }
     out += "],\n \"load_stationary\": [";
     for (std::size_t k = 0; k < t.lsIndex.size(); ++k) {
-        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, {}]", k == 0 ? "" : ",", t.lsIndex[k], ns(t.lsStartPs[k]),
-                       ns(t.lsEndPs[k]));
+        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, {}]", k == 0 ? "" : ",", t.lsIndex[k],
+                       ns(t.lsStartPs[k]), ns(t.lsEndPs[k]));
     }
     out += "]}";
 }
@@ -95,25 +99,33 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
     Json engines;
     for (std::size_t i = 0; i < kEngineKeys.size(); ++i) {
         const EngineStats& e = r.summary.engines[i];
-        engines[kEngineKeys[i]] = Json{{"instructions", e.instructions}, {"busy_ns", ns(e.busyPs)}, {"active_pct", round4(e.activePct)}};
+        engines[kEngineKeys[i]] =
+            Json{{"instructions", e.instructions}, {"busy_ns", ns(e.busyPs)}, {"active_pct", round4(e.activePct)}};
     }
     root["engines"] = engines;
-    root["dma"] = Json{{"transfers", r.dma.transfers},          {"bytes", r.dma.bytes},
-                       {"hbm_bytes", r.dma.hbmBytes},           {"queues", r.dma.queues},
-                       {"active_ns", ns(r.overlap.dmaActivePs)}, {"compute_active_ns", ns(r.overlap.computeActivePs)},
-                       {"overlap_ns", ns(r.overlap.overlapPs)}, {"exposed_ns", ns(r.overlap.dmaExposedPs)}};
+    root["dma"] = Json{{"transfers", r.dma.transfers},
+                       {"bytes", r.dma.bytes},
+                       {"hbm_bytes", r.dma.hbmBytes},
+                       {"queues", r.dma.queues},
+                       {"active_ns", ns(r.overlap.dmaActivePs)},
+                       {"compute_active_ns", ns(r.overlap.computeActivePs)},
+                       {"overlap_ns", ns(r.overlap.overlapPs)},
+                       {"exposed_ns", ns(r.overlap.dmaExposedPs)}};
     root["memory"] = Json{{"sbuf", memoryJson(r.sbuf)}, {"psum", memoryJson(r.psum)}};
     Json waits;
     for (std::size_t c = 0; c < r.waits.count.size(); ++c) {
-        waits[std::string(waitCauseName(static_cast<WaitCause>(c)))] = Json{{"count", r.waits.count[c]}, {"stall_ns", ns(r.waits.stallPs[c])}};
+        waits[std::string(waitCauseName(static_cast<WaitCause>(c)))] =
+            Json{{"count", r.waits.count[c]}, {"stall_ns", ns(r.waits.stallPs[c])}};
     }
     root["wait_causes"] = waits;
     Json blockers = Json::array();
     for (const auto& b : r.waits.topBlockers) {
         const bool known = b.index < r.timeline.size();
-        blockers.push_back(Json{{"index", b.index}, {"id", known ? r.timeline.irId[b.index] : 0u},
+        blockers.push_back(Json{{"index", b.index},
+                                {"id", known ? r.timeline.irId[b.index] : 0u},
                                 {"op", known ? std::string(opName(r.timeline.op[b.index])) : std::string("?")},
-                                {"waiters", b.waiters}, {"stall_ns", ns(b.stallPs)}});
+                                {"waiters", b.waiters},
+                                {"stall_ns", ns(b.stallPs)}});
     }
     root["top_blockers"] = blockers;
     root["diagnostics"] = r.diagnostics;
@@ -125,7 +137,8 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
     if (options.series) {
         Json dma = Json::array();
         for (std::size_t i = 0; i < r.dma.timePs.size(); ++i) {
-            dma.push_back(Json::array({ns(r.dma.timePs[i]), r.dma.bytesInFlight[i], round4(r.dma.bytesPerNs[i]), r.dma.activeTransfers[i]}));
+            dma.push_back(Json::array(
+                {ns(r.dma.timePs[i]), r.dma.bytesInFlight[i], round4(r.dma.bytesPerNs[i]), r.dma.activeTransfers[i]}));
         }
         root["series"] = Json{{"sbuf", occupancySeries(r.sbuf)}, {"psum", occupancySeries(r.psum)}, {"dma", dma}};
     }

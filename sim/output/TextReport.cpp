@@ -11,15 +11,20 @@ namespace kl::sim {
 
 std::string formatDuration(TimePs ps) {
     const double ns = static_cast<double>(ps) / 1000.0;
-    if (ns >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
-    if (ns >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
+    if (ns >= 1e6)
+        return fmt::format("{:.3f} ms", ns / 1e6);
+    if (ns >= 1e3)
+        return fmt::format("{:.3f} us", ns / 1e3);
     return fmt::format("{:.3f} ns", ns);
 }
 
 std::string formatBytes(double bytes) {
-    if (bytes >= 1024.0 * 1024.0 * 1024.0) return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    if (bytes >= 1024.0 * 1024.0) return fmt::format("{:.2f} MiB", bytes / (1024.0 * 1024.0));
-    if (bytes >= 1024.0) return fmt::format("{:.2f} KiB", bytes / 1024.0);
+    if (bytes >= 1024.0 * 1024.0 * 1024.0)
+        return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    if (bytes >= 1024.0 * 1024.0)
+        return fmt::format("{:.2f} MiB", bytes / (1024.0 * 1024.0));
+    if (bytes >= 1024.0)
+        return fmt::format("{:.2f} KiB", bytes / 1024.0);
     return fmt::format("{:.0f} B", bytes);
 }
 
@@ -29,8 +34,9 @@ constexpr std::array<const char*, 4> kEngineLabels = {"TensorE", "VectorE", "Sca
 
 void appendMemory(std::string& out, const char* name, const OccupancySeries& m) {
     out += fmt::format("{:<8} peak {:>11} ({} per partition, {:.1f} % of {}), {} tiles{}\n", name,
-                       formatBytes(static_cast<double>(m.peakBytes)), formatBytes(static_cast<double>(m.peakPartitionBytes)),
-                       m.peakPct(), formatBytes(static_cast<double>(m.capacityPartitionBytes)), m.tiles,
+                       formatBytes(static_cast<double>(m.peakBytes)),
+                       formatBytes(static_cast<double>(m.peakPartitionBytes)), m.peakPct(),
+                       formatBytes(static_cast<double>(m.capacityPartitionBytes)), m.tiles,
                        m.overflowCount > 0 ? fmt::format(", {} OVERFLOWED", m.overflowCount) : std::string{});
 }
 
@@ -38,7 +44,8 @@ void appendMemory(std::string& out, const char* name, const OccupancySeries& m) 
 
 std::string TextReport::summary(const SimResult& r) {
     const SimSummary& s = r.summary;
-    std::string out = fmt::format("Kernel {} on {}\n", r.kernelName.empty() ? "(unnamed)" : r.kernelName, r.hardwareName);
+    std::string out =
+        fmt::format("Kernel {} on {}\n", r.kernelName.empty() ? "(unnamed)" : r.kernelName, r.hardwareName);
     out += fmt::format("Total time        {:>12}   ({} instructions)\n", formatDuration(s.totalPs), s.instructionCount);
     out += fmt::format("MFU               {:>10.2f} %   ({:.3g} FLOP)\n", s.mfuPct, s.flops);
     out += "\nEngines\n";
@@ -48,8 +55,9 @@ std::string TextReport::summary(const SimResult& r) {
                            formatDuration(e.busyPs), e.instructions);
     }
     out += "\nDMA\n";
-    out += fmt::format("  transfers {}  bytes {} (HBM {})  queues {}\n", r.dma.transfers, formatBytes(static_cast<double>(r.dma.bytes)),
-                       formatBytes(static_cast<double>(r.dma.hbmBytes)), r.dma.queues);
+    out += fmt::format("  transfers {}  bytes {} (HBM {})  queues {}\n", r.dma.transfers,
+                       formatBytes(static_cast<double>(r.dma.bytes)), formatBytes(static_cast<double>(r.dma.hbmBytes)),
+                       r.dma.queues);
     out += fmt::format("  active {:.2f} %   exposed (DMA only) {}   HBM bandwidth used {:.2f} %\n", s.dmaActivePct,
                        formatDuration(s.dmaExposedPs), s.hbmBandwidthUtilizationPct);
     out += "\nMemory\n  ";
@@ -58,17 +66,18 @@ std::string TextReport::summary(const SimResult& r) {
     appendMemory(out, "PSUM", r.psum);
     out += "\nWait causes (what decided each instruction's start)\n";
     for (std::size_t c = 0; c < r.waits.count.size(); ++c) {
-        if (r.waits.count[c] == 0) continue;
-        out += fmt::format("  {:<14} {:>9} instrs   stalled {:>12}\n", waitCauseName(static_cast<WaitCause>(c)), r.waits.count[c],
-                           formatDuration(r.waits.stallPs[c]));
+        if (r.waits.count[c] == 0)
+            continue;
+        out += fmt::format("  {:<14} {:>9} instrs   stalled {:>12}\n", waitCauseName(static_cast<WaitCause>(c)),
+                           r.waits.count[c], formatDuration(r.waits.stallPs[c]));
     }
     if (!r.waits.topBlockers.empty()) {
         out += "  most waited-on:";
         for (std::size_t i = 0; i < std::min<std::size_t>(3, r.waits.topBlockers.size()); ++i) {
             const auto& b = r.waits.topBlockers[i];
             const bool known = b.index < r.timeline.size();
-            out += fmt::format(" #{} {} ({} waiters, {})", b.index, known ? opName(r.timeline.op[b.index]) : "?", b.waiters,
-                               formatDuration(b.stallPs));
+            out += fmt::format(" #{} {} ({} waiters, {})", b.index, known ? opName(r.timeline.op[b.index]) : "?",
+                               b.waiters, formatDuration(b.stallPs));
         }
         out += "\n";
     }
@@ -92,12 +101,14 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
     }
     const TimePs span = std::max<TimePs>(hi - lo, 1);
     const auto column = [&](TimePs ps) {
-        return static_cast<std::size_t>(static_cast<double>(ps - lo) / static_cast<double>(span) * static_cast<double>(width));
+        return static_cast<std::size_t>(static_cast<double>(ps - lo) / static_cast<double>(span) *
+                                        static_cast<double>(width));
     };
-    std::string out = fmt::format("Timeline view: first {} of {} instructions, {} to {}, 1 column = {}\n", n, t.size(),
-                                  formatDuration(lo), formatDuration(hi), formatDuration(span / static_cast<TimePs>(width)));
-    out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12} {:>12}  {:<22} {:>5}  |{}|\n", "[idx]", "id", "lane", "op", "start_ns",
-                       "end_ns", "waited on", "line", std::string(width, '-'));
+    std::string out =
+        fmt::format("Timeline view: first {} of {} instructions, {} to {}, 1 column = {}\n", n, t.size(),
+                    formatDuration(lo), formatDuration(hi), formatDuration(span / static_cast<TimePs>(width)));
+    out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12} {:>12}  {:<22} {:>5}  |{}|\n", "[idx]", "id", "lane", "op",
+                       "start_ns", "end_ns", "waited on", "line", std::string(width, '-'));
     for (std::size_t i = 0; i < n; ++i) {
         std::string bar(width, ' ');
         const std::size_t a = std::min(column(t.startPs[i]), width - 1);
@@ -109,11 +120,13 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
             it != t.lsIndex.end() && *it == i) {
             lsEnd = std::max(a + 1, column(t.lsEndPs[static_cast<std::size_t>(it - t.lsIndex.begin())]));
         }
-        for (std::size_t c = a; c < b; ++c) bar[c] = c >= m ? '=' : (c < lsEnd ? 'l' : '.');
+        for (std::size_t c = a; c < b; ++c)
+            bar[c] = c >= m ? '=' : (c < lsEnd ? 'l' : '.');
         std::string wait{waitCauseName(t.cause[i])};
-        if (t.cause[i] == WaitCause::Dependency) wait += fmt::format(" #{}", t.waitOn[i]);
-        out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i), t.irId[i],
-                           laneName(t.lane[i]), opName(t.op[i]), static_cast<double>(t.startPs[i]) / 1000.0,
+        if (t.cause[i] == WaitCause::Dependency)
+            wait += fmt::format(" #{}", t.waitOn[i]);
+        out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i),
+                           t.irId[i], laneName(t.lane[i]), opName(t.op[i]), static_cast<double>(t.startPs[i]) / 1000.0,
                            static_cast<double>(t.endPs[i]) / 1000.0, wait, t.line[i], bar);
     }
     out += "('=' executing on its lane; matmuls: 'l' LoadStationary, '.' waiting for the moving tile or the array)\n";

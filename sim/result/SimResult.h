@@ -14,16 +14,16 @@ namespace kl::sim {
 /// field, no pointers), so a view can binary-search `startPs` of one lane or draw straight from them.
 /// About 34 bytes per instruction; matmuls add a LoadStationary record in the `ls*` arrays.
 struct TimelineData {
-    std::vector<std::uint32_t> irId;    ///< the IR `id`
-    std::vector<TimePs> startPs;        ///< for a matmul: start of its LoadStationary
-    std::vector<TimePs> endPs;          ///< for a matmul: end of its MultiplyMoving
-    std::vector<TimePs> mainStartPs;    ///< start on `lane` (for a matmul: the MultiplyMoving start)
-    std::vector<std::uint16_t> lane;    ///< see laneName()
+    std::vector<std::uint32_t> irId; ///< the IR `id`
+    std::vector<TimePs> startPs;     ///< for a matmul: start of its LoadStationary
+    std::vector<TimePs> endPs;       ///< for a matmul: end of its MultiplyMoving
+    std::vector<TimePs> mainStartPs; ///< start on `lane` (for a matmul: the MultiplyMoving start)
+    std::vector<std::uint16_t> lane; ///< see laneName()
     std::vector<Op> op;
-    std::vector<std::uint32_t> file;    ///< innermost source frame: index into SimResult::files, kNoIndex if none
-    std::vector<std::uint32_t> line;    ///< 1-based line, 0 if none
+    std::vector<std::uint32_t> file; ///< innermost source frame: index into SimResult::files, kNoIndex if none
+    std::vector<std::uint32_t> line; ///< 1-based line, 0 if none
     std::vector<WaitCause> cause;
-    std::vector<std::uint32_t> waitOn;  ///< program-order index waited on (cause == Dependency), else kNoIndex
+    std::vector<std::uint32_t> waitOn; ///< program-order index waited on (cause == Dependency), else kNoIndex
     std::vector<TimePs> stallPs;
     /// LoadStationary rows of matmuls: instruction index and its interval, in program order.
     std::vector<std::uint32_t> lsIndex;
@@ -46,7 +46,9 @@ struct OccupancySeries {
     std::uint32_t tiles = 0;
     std::uint32_t overflowCount = 0; ///< tiles that did not fit even after waiting (working set too big)
     [[nodiscard]] double peakPct() const {
-        return capacityPartitionBytes > 0 ? 100.0 * static_cast<double>(peakPartitionBytes) / static_cast<double>(capacityPartitionBytes) : 0.0;
+        return capacityPartitionBytes > 0
+                   ? 100.0 * static_cast<double>(peakPartitionBytes) / static_cast<double>(capacityPartitionBytes)
+                   : 0.0;
     }
 };
 

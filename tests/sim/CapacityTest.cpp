@@ -12,9 +12,9 @@ TEST(Capacity, SbufTileWaitsForRoom) {
     const int a = t.buffer("a", "sbuf", {128, 65536});
     const int b = t.buffer("b", "sbuf", {128, 65536});
     const int c = t.buffer("c", "sbuf", {128, 512});
-    t.add("memset", "vector", {t.whole(a)}, {});                          // 0 opens a
+    t.add("memset", "vector", {t.whole(a)}, {});                                    // 0 opens a
     t.add("tensor_reduce", "vector", {t.whole(c)}, {t.whole(a)}, {{"op0", "add"}}); // 1 last read of a
-    t.add("memset", "scalar", {t.whole(b)}, {});                          // 2 needs a gone
+    t.add("memset", "scalar", {t.whole(b)}, {});                                    // 2 needs a gone
     const KernelIr ir = t.load();
     const auto r = *Simulator::run(ir, profile("trn1"));
     const TimelineData& tl = r->timeline;

@@ -20,7 +20,9 @@ std::shared_ptr<const SimResult> loads(int count, int partitions, std::int64_t f
     return *Simulator::run(ir, profile("trn1"));
 }
 
-double endNs(const SimResult& r, std::size_t i) { return static_cast<double>(r.timeline.endPs[i]) / 1000.0; }
+double endNs(const SimResult& r, std::size_t i) {
+    return static_cast<double>(r.timeline.endPs[i]) / 1000.0;
+}
 
 } // namespace
 

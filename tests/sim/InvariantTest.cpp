@@ -45,8 +45,10 @@ TestIr randomIr(std::uint32_t seed, int iterations) {
             const std::string op = ops[pick(0, 4)];
             const int lo = pick(0, free / 2);
             std::vector<TestIr::Json> srcs;
-            if (op != "memset") srcs.push_back(t.part(r, 0, 128, lo, free / 2));
-            if (op == "tensor_tensor") srcs.push_back(prev >= 0 ? t.part(prev, 0, 64, 0, 64) : t.part(b, 0, 128, 0, free / 2));
+            if (op != "memset")
+                srcs.push_back(t.part(r, 0, 128, lo, free / 2));
+            if (op == "tensor_tensor")
+                srcs.push_back(prev >= 0 ? t.part(prev, 0, 64, 0, 64) : t.part(b, 0, 128, 0, free / 2));
             t.add(op, engines[pick(0, 2)], {t.part(r, pick(0, 1) * 64, 64, pick(0, free / 2), free / 2)}, srcs);
         }
         t.add("dma_copy", "dma", {t.hbm(out, pick(0, 896) * 2048, 128, free, 2048)}, {t.whole(r)});
@@ -92,7 +94,13 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             lsStartOf[tl.lsIndex[k]] = tl.lsStartPs[k];
             lsEndOf[tl.lsIndex[k]] = tl.lsEndPs[k];
         }
-        struct Access { std::uint32_t buf; Region region; bool write; TimePs start; TimePs end; };
+        struct Access {
+            std::uint32_t buf;
+            Region region;
+            bool write;
+            TimePs start;
+            TimePs end;
+        };
         std::vector<std::vector<Access>> accesses(tl.size());
         for (std::size_t i = 0; i < tl.size(); ++i) {
             const Instruction& in = ir.instructions()[i];
@@ -103,7 +111,8 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             std::size_t s = 0;
             for (const AccessPattern& ap : ir.srcs(in)) {
                 const bool stationary = mm && s++ == 0;
-                accesses[i].push_back({ap.buffer, regionOf(ir, ap), false, stationary ? lsStartOf[i] : tl.mainStartPs[i],
+                accesses[i].push_back({ap.buffer, regionOf(ir, ap), false,
+                                       stationary ? lsStartOf[i] : tl.mainStartPs[i],
                                        stationary ? lsEndOf[i] : tl.endPs[i]});
             }
         }
@@ -111,8 +120,10 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             for (std::size_t j = 0; j < i; ++j) {
                 for (const Access& later : accesses[i]) {
                     for (const Access& earlier : accesses[j]) {
-                        if (later.buf == earlier.buf && (later.write || earlier.write) && later.region.overlaps(earlier.region)) {
-                            ASSERT_GE(later.start, earlier.end) << "seed " << seed << ": #" << i << " before #" << j << " ended";
+                        if (later.buf == earlier.buf && (later.write || earlier.write) &&
+                            later.region.overlaps(earlier.region)) {
+                            ASSERT_GE(later.start, earlier.end)
+                                << "seed " << seed << ": #" << i << " before #" << j << " ended";
                         }
                     }
                 }
@@ -123,8 +134,10 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
         EXPECT_EQ(r.sbuf.overflowCount, 0u);
         EXPECT_LE(r.sbuf.peakPartitionBytes, r.sbuf.capacityPartitionBytes);
         EXPECT_LE(r.psum.peakPartitionBytes, r.psum.capacityPartitionBytes);
-        for (const std::int64_t v : r.psum.partitionBytes) ASSERT_LE(v, r.psum.capacityPartitionBytes);
-        for (const std::int64_t v : r.sbuf.partitionBytes) ASSERT_LE(v, r.sbuf.capacityPartitionBytes);
+        for (const std::int64_t v : r.psum.partitionBytes)
+            ASSERT_LE(v, r.psum.capacityPartitionBytes);
+        for (const std::int64_t v : r.sbuf.partitionBytes)
+            ASSERT_LE(v, r.sbuf.capacityPartitionBytes);
         EXPECT_EQ(r.sbuf.partitionBytes.back(), 0);
         EXPECT_EQ(r.psum.partitionBytes.back(), 0);
         EXPECT_EQ(r.dma.bytesInFlight.back(), 0);
@@ -145,8 +158,9 @@ TEST(Invariants, SameInputGivesByteIdenticalJson) {
         if (run == 0) {
             first = json;
             auto parsed = nlohmann::json::parse(json);
-            for (const char* key : {"total_time_ns", "instruction_count", "engine_active_pct", "dma_active_pct", "dma_exposed_ns",
-                                    "dma_bytes", "mfu_pct", "hbm_bandwidth_utilization_pct", "sbuf_peak_bytes", "psum_peak_bytes"}) {
+            for (const char* key :
+                 {"total_time_ns", "instruction_count", "engine_active_pct", "dma_active_pct", "dma_exposed_ns",
+                  "dma_bytes", "mfu_pct", "hbm_bandwidth_utilization_pct", "sbuf_peak_bytes", "psum_peak_bytes"}) {
                 EXPECT_TRUE(parsed["summary"].contains(key)) << key;
             }
             for (const char* e : {"tensor", "vector", "scalar", "gpsimd"}) {

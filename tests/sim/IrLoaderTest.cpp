@@ -11,7 +11,8 @@ TEST(IrLoader, LoadsBuffersInstructionsAndLocations) {
     const int a = t.buffer("a", "hbm", {128, 512});
     const int s = t.buffer("s", "sbuf", {128, 512});
     t.add("dma_copy", "dma", {t.whole(s)}, {t.whole(a)}, TestIr::Json::object(), 41);
-    t.add("nc_matmul", "tensor", {t.whole(s)}, {t.whole(s), t.whole(s)}, {{"accumulate", true}, {"moving_free", 512}}, 42);
+    t.add("nc_matmul", "tensor", {t.whole(s)}, {t.whole(s), t.whole(s)}, {{"accumulate", true}, {"moving_free", 512}},
+          42);
     const KernelIr ir = t.load();
     ASSERT_EQ(ir.instructions().size(), 2u);
     ASSERT_EQ(ir.buffers().size(), 2u);
@@ -63,7 +64,8 @@ TEST(IrLoader, ReportsBadJsonAndBadInstructions) {
     ASSERT_FALSE(noVersion.has_value());
     EXPECT_NE(noVersion.error().message.find("ir_version"), std::string::npos);
 
-    auto badEngine = IrLoader::loadString(R"({"ir_version": 1, "buffers": [], "instructions": [{"id": 5, "op": "memset", "engine": "warp"}]})");
+    auto badEngine = IrLoader::loadString(
+        R"({"ir_version": 1, "buffers": [], "instructions": [{"id": 5, "op": "memset", "engine": "warp"}]})");
     ASSERT_FALSE(badEngine.has_value());
     EXPECT_NE(badEngine.error().message.find("instruction #0 (id 5)"), std::string::npos);
 

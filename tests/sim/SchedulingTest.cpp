@@ -65,11 +65,11 @@ TEST(Scheduling, WriteAfterReadAndDisjointRegions) {
     TestIr t;
     const int x = t.buffer("x", "sbuf", {128, 1024});
     const int y = t.buffer("y", "sbuf", {128, 1024});
-    t.add("memset", "vector", {t.whole(x)}, {});                                    // 0 writes x
-    t.add("tensor_copy", "scalar", {t.whole(y)}, {t.whole(x)});                      // 1 reads x (RAW on 0)
-    t.add("memset", "gpsimd", {t.part(x, 0, 128, 0, 512)}, {});                      // 2 writes x[:, :512] (WAR on 1)
-    t.add("memset", "vector", {t.part(y, 64, 64, 0, 1024)}, {});                     // 3 WAW on y rows 64.. (on 1)
-    t.add("memset", "vector", {t.part(x, 0, 64, 512, 512)}, {});                     // 4 x[:64, 512:]: after 1 (WAR)
+    t.add("memset", "vector", {t.whole(x)}, {});                 // 0 writes x
+    t.add("tensor_copy", "scalar", {t.whole(y)}, {t.whole(x)});  // 1 reads x (RAW on 0)
+    t.add("memset", "gpsimd", {t.part(x, 0, 128, 0, 512)}, {});  // 2 writes x[:, :512] (WAR on 1)
+    t.add("memset", "vector", {t.part(y, 64, 64, 0, 1024)}, {}); // 3 WAW on y rows 64.. (on 1)
+    t.add("memset", "vector", {t.part(x, 0, 64, 512, 512)}, {}); // 4 x[:64, 512:]: after 1 (WAR)
     const auto r = simulate(t);
     const TimelineData& tl = r->timeline;
     EXPECT_EQ(tl.waitOn[1], 0u);

@@ -26,7 +26,8 @@ public:
     /// An on-chip access of partitions [p0, p0+pc) and free elements [offset, offset+count).
     [[nodiscard]] Json part(int buffer, int p0, int pc, std::int64_t offset, std::int64_t count) const;
     /// An HBM access of `rows` x `cols` elements starting at flat element `offset`, row stride `stride`.
-    [[nodiscard]] Json hbm(int buffer, std::int64_t offset, std::int64_t rows, std::int64_t cols, std::int64_t stride) const;
+    [[nodiscard]] Json hbm(int buffer, std::int64_t offset, std::int64_t rows, std::int64_t cols,
+                           std::int64_t stride) const;
     /// Adds an instruction and returns its index; `elements`/`bytes` are derived from dst[0] when 0.
     int add(const std::string& op, const std::string& engine, std::vector<Json> dst, std::vector<Json> src,
             Json attrs = Json::object(), int line = 0);
