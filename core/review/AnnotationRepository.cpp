@@ -119,8 +119,8 @@ Expected<void> AnnotationRepository::ensureReviewer(const std::string& name) {
 }
 
 Expected<void> AnnotationRepository::write(const Annotation& a, bool insert) {
-    // INSERT OR REPLACE with an explicit id serves create (id NULL -> new id), update and restore alike;
-    // REPLACE would delete and cascade the replies, so updates use a real UPDATE.
+    // The INSERT serves create (id NULL -> a new id) and restore (the old id); changes to an existing
+    // row use UPDATE, never INSERT OR REPLACE, which deletes the row first and cascades its replies away.
     constexpr std::string_view kInsert =
         "INSERT INTO annotation(id, task_id, anchor_kind, t0_ns, t1_ns, instruction_id, first_line, last_line, "
         "item_id, severity, score, text, author, created_at, updated_at, resolved) "

@@ -94,5 +94,27 @@ TEST(Migration, MigratedSchemaMatchesFreshSchema) {
     EXPECT_EQ(columns(oldPath), columns(dir.file("new.klreview")));
 }
 
+TEST(Migration, FailedStepLeavesTheOldVersion) {
+    // A v1 file that already has a column the v1 -> v2 step adds: the step fails half-way and its
+    // transaction must leave neither the reply table nor a new version behind.
+    test::TempDir dir;
+    const std::string path = dir.file("odd.klreview");
+    std::filesystem::copy_file(kStoredV1, path);
+    {
+        auto db = Database::open(path, Database::OpenMode::ReadWrite);
+        ASSERT_TRUE(db);
+        ASSERT_TRUE(db->exec("ALTER TABLE task ADD COLUMN seconds_spent INTEGER"));
+    }
+    auto file = ReviewFile::open(path);
+    ASSERT_FALSE(file);
+    EXPECT_NE(file.error().message.find("migrating review file to schema version 2"), std::string::npos)
+        << formatError(file.error());
+    auto db = Database::open(path, Database::OpenMode::ReadOnly);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), 1);
+    EXPECT_EQ(*db->queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'reply'"), 0);
+    EXPECT_EQ(*db->queryInt("SELECT count(*) FROM annotation"), 4);
+}
+
 } // namespace
 } // namespace kl::core
