@@ -10,5 +10,7 @@ namespace kl::app {
 int runTraceCommand(const std::vector<std::string>& args);
 int runSimulateCommand(const std::vector<std::string>& args);
 int runReviewCommand(const std::vector<std::string>& args);
+int runReportCommand(const std::vector<std::string>& args);
+int runExportTraceCommand(const std::vector<std::string>& args);
 
 } // namespace kl::app

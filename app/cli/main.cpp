@@ -17,6 +17,8 @@ Commands:
   trace      Run an NKI kernel in the front end and write its Kernel IR
   simulate   Simulate a kernel (or an IR file) on a NeuronCore profile and print a summary
   review     Create and edit review files (.klreview): tasks, annotations, scores
+  report     Write an annotated report of a review: HTML, PDF, Markdown, JSON or CSV
+  export-trace  Write a simulated run as Chrome trace JSON (Perfetto, chrome://tracing)
 
 Options:
   -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
@@ -25,6 +27,8 @@ Options:
 Examples:
   kernellens-cli trace examples/vector_add_legacy -o /tmp/vadd.ir.json
   kernellens-cli simulate examples/matmul_basic_tiled --hw trn1 --timeline 20
+  kernellens-cli report review.klreview --format html -o report.html
+  kernellens-cli export-trace examples/matmul_basic_tiled -o trace.json
 )";
 
 int dispatch(std::string_view command, const std::vector<std::string>& rest) {
@@ -36,6 +40,12 @@ int dispatch(std::string_view command, const std::vector<std::string>& rest) {
     }
     if (command == "review") {
         return kl::app::runReviewCommand(rest);
+    }
+    if (command == "report") {
+        return kl::app::runReportCommand(rest);
+    }
+    if (command == "export-trace") {
+        return kl::app::runExportTraceCommand(rest);
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

@@ -1,0 +1,131 @@
+// `kernellens-cli export-trace`: a simulated run as Chrome trace event JSON (Perfetto, chrome://tracing).
+#include "cli/Commands.h"
+#include "cli/TraceArguments.h"
+
+#include "ir/IrLoader.h"
+#include "report/ChromeTrace.h"
+#include "run/RunPipeline.h"
+#include "task/TaskSpec.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+namespace kl::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kExportTraceUsage = R"(Usage: kernellens-cli export-trace (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
+                                   [--hw trn1|trn2|PROFILE.json] [--no-flows] [--no-counters] -o TRACE.json
+
+Simulates the kernel and writes the run as Chrome trace event JSON, for Perfetto (ui.perfetto.dev) or
+chrome://tracing: engines and DMA queues as tracks, one slice per instruction (args: source line, wait
+cause, instruction waited on), dependency arrows, SBUF/PSUM occupancy and DMA bandwidth counters.
+The output is deterministic: the same kernel and profile give the same bytes.
+
+Options:
+  --ir FILE                a Kernel IR file written by `kernellens-cli trace` (no tracing)
+  --kernel NAME            kernel function (default: the task's, or the file's only kernel)
+  --arg NAME=SHAPE:DTYPE   a tensor argument (repeat, in call order)
+  --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
+  --grid N | AxB           SPMD launch grid
+  --hw NAME|FILE           hardware profile (default: the task's, else trn1)
+  --no-flows               leave out dependency arrows
+  --no-counters            leave out occupancy and DMA counters
+  -o, --output FILE        where the trace goes ('-' for stdout)
+)";
+
+int fail(const Error& error, int code) {
+    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    return code;
+}
+
+} // namespace
+
+int runExportTraceCommand(const std::vector<std::string>& args) {
+    std::optional<std::string> ir;
+    std::optional<std::string> hardware;
+    core::report::ChromeTrace::Options traceOptions;
+    std::vector<std::string> traceArgs;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h" || a == "--help") {
+            std::fputs(kExportTraceUsage, stdout);
+            return 0;
+        }
+        if (a == "--no-flows" || a == "--no-counters") {
+            (a == "--no-flows" ? traceOptions.flows : traceOptions.counters) = false;
+        } else if (a == "--ir" || a == "--hw") {
+            if (i + 1 >= args.size()) {
+                std::fprintf(stderr, "%s needs a value\n\n%s", a.c_str(), kExportTraceUsage);
+                return 2;
+            }
+            (a == "--ir" ? ir : hardware) = args[++i];
+        } else {
+            traceArgs.push_back(a);
+        }
+    }
+    auto parsed = parseTraceArguments(traceArgs, /*requireOutput=*/false);
+    if (!parsed || !parsed->rest.empty() || parsed->request.output.empty()) {
+        const std::string message = !parsed                   ? formatError(parsed.error())
+                                    : !parsed->rest.empty()   ? fmt::format("unknown option '{}'", parsed->rest.front())
+                                                              : "export-trace needs -o TRACE.json";
+        std::fprintf(stderr, "%s\n\n%s", message.c_str(), kExportTraceUsage);
+        return 2;
+    }
+    const core::TraceRequest& request = parsed->request;
+    const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
+    if (ir.has_value() == hasInput) {
+        std::fprintf(stderr, "give exactly one of --ir IR_FILE, a task folder or a kernel file\n\n%s", kExportTraceUsage);
+        return 2;
+    }
+    std::shared_ptr<const sim::SimResult> result;
+    if (ir) {
+        auto loaded = sim::IrLoader::loadFile(*ir);
+        if (!loaded) {
+            return fail(loaded.error(), 1);
+        }
+        auto simulated = core::simulate(*loaded, hardware.value_or("trn1"));
+        if (!simulated) {
+            return fail(simulated.error(), 1);
+        }
+        result = *simulated;
+    } else {
+        core::RunRequest run;
+        run.trace = request;
+        run.hardware = hardware.value_or("trn1");
+        if (!hardware && !request.taskDir.empty()) {
+            if (auto spec = core::loadTaskSpec(request.taskDir)) {
+                run.hardware = spec->hardware.ends_with(".json") ? (request.taskDir / spec->hardware).string() : spec->hardware;
+            }
+        }
+        auto outcome = core::traceAndSimulate(run);
+        if (!outcome) {
+            return fail(outcome.error(), 1);
+        }
+        if (!outcome->warnings.empty()) {
+            std::fputs(outcome->warnings.c_str(), stderr);
+        }
+        result = outcome->result;
+    }
+    const std::string text = core::report::ChromeTrace::write(*result, traceOptions);
+    const std::string out = request.output.string();
+    if (out == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    std::ofstream file(out, std::ios::binary | std::ios::trunc);
+    if (!file || !file.write(text.data(), static_cast<std::streamsize>(text.size())) || !file.flush()) {
+        return fail(Error{ErrorCode::Io, "cannot write the trace", out}, 1);
+    }
+    std::fprintf(stderr, "wrote %s: %zu instructions, %.3f us simulated\n", out.c_str(), result->timeline.size(),
+                 static_cast<double>(result->summary.totalPs) / 1e6);
+    return 0;
+}
+
+} // namespace kl::app

@@ -1,0 +1,219 @@
+// `kernellens-cli report`: an annotated report of a review file in HTML, PDF, Markdown, JSON or CSV.
+#include "cli/Commands.h"
+
+#include "report/CsvReport.h"
+#include "report/HtmlReport.h"
+#include "report/JsonReport.h"
+#include "report/MarkdownReport.h"
+#include "report/ReportBuilder.h"
+#include "review/ReviewFile.h"
+#include "review/TextCheck.h"
+#ifdef KL_HAVE_QT_REPORT
+#include "report/ReportQt.h"
+#endif
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+namespace kl::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kReportUsage = R"(Usage: kernellens-cli report REVIEW.klreview [--task ID] --format html|pdf|md|json|csv -o OUT
+                             [--no-simulate] [--generated-at TEXT]
+
+Writes an annotated report of the review: per task the header (title, kernel, hardware), summary
+metrics, the rubric scorecard, the timeline with numbered annotation markers (HTML, PDF), and every
+annotation with its anchor (time range, instruction, NKI/CUDA source lines), severity, score, replies
+and resolved state.
+
+Formats:
+  html   one self-contained file (inline CSS, image as data: URI), prints well
+  pdf    the same content on A4
+  md     Markdown (no image)
+  json   for pipelines; schema: docs/report-schema.json
+  csv    rubric scores, one row per task and item
+
+Options:
+  --task ID            only this task (default: every task in queue order)
+  --format F           as above (default: from the extension of OUT)
+  -o, --output FILE    where the report goes
+  --no-simulate        use only stored run summaries; never re-simulate the stored sources
+  --generated-at TEXT  the "generated" stamp (default: now, UTC), for reproducible output
+)";
+
+enum class Format { Html, Pdf, Markdown, Json, Csv };
+
+std::optional<Format> parseFormat(std::string_view s) {
+    if (s == "html" || s == "htm") return Format::Html;
+    if (s == "pdf") return Format::Pdf;
+    if (s == "md" || s == "markdown") return Format::Markdown;
+    if (s == "json") return Format::Json;
+    if (s == "csv") return Format::Csv;
+    return std::nullopt;
+}
+
+struct ReportArgs {
+    std::string review;
+    std::optional<std::int64_t> task;
+    std::optional<Format> format;
+    std::string output;
+    bool simulate = true;
+    std::optional<std::string> generatedAt;
+};
+
+Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
+    ReportArgs r;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const bool valued = a == "--task" || a == "--format" || a == "-o" || a == "--output" || a == "--generated-at";
+        if (valued && i + 1 >= args.size()) {
+            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+        }
+        if (a == "--task") {
+            const std::string& v = args[++i];
+            std::int64_t id = 0;
+            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), id);
+            if (ec != std::errc() || end != v.data() + v.size() || id <= 0) {
+                return makeError(ErrorCode::InvalidArgument, "--task needs a task id (a positive number)");
+            }
+            r.task = id;
+        } else if (a == "--format") {
+            r.format = parseFormat(args[++i]);
+            if (!r.format) {
+                return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", args[i]),
+                                 {}, 0, "use html, pdf, md, json or csv");
+            }
+        } else if (a == "-o" || a == "--output") {
+            r.output = args[++i];
+        } else if (a == "--generated-at") {
+            r.generatedAt = args[++i];
+        } else if (a == "--no-simulate") {
+            r.simulate = false;
+        } else if (a.starts_with("-") || !r.review.empty()) {
+            return makeError(ErrorCode::InvalidArgument, fmt::format("unexpected argument '{}'", a));
+        } else {
+            r.review = a;
+        }
+    }
+    if (r.review.empty() || r.output.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "report needs REVIEW.klreview and -o OUT");
+    }
+    if (!r.format) {
+        std::string ext = fs::path(r.output).extension().string();
+        r.format = ext.empty() ? std::nullopt : parseFormat(ext.substr(1));
+        if (!r.format) {
+            return makeError(ErrorCode::InvalidArgument, "give --format html|pdf|md|json|csv");
+        }
+    }
+    return r;
+}
+
+/// Writes next to the target and renames, so a failed run never leaves half a report behind.
+Expected<void> writeFileAtomically(const std::string& path, const std::string& bytes) {
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) || !out.flush()) {
+            std::error_code ec;
+            fs::remove(temporary, ec);
+            return makeError(ErrorCode::Io, "cannot write the report", path);
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec) {
+        fs::remove(temporary, ec);
+        return makeError(ErrorCode::Io, "cannot write the report", path);
+    }
+    return {};
+}
+
+int fail(const Error& error, int code) {
+    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    return code;
+}
+
+} // namespace
+
+int runReportCommand(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "-h" || a == "--help") {
+            std::fputs(kReportUsage, stdout);
+            return 0;
+        }
+    }
+    auto parsed = parseArgs(args);
+    if (!parsed) {
+        std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kReportUsage);
+        return 2;
+    }
+    const ReportArgs& a = *parsed;
+    const bool visual = a.format == Format::Html || a.format == Format::Pdf;
+#ifndef KL_HAVE_QT_REPORT
+    if (a.format == Format::Pdf) {
+        return fail(Error{ErrorCode::Unsupported, "this kernellens-cli was built without Qt and cannot write PDF",
+                          {}, 0, "use --format html and print it, or build with KL_BUILD_GUI=ON"},
+                    1);
+    }
+#endif
+    auto file = core::ReviewFile::open(a.review);
+    if (!file) {
+        return fail(file.error(), 1);
+    }
+    core::report::BuildOptions options;
+    options.taskId = a.task;
+    options.generatedAt = a.generatedAt.value_or(core::utcNow());
+    options.wantRun = visual;
+    if (a.simulate) {
+        options.simulate = [](const core::Task& task, const std::vector<core::TaskFile>& files) {
+            std::fprintf(stderr, "simulating task %lld (%s) from its stored sources...\n",
+                         static_cast<long long>(task.id), task.folder.c_str());
+            return core::report::simulateStoredTask(task, files);
+        };
+    }
+    core::report::ReportBuilder builder(*file, options);
+    auto report = builder.build();
+    if (!report) {
+        return fail(report.error(), report.error().code == ErrorCode::NotFound ? 2 : 1);
+    }
+    for (const auto& t : report->tasks) {
+        for (const std::string& w : t.warnings) {
+            std::fprintf(stderr, "warning: %s\n", w.c_str());
+        }
+    }
+    Expected<void> written;
+    switch (*a.format) {
+    case Format::Markdown: written = writeFileAtomically(a.output, core::report::MarkdownReport::write(*report)); break;
+    case Format::Json: written = writeFileAtomically(a.output, core::report::JsonReport::write(*report)); break;
+    case Format::Csv: written = writeFileAtomically(a.output, core::report::CsvReport::write(*report)); break;
+    case Format::Html:
+    case Format::Pdf: {
+#ifdef KL_HAVE_QT_REPORT
+        report::QtSession session;
+        for (auto& t : report->tasks) {
+            report::attachTimelineImage(t);
+        }
+        if (a.format == Format::Pdf) {
+            written = report::writePdf(*report, a.output);
+            break;
+        }
+#endif
+        written = writeFileAtomically(a.output, core::report::HtmlReport::write(*report));
+        break;
+    }
+    }
+    if (!written) {
+        return fail(written.error(), 1);
+    }
+    return 0;
+}
+
+} // namespace kl::app

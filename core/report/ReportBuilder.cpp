@@ -1,0 +1,342 @@
+#include "report/ReportBuilder.h"
+
+#include "output/ResultJson.h"
+#include "report/ReportText.h"
+#include "review/ReviewFile.h"
+#include "run/RunPipeline.h"
+#include "support/Subprocess.h"
+#include "task/TaskSpec.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <unordered_map>
+
+namespace kl::core::report {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+const TaskFile* fileWithRole(const std::vector<TaskFile>& files, std::string_view role) {
+    auto it = std::find_if(files.begin(), files.end(), [&](const TaskFile& f) { return f.role == role; });
+    return it == files.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) {
+            if (start < text.size()) {
+                lines.push_back(text.substr(start));
+            }
+            break;
+        }
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') {
+            line.pop_back();
+        }
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::optional<Snippet> snippetOf(const TaskFile* file, std::string_view language, int first, int last, int maxLines) {
+    if (file == nullptr || first < 1 || last < first) {
+        return std::nullopt;
+    }
+    const std::vector<std::string> lines = splitLines(file->content);
+    if (static_cast<std::size_t>(first) > lines.size()) {
+        return std::nullopt;
+    }
+    last = std::min({last, static_cast<int>(lines.size()), first + maxLines - 1});
+    Snippet s{std::string(language), file->path, first, {}};
+    s.lines.assign(lines.begin() + (first - 1), lines.begin() + last);
+    return s;
+}
+
+std::string formatBytes(double bytes) {
+    if (bytes >= 1024.0 * 1024.0) {
+        return fmt::format("{:.2f} MiB", bytes / (1024.0 * 1024.0));
+    }
+    if (bytes >= 1024.0) {
+        return fmt::format("{:.1f} KiB", bytes / 1024.0);
+    }
+    return fmt::format("{:.0f} B", bytes);
+}
+
+std::string formatScalar(const Json& v) {
+    if (v.is_string()) {
+        return v.get<std::string>();
+    }
+    if (v.is_number_integer() || v.is_number_unsigned() || v.is_boolean()) {
+        return v.dump();
+    }
+    if (v.is_number_float()) {
+        return fmt::format("{:g}", v.get<double>());
+    }
+    return v.dump();
+}
+
+/// The task.json fields a report header shows.
+void readTaskJson(const std::vector<TaskFile>& files, ReportTask& out) {
+    out.hardware = "trn1";
+    const TaskFile* json = fileWithRole(files, "task_json");
+    if (json == nullptr) {
+        return;
+    }
+    const Json j = Json::parse(json->content, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) {
+        return;
+    }
+    auto text = [&](const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; };
+    out.kernel = text("kernel");
+    out.cudaKernel = text("cuda_kernel");
+    out.description = text("description");
+    if (!text("hardware").empty()) {
+        out.hardware = text("hardware");
+    }
+}
+
+InstructionInfo instructionAt(const sim::SimResult& r, std::uint32_t index) {
+    const sim::TimelineData& tl = r.timeline;
+    InstructionInfo info;
+    info.index = index;
+    info.irId = tl.irId[index];
+    info.op = std::string(sim::opName(tl.op[index]));
+    info.lane = sim::laneName(tl.lane[index]);
+    info.startPs = tl.startPs[index];
+    info.endPs = tl.endPs[index];
+    info.line = tl.line[index];
+    info.waitCause = std::string(sim::waitCauseName(tl.cause[index]));
+    return info;
+}
+
+} // namespace
+
+std::string summaryJsonOf(const sim::SimResult& result) {
+    const Json all = Json::parse(sim::ResultJson::write(result, {.instructions = false, .series = false, .indent = -1}));
+    return all.at("summary").dump();
+}
+
+std::vector<Metric> metricsFromSummaryJson(const std::string& text) {
+    Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("summary") && j["summary"].is_object()) {
+        j = j["summary"];
+    }
+    std::vector<Metric> out;
+    if (!j.is_object()) {
+        return out;
+    }
+    auto number = [&](const Json& v) { return v.is_number() ? std::optional(v.get<double>()) : std::nullopt; };
+    auto pct = [](double v) { return fmt::format("{:.1f} %", v); };
+    auto ns = [](double v) { return formatTime(static_cast<sim::TimePs>(v * 1000.0 + 0.5)); };
+    struct Known {
+        const char* key;
+        const char* label;
+        std::function<std::string(double)> format;
+    };
+    const std::vector<Known> known = {
+        {"total_time_ns", "Total time", ns},
+        {"instruction_count", "Instructions", [](double v) { return fmt::format("{:.0f}", v); }},
+        {"mfu_pct", "MFU", pct},
+        {"dma_active_pct", "DMA active", pct},
+        {"dma_exposed_ns", "Exposed DMA time", ns},
+        {"dma_bytes", "DMA bytes", formatBytes},
+        {"hbm_bandwidth_utilization_pct", "HBM bandwidth utilization", pct},
+        {"sbuf_peak_bytes", "SBUF peak", formatBytes},
+        {"psum_peak_bytes", "PSUM peak", formatBytes},
+        {"flops", "FLOPs", [](double v) { return fmt::format("{:.3e}", v); }},
+    };
+    for (const Known& k : known) {
+        if (auto v = j.contains(k.key) ? number(j[k.key]) : std::nullopt) {
+            out.push_back({k.key, k.label, k.format(*v)});
+        }
+        if (std::string_view(k.key) == "instruction_count" && j.contains("engine_active_pct") &&
+            j["engine_active_pct"].is_object()) {
+            const std::pair<const char*, const char*> engines[] = {
+                {"tensor", "TensorE active"}, {"vector", "VectorE active"}, {"scalar", "ScalarE active"},
+                {"gpsimd", "GpSimdE active"}};
+            for (const auto& [key, label] : engines) {
+                if (auto v = j["engine_active_pct"].contains(key) ? number(j["engine_active_pct"][key]) : std::nullopt) {
+                    out.push_back({fmt::format("engine_active_pct.{}", key), label, pct(*v)});
+                }
+            }
+        }
+    }
+    for (const auto& [key, value] : j.items()) { // nlohmann::json keeps keys sorted: deterministic
+        const bool isKnown = key == "engine_active_pct" ||
+                             std::any_of(known.begin(), known.end(), [&](const Known& k) { return key == k.key; });
+        if (!isKnown && (value.is_primitive())) {
+            out.push_back({key, key, formatScalar(value)});
+        }
+    }
+    return out;
+}
+
+Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& task, const std::vector<TaskFile>& files) {
+    TemporaryDirectory scratch;
+    if (!scratch.valid()) {
+        return makeError(ErrorCode::Io, "cannot create a temporary folder to re-simulate the task");
+    }
+    const fs::path dir = scratch.path() / "task";
+    for (const TaskFile& f : files) {
+        const fs::path rel(f.path);
+        const bool safe = !rel.empty() && rel.is_relative() &&
+                          std::none_of(rel.begin(), rel.end(), [](const fs::path& p) { return p == ".."; });
+        if (!safe) {
+            return makeError(ErrorCode::Parse, fmt::format("task {} stores a file with an unsafe path '{}'", task.id, f.path));
+        }
+        std::error_code ec;
+        fs::create_directories((dir / rel).parent_path(), ec);
+        std::ofstream out(dir / rel, std::ios::binary | std::ios::trunc);
+        if (!out.write(f.content.data(), static_cast<std::streamsize>(f.content.size()))) {
+            return makeError(ErrorCode::Io, "cannot write a stored task file for re-simulation", (dir / rel).string());
+        }
+    }
+    auto spec = loadTaskSpec(dir);
+    if (!spec) {
+        return std::unexpected(spec.error());
+    }
+    RunRequest request;
+    request.trace.taskDir = dir;
+    request.hardware = spec->hardware;
+    if (spec->hardware.find('/') != std::string::npos || spec->hardware.ends_with(".json")) {
+        request.hardware = (dir / spec->hardware).string();
+    }
+    auto outcome = traceAndSimulate(request);
+    if (!outcome) {
+        return std::unexpected(outcome.error());
+    }
+    return outcome->result;
+}
+
+Report ReportBuilder::header() const {
+    Report report;
+    const Rubric& rubric = m_file.rubric();
+    report.rubricId = rubric.id;
+    report.rubricTitle = rubric.title;
+    report.rubricVersion = rubric.version;
+    report.title = "Review report";
+    report.reviewFile = fs::path(m_file.path()).filename().string();
+    report.generatedAt = m_options.generatedAt;
+    return report;
+}
+
+Expected<std::vector<Task>> ReportBuilder::selectedTasks() {
+    if (m_options.taskId) {
+        auto task = m_file.tasks().get(*m_options.taskId);
+        if (!task) {
+            return std::unexpected(task.error());
+        }
+        return std::vector<Task>{*task};
+    }
+    auto tasks = m_file.tasks().list();
+    if (tasks) {
+        std::stable_sort(tasks->begin(), tasks->end(), [](const Task& a, const Task& b) { return a.position < b.position; });
+    }
+    return tasks;
+}
+
+Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
+    ReportTask out;
+    out.task = task;
+    auto files = m_file.tasks().files(task.id);
+    auto runs = m_file.runs().list(task.id);
+    auto card = m_file.scorecard(task.id);
+    auto annotations = m_file.annotations().list({.taskId = task.id});
+    if (!files || !runs || !card || !annotations) {
+        return std::unexpected(!files ? files.error() : !runs ? runs.error() : !card ? card.error() : annotations.error());
+    }
+    readTaskJson(*files, out);
+    out.scorecard = std::move(*card);
+    if (!runs->empty()) {
+        const SimRun& latest = runs->back();
+        out.metrics = metricsFromSummaryJson(latest.summaryJson);
+        out.metricsSource = fmt::format("stored run '{}' of {}", latest.label, latest.createdAt);
+    }
+    const bool needsRun = m_options.wantRun || out.metrics.empty() ||
+                          std::any_of(annotations->begin(), annotations->end(),
+                                      [](const Annotation& a) { return a.anchor.kind == AnchorKind::Instruction; });
+    if (needsRun && m_options.simulate) {
+        auto result = m_options.simulate(task, *files);
+        if (!result && result.error().code == ErrorCode::Cancelled) {
+            return std::unexpected(result.error());
+        }
+        if (!result) {
+            // A kernel that no longer traces must not cost the reviewer the rest of the report.
+            out.warnings.push_back(fmt::format("task {}: re-simulation failed: {}", task.id, formatError(result.error())));
+        } else {
+            out.result = *result;
+        }
+        if (out.result && out.metrics.empty()) {
+            out.metrics = metricsFromSummaryJson(summaryJsonOf(*out.result));
+            out.metricsSource = "re-simulated from the sources stored in the review";
+        }
+    }
+    std::unordered_map<std::int64_t, std::uint32_t> byIrId;
+    if (out.result) {
+        const auto& ids = out.result->timeline.irId;
+        for (std::uint32_t i = 0; i < ids.size(); ++i) {
+            byIrId.emplace(ids[i], i);
+        }
+    }
+    const TaskFile* nki = fileWithRole(*files, "nki");
+    const TaskFile* cuda = fileWithRole(*files, "cuda");
+    const int maxLines = m_options.maxSnippetLines;
+    int number = 0;
+    for (Annotation& a : *annotations) {
+        ReportAnnotation ra;
+        ra.number = ++number;
+        auto replies = m_file.annotations().replies(a.id);
+        if (!replies) {
+            return std::unexpected(replies.error());
+        }
+        ra.replies = std::move(*replies);
+        const Anchor& anchor = a.anchor;
+        std::optional<Snippet> snippet;
+        if (anchor.kind == AnchorKind::Instruction) {
+            if (auto it = byIrId.find(anchor.instructionId); it != byIrId.end()) {
+                ra.instruction = instructionAt(*out.result, it->second);
+                const int line = static_cast<int>(ra.instruction->line);
+                snippet = snippetOf(nki, "nki", line, line, maxLines);
+            }
+        } else if (anchor.kind == AnchorKind::NkiLines) {
+            snippet = snippetOf(nki, "nki", anchor.firstLine, anchor.lastLine, maxLines);
+        } else if (anchor.kind == AnchorKind::CudaLines) {
+            snippet = snippetOf(cuda, "cuda", anchor.firstLine, anchor.lastLine, maxLines);
+        }
+        if (snippet) {
+            ra.snippets.push_back(std::move(*snippet));
+        }
+        ra.annotation = std::move(a);
+        out.annotations.push_back(std::move(ra));
+    }
+    return out;
+}
+
+Expected<Report> ReportBuilder::build() {
+    Report report = header();
+    auto tasks = selectedTasks();
+    if (!tasks) {
+        return std::unexpected(tasks.error());
+    }
+    for (const Task& t : *tasks) {
+        auto built = buildTask(t);
+        if (!built) {
+            return std::unexpected(built.error());
+        }
+        report.tasks.push_back(std::move(*built));
+    }
+    return report;
+}
+
+} // namespace kl::core::report

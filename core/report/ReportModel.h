@@ -1,0 +1,81 @@
+#pragma once
+
+#include "result/SimResult.h"
+#include "review/ReviewTypes.h"
+#include "rubric/Scorecard.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+// What a report says, gathered once from a review file (ReportBuilder) and written by each format
+// (MarkdownReport, JsonReport, CsvReport, HtmlReport, and the PDF writer in app/report). Plain values:
+// the writers never touch the database, so tests build a Report by hand (hostile text included).
+// Text is UTF-8 as stored; writers replace invalid sequences with U+FFFD (see TextEscape.h).
+namespace kl::core::report {
+
+/// One summary figure, already formatted for people ("48.58 ms", "37.2 %").
+struct Metric {
+    std::string key;   ///< JSON path in the run summary, e.g. "engine_active_pct.tensor"
+    std::string label; ///< "TensorE active"
+    std::string value; ///< formatted with its unit
+};
+
+/// Source lines an annotation points at (an NKI or CUDA line range, or an instruction's NKI line).
+struct Snippet {
+    std::string language; ///< "nki" or "cuda"
+    std::string path;     ///< file name as stored in the review
+    int firstLine = 0;    ///< 1-based number of lines.front()
+    std::vector<std::string> lines;
+};
+
+/// The instruction an annotation is pinned to, as the simulated run placed it.
+struct InstructionInfo {
+    std::uint32_t index = 0; ///< program-order index in the timeline
+    std::int64_t irId = 0;
+    std::string op;
+    std::string lane;
+    sim::TimePs startPs = 0;
+    sim::TimePs endPs = 0;
+    std::uint32_t line = 0;
+    std::string waitCause;
+};
+
+struct ReportAnnotation {
+    int number = 0; ///< 1-based, the number of its marker on the timeline image
+    Annotation annotation;
+    std::vector<Reply> replies;
+    std::optional<InstructionInfo> instruction; ///< Instruction anchors resolved in the run, when there is one
+    std::vector<Snippet> snippets;
+};
+
+struct ReportTask {
+    Task task;
+    std::string kernel;      ///< from the stored task.json
+    std::string cudaKernel;  ///< idem, may be empty
+    std::string hardware;    ///< idem ("trn1" when not given)
+    std::string description; ///< idem
+    std::string metricsSource; ///< "stored run 'baseline' (2026-...)", "re-simulated", or "" when none
+    std::vector<Metric> metrics;
+    Scorecard scorecard;
+    std::vector<ReportAnnotation> annotations;
+    std::shared_ptr<const sim::SimResult> result; ///< the run behind the timeline, null when not simulated
+    std::string timelinePng; ///< PNG bytes of the annotated timeline, empty when none (filled by the Qt side)
+    int timelineWidth = 0;   ///< pixel size of timelinePng
+    int timelineHeight = 0;
+    std::vector<std::string> warnings; ///< e.g. a re-simulation that failed; the report is still written
+};
+
+struct Report {
+    std::string title;       ///< "Review report: <rubric title>"
+    std::string reviewFile;  ///< file name only (no folders: reports carry no absolute paths)
+    std::string rubricId;
+    std::string rubricTitle;
+    std::string rubricVersion;
+    std::string generatedAt; ///< injected by the caller (tests use a fixed value)
+    std::vector<ReportTask> tasks;
+};
+
+} // namespace kl::core::report
