@@ -14,6 +14,8 @@
 #include "source/CudaLinkComments.h"
 #include "source/LinkSuggester.h"
 
+#include <Qsci/qsciscintilla.h>
+
 #include <QAction>
 #include <QMenu>
 #include <QUndoStack>
@@ -182,6 +184,14 @@ void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result)
     }
     m_cost = core::computeLineCost(m_result->timeline, fileIndex());
     m_heat->show(m_cost);
+    // A fresh task opens on its docstring; bring the hottest line (and the CUDA it came from) into view.
+    if (!m_cost.lines.empty() && m_nki->editor()->firstVisibleLine() == 0) {
+        const int hottest = m_cost.byCost().front().line;
+        m_nki->editor()->setFirstVisibleLine(std::max(0, hottest - 5));
+        if (const auto link = m_links.atNkiLine(hottest)) {
+            m_cuda->editor()->setFirstVisibleLine(std::max(0, link->link.cudaFirst - 5));
+        }
+    }
     m_hotLines->model()->setTable(m_cost, m_nki->text().split(QLatin1Char('\n')));
     const double attributed = m_cost.totalPs > 0 ? 100.0 * static_cast<double>(m_cost.attributedPs) /
                                                        static_cast<double>(m_cost.totalPs)

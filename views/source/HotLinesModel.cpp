@@ -15,6 +15,7 @@ void HotLinesModel::setTable(const core::LineCostTable& table, const QStringList
     m_rows = table.byCost();
     m_text = lineText;
     m_maxShare = table.maxShare;
+    sortRows();
     endResetModel();
 }
 
@@ -89,24 +90,32 @@ QVariant HotLinesModel::headerData(int section, Qt::Orientation orientation, int
     }
 }
 
-void HotLinesModel::sort(int column, Qt::SortOrder order) {
+void HotLinesModel::sortRows() {
+    const int column = m_sortColumn;
     const auto key = [column](const core::LineCost& c) -> std::pair<double, int> {
         switch (column) {
-        case LineColumn: return {static_cast<double>(c.line), c.line};
-        case CountColumn: return {static_cast<double>(c.instructions), c.line};
-        case CodeColumn: return {static_cast<double>(c.line), c.line};
-        default: return {static_cast<double>(c.timePs), c.line};
+        case LineColumn:
+        case CodeColumn: return {static_cast<double>(c.line), 0};
+        case CountColumn: return {static_cast<double>(c.instructions), -c.line};
+        default: return {static_cast<double>(c.timePs), -c.line}; // ties: lower line first when descending
         }
     };
+    const bool ascending = m_sortOrder == Qt::AscendingOrder;
+    std::stable_sort(m_rows.begin(), m_rows.end(), [&](const core::LineCost& a, const core::LineCost& b) {
+        return ascending ? key(a) < key(b) : key(b) < key(a);
+    });
+}
+
+void HotLinesModel::sort(int column, Qt::SortOrder order) {
+    m_sortColumn = column;
+    m_sortOrder = order;
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<int> oldLines;
     for (const auto& index : before) {
         oldLines.push_back(lineAt(index.row()));
     }
-    std::stable_sort(m_rows.begin(), m_rows.end(), [&](const core::LineCost& a, const core::LineCost& b) {
-        return order == Qt::AscendingOrder ? key(a) < key(b) : key(b) < key(a);
-    });
+    sortRows();
     for (qsizetype i = 0; i < before.size(); ++i) {
         const auto it = std::find_if(m_rows.begin(), m_rows.end(),
                                      [&](const core::LineCost& c) { return c.line == oldLines[static_cast<std::size_t>(i)]; });

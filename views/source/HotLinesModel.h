@@ -30,7 +30,11 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
+    void sortRows();
+
     std::vector<core::LineCost> m_rows;
+    int m_sortColumn = TimeColumn; ///< kept across setTable, so a new run keeps the user's order
+    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
     QStringList m_text;
     double m_maxShare = 0;
 };

@@ -30,10 +30,6 @@ HotLinesView::HotLinesView(QWidget* parent) : QWidget(parent) {
     m_tree->header()->setSectionResizeMode(HotLinesModel::CodeColumn, QHeaderView::Stretch);
     layout->addWidget(m_summary);
     layout->addWidget(m_tree, 1);
-    // A new run resets the model hottest-first; keep the order the user chose in the header instead.
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_model->sort(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
-    });
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex& index) {
         emit lineActivated(index.data(HotLinesModel::LineRole).toInt());
     });
