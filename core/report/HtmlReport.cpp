@@ -163,7 +163,7 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
     if (t.metrics.empty()) {
         out += "<p>No run stored and none simulated.</p>\n";
     } else {
-        out += fmt::format("<p class=\"meta\">From the {}.</p>\n", h(t.metricsSource));
+        out += fmt::format("<p class=\"meta\">Source: {}.</p>\n", h(t.metricsSource));
         out += o.forQtTextDocument ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">" : "<table class=\"metrics\">";
         for (const Metric& m : t.metrics) {
             out += fmt::format("<tr><th>{}</th><td class=\"num\">{}</td></tr>\n", h(m.label), h(m.value));

@@ -11,7 +11,7 @@ namespace {
 
 /// Escaped text for a table cell: one line, pipes escaped.
 std::string cell(std::string_view text) {
-    std::string s = escapeMarkdown(text);
+    std::string s = escapeMarkdown(text, false);
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (s.compare(i, 3, "  \n") == 0) {
@@ -52,7 +52,7 @@ void writeScorecard(std::string& out, const ReportTask& t) {
     out += "### Scorecard\n\n";
     out += fmt::format("**Result: {}** - overall {} / 5\n\n", toString(c.result), formatScore(c.overall));
     for (const std::string& reason : c.reasons) {
-        out += fmt::format("- {}\n", escapeMarkdown(reason));
+        out += fmt::format("- {}\n", escapeMarkdown(reason, false));
     }
     if (!c.reasons.empty()) {
         out += "\n";
@@ -71,24 +71,24 @@ void writeScorecard(std::string& out, const ReportTask& t) {
 void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotation& ra) {
     const Annotation& a = ra.annotation;
     const std::string item = a.rubricItem.empty() ? "general" : itemTitle(t, a.rubricItem);
-    out += fmt::format("#### {}. {} - {} ({})\n\n", ra.number, toString(a.severity), escapeMarkdown(item),
+    out += fmt::format("#### {}. {} - {} ({})\n\n", ra.number, toString(a.severity), escapeMarkdown(item, false),
                        a.resolved ? "resolved" : "open");
-    out += fmt::format("- Anchor: {}\n", escapeMarkdown(describeAnchor(ra)));
+    out += fmt::format("- Anchor: {}\n", escapeMarkdown(describeAnchor(ra), false));
     if (!a.rubricItem.empty()) {
-        out += fmt::format("- Rubric item: {}{}\n", escapeMarkdown(a.rubricItem),
+        out += fmt::format("- Rubric item: {}{}\n", escapeMarkdown(a.rubricItem, false),
                            a.score ? fmt::format(", suggested score {}", *a.score) : std::string());
     }
-    out += fmt::format("- Author: {}, {}\n\n", escapeMarkdown(a.author), escapeMarkdown(a.createdAt));
+    out += fmt::format("- Author: {}, {}\n\n", escapeMarkdown(a.author, false), escapeMarkdown(a.createdAt, false));
     out += escapeMarkdown(a.text);
     out += "\n\n";
     for (const Snippet& s : ra.snippets) {
-        out += fmt::format("{} source {}:\n\n", s.language == "cuda" ? "CUDA" : "NKI", escapeMarkdown(s.path));
+        out += fmt::format("{} source {}:\n\n", s.language == "cuda" ? "CUDA" : "NKI", escapeMarkdown(s.path, false));
         out += codeBlock(s);
         out += "\n";
     }
     for (const Reply& r : ra.replies) {
         // The whole reply is one block quote: every line of its text keeps the "> " prefix.
-        out += fmt::format("> **{}** ({}):  \n{}\n\n", escapeMarkdown(r.author), escapeMarkdown(r.createdAt),
+        out += fmt::format("> **{}** ({}):  \n{}\n\n", escapeMarkdown(r.author, false), escapeMarkdown(r.createdAt, false),
                            quoted(r.text));
     }
 }
@@ -97,12 +97,12 @@ void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotati
 
 std::string MarkdownReport::write(const Report& report) {
     std::string out = fmt::format("# {}\n\n", escapeMarkdown(report.title));
-    out += fmt::format("- Review file: {}\n", escapeMarkdown(report.reviewFile));
-    out += fmt::format("- Rubric: {} {}\n", escapeMarkdown(report.rubricTitle), escapeMarkdown(report.rubricVersion));
-    out += fmt::format("- Generated: {}\n", escapeMarkdown(report.generatedAt));
+    out += fmt::format("- Review file: {}\n", escapeMarkdown(report.reviewFile, false));
+    out += fmt::format("- Rubric: {} {}\n", escapeMarkdown(report.rubricTitle, false), escapeMarkdown(report.rubricVersion, false));
+    out += fmt::format("- Generated: {}\n", escapeMarkdown(report.generatedAt, false));
     out += fmt::format("- Tasks: {}\n\n", report.tasks.size());
     for (const ReportTask& t : report.tasks) {
-        out += fmt::format("## Task {}: {}\n\n", t.task.id, escapeMarkdown(t.task.title));
+        out += fmt::format("## Task {}: {}\n\n", t.task.id, escapeMarkdown(t.task.title, false));
         out += "| | |\n|---|---|\n";
         out += fmt::format("| Folder | {} |\n", cell(t.task.folder));
         out += fmt::format("| Kernel | {} |\n", cell(t.kernel));
@@ -118,7 +118,7 @@ std::string MarkdownReport::write(const Report& report) {
         if (t.metrics.empty()) {
             out += "No run stored and none simulated.\n\n";
         } else {
-            out += fmt::format("From the {}.\n\n| Metric | Value |\n|---|---|\n", escapeMarkdown(t.metricsSource));
+            out += fmt::format("Source: {}.\n\n| Metric | Value |\n|---|---|\n", escapeMarkdown(t.metricsSource, false));
             for (const Metric& m : t.metrics) {
                 out += fmt::format("| {} | {} |\n", cell(m.label), cell(m.value));
             }

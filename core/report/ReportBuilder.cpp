@@ -261,7 +261,7 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     if (!runs->empty()) {
         const SimRun& latest = runs->back();
         out.metrics = metricsFromSummaryJson(latest.summaryJson);
-        out.metricsSource = fmt::format("stored run '{}' of {}", latest.label, latest.createdAt);
+        out.metricsSource = fmt::format("stored run '{}' ({})", latest.label, latest.createdAt);
     }
     const bool needsRun = m_options.wantRun || out.metrics.empty() ||
                           std::any_of(annotations->begin(), annotations->end(),
@@ -279,7 +279,7 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         }
         if (out.result && out.metrics.empty()) {
             out.metrics = metricsFromSummaryJson(summaryJsonOf(*out.result));
-            out.metricsSource = "re-simulated from the sources stored in the review";
+            out.metricsSource = "re-simulation of the sources stored in the review";
         }
     }
     std::unordered_map<std::int64_t, std::uint32_t> byIrId;

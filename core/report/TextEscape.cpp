@@ -95,12 +95,13 @@ std::string escapeHtml(std::string_view text) {
     return out;
 }
 
-std::string escapeMarkdown(std::string_view text) {
+std::string escapeMarkdown(std::string_view text, bool atLineStart) {
     const std::string clean = sanitizeUtf8(text);
-    constexpr std::string_view kPunctuation = "\\`*_{}[]()#+-!|~";
+    constexpr std::string_view kPunctuation = "\\`*_{}[]()#!|~";
+    constexpr std::string_view kLineStart = "-+=";
     std::string out;
     out.reserve(clean.size() + clean.size() / 4);
-    bool lineStart = true;
+    bool lineStart = atLineStart;
     bool digitsAtStart = false;
     for (const char c : clean) {
         if (c == '\r') {
@@ -120,6 +121,9 @@ std::string escapeMarkdown(std::string_view text) {
             out += "&amp;";
         } else if (kPunctuation.find(c) != std::string_view::npos) {
             out += '\\';
+            out += c;
+        } else if (lineStart && kLineStart.find(c) != std::string_view::npos) {
+            out += '\\'; // "- " / "+ " would start a list, "===" / "---" a heading or a rule
             out += c;
         } else if ((c == '.' || c == ')') && digitsAtStart) {
             out += '\\'; // "1." at a line start would begin an ordered list

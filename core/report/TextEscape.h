@@ -20,7 +20,9 @@ namespace kl::core::report {
 /// Sanitised and escaped for Markdown running text: backslash-escapes Markdown punctuation and turns
 /// < > & into entities, so no link, image, emphasis, heading or raw HTML can come out of user text.
 /// Newlines become "<br>"-free hard breaks ("  \n") kept inside the paragraph.
-[[nodiscard]] std::string escapeMarkdown(std::string_view text);
+/// `atLineStart` false: the text follows other text on its line (a table cell, "- Rubric: ..."), so its
+/// first characters cannot start a list or a heading and are left alone ("1.0", "-2").
+[[nodiscard]] std::string escapeMarkdown(std::string_view text, bool atLineStart = true);
 
 /// A fence for a Markdown code block around `text`: backticks, one longer than the longest run inside
 /// (at least three).

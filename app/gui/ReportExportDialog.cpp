@@ -1,0 +1,214 @@
+#include "gui/ReportExportDialog.h"
+
+#include "report/CsvReport.h"
+#include "report/HtmlReport.h"
+#include "report/JsonReport.h"
+#include "report/MarkdownReport.h"
+#include "report/ReportBuilder.h"
+#include "report/ReportQt.h"
+#include "review/ReviewFile.h"
+#include "review/TextCheck.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSaveFile>
+
+#include <optional>
+
+namespace kl::app {
+
+namespace {
+
+struct FormatChoice {
+    const char* label;
+    const char* extension;
+};
+constexpr FormatChoice kFormats[] = {
+    {"HTML (self-contained, prints well)", "html"}, {"PDF", "pdf"}, {"Markdown", "md"},
+    {"JSON (for pipelines)", "json"}, {"CSV (rubric scores)", "csv"}};
+
+QString fromUtf8(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+struct ExportChoice {
+    QString extension;
+    std::optional<std::int64_t> taskId;
+    QString path;
+    bool simulate = true;
+};
+
+/// The dialog proper; returns nullopt when the user cancels.
+std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewPath, const std::vector<core::Task>& tasks) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export Report"));
+    auto* format = new QComboBox(&dialog);
+    for (const FormatChoice& f : kFormats) {
+        format->addItem(QObject::tr(f.label), QString::fromLatin1(f.extension));
+    }
+    auto* task = new QComboBox(&dialog);
+    task->addItem(QObject::tr("All tasks (%1)").arg(tasks.size()), QVariant());
+    for (const core::Task& t : tasks) {
+        task->addItem(QObject::tr("Task %1: %2").arg(t.id).arg(fromUtf8(t.title)), QVariant::fromValue<qint64>(t.id));
+    }
+    const QFileInfo info(reviewPath);
+    auto* path = new QLineEdit(info.dir().filePath(info.completeBaseName() + QStringLiteral("-report.html")), &dialog);
+    auto* browse = new QPushButton(QObject::tr("Browse..."), &dialog);
+    auto* simulate = new QCheckBox(QObject::tr("Re-simulate stored sources when the report needs a run"), &dialog);
+    simulate->setChecked(true);
+    simulate->setToolTip(QObject::tr("HTML and PDF show the timeline, which needs a simulated run; "
+                                     "without this, only stored run summaries are used."));
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(path, 1);
+    pathRow->addWidget(browse);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(QObject::tr("&Format:"), format);
+    form->addRow(QObject::tr("&Tasks:"), task);
+    form->addRow(QObject::tr("&Output:"), pathRow);
+    form->addRow(QString(), simulate);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(QObject::tr("Export"));
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    // The extension follows the format, so the file opens in the right program.
+    QObject::connect(format, &QComboBox::currentIndexChanged, &dialog, [=] {
+        QFileInfo current(path->text());
+        path->setText(current.dir().filePath(current.completeBaseName() + QLatin1Char('.') + format->currentData().toString()));
+    });
+    QObject::connect(browse, &QPushButton::clicked, &dialog, [=, &dialog] {
+        const QString ext = format->currentData().toString();
+        const QString chosen = QFileDialog::getSaveFileName(&dialog, QObject::tr("Export Report"), path->text(),
+                                                            QObject::tr("%1 files (*.%2)").arg(ext.toUpper(), ext));
+        if (!chosen.isEmpty()) {
+            path->setText(chosen);
+        }
+    });
+    if (dialog.exec() != QDialog::Accepted || path->text().trimmed().isEmpty()) {
+        return std::nullopt;
+    }
+    ExportChoice choice;
+    choice.extension = format->currentData().toString();
+    if (task->currentData().isValid()) {
+        choice.taskId = task->currentData().toLongLong();
+    }
+    choice.path = path->text().trimmed();
+    choice.simulate = simulate->isChecked();
+    return choice;
+}
+
+Expected<void> saveBytes(const QString& path, const std::string& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(bytes.data(), static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) || !file.commit()) {
+        return makeError(ErrorCode::Io, "cannot write the report: " + file.errorString().toStdString(), path.toStdString());
+    }
+    return {};
+}
+
+/// Gathers the report task by task under a progress dialog; Cancelled when the user stops it.
+Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, const ExportChoice& choice,
+                                      std::vector<std::string>& warnings) {
+    const bool visual = choice.extension == QLatin1String("html") || choice.extension == QLatin1String("pdf");
+    core::report::BuildOptions options;
+    options.taskId = choice.taskId;
+    options.generatedAt = core::utcNow();
+    options.wantRun = visual;
+    if (choice.simulate) {
+        options.simulate = core::report::simulateStoredTask;
+    }
+    core::report::ReportBuilder builder(file, options);
+    auto tasks = builder.selectedTasks();
+    if (!tasks) {
+        return std::unexpected(tasks.error());
+    }
+    core::report::Report report = builder.header();
+    QProgressDialog progress(QObject::tr("Gathering the report..."), QObject::tr("Cancel"), 0,
+                             static_cast<int>(tasks->size()), parent);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(tasks->size() > 1 ? 0 : 800);
+    for (std::size_t i = 0; i < tasks->size(); ++i) {
+        const core::Task& t = (*tasks)[i];
+        progress.setValue(static_cast<int>(i));
+        progress.setLabelText(QObject::tr("Task %1 of %2: %3").arg(i + 1).arg(tasks->size()).arg(fromUtf8(t.title)));
+        QCoreApplication::processEvents();
+        if (progress.wasCanceled()) {
+            return makeError(ErrorCode::Cancelled, "cancelled");
+        }
+        auto built = builder.buildTask(t);
+        if (!built) {
+            return std::unexpected(built.error());
+        }
+        if (visual) {
+            report::attachTimelineImage(*built);
+        }
+        warnings.insert(warnings.end(), built->warnings.begin(), built->warnings.end());
+        report.tasks.push_back(std::move(*built));
+    }
+    progress.setValue(static_cast<int>(tasks->size()));
+    return report;
+}
+
+Expected<void> writeReport(const core::report::Report& report, const ExportChoice& choice) {
+    const QString& ext = choice.extension;
+    if (ext == QLatin1String("pdf")) {
+        return report::writePdf(report, choice.path.toStdString());
+    }
+    if (ext == QLatin1String("md")) {
+        return saveBytes(choice.path, core::report::MarkdownReport::write(report));
+    }
+    if (ext == QLatin1String("json")) {
+        return saveBytes(choice.path, core::report::JsonReport::write(report));
+    }
+    if (ext == QLatin1String("csv")) {
+        return saveBytes(choice.path, core::report::CsvReport::write(report));
+    }
+    return saveBytes(choice.path, core::report::HtmlReport::write(report));
+}
+
+} // namespace
+
+void showReportExportDialog(QWidget* parent, const QString& reviewPath) {
+    auto file = core::ReviewFile::open(reviewPath.toStdString());
+    if (!file) {
+        QMessageBox::warning(parent, QObject::tr("Export Report"), fromUtf8(formatError(file.error())));
+        return;
+    }
+    auto tasks = file->tasks().list();
+    if (!tasks) {
+        QMessageBox::warning(parent, QObject::tr("Export Report"), fromUtf8(formatError(tasks.error())));
+        return;
+    }
+    const auto choice = askForChoice(parent, reviewPath, *tasks);
+    if (!choice) {
+        return;
+    }
+    std::vector<std::string> warnings;
+    auto report = gather(parent, *file, *choice, warnings);
+    if (!report && report.error().code == ErrorCode::Cancelled) {
+        return;
+    }
+    Expected<void> written = report ? writeReport(*report, *choice) : Expected<void>(std::unexpected(report.error()));
+    if (!written) {
+        QMessageBox::warning(parent, QObject::tr("Export Report"), fromUtf8(formatError(written.error())));
+        return;
+    }
+    QString message = QObject::tr("Wrote %1").arg(QDir::toNativeSeparators(choice->path));
+    for (const std::string& w : warnings) {
+        message += QLatin1Char('\n') + fromUtf8(w);
+    }
+    QMessageBox::information(parent, QObject::tr("Export Report"), message);
+}
+
+} // namespace kl::app

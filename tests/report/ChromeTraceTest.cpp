@@ -1,0 +1,108 @@
+// The Chrome trace of a run: valid JSON, one slice per instruction (plus LoadStationary), named tracks,
+// flows that pair up from the instruction waited on to the waiter, counters, same bytes every time.
+#include "report/ChromeTrace.h"
+#include "result/SyntheticRun.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+
+namespace kl::core::report {
+namespace {
+
+using Json = nlohmann::json;
+
+/// A synthetic run where every third instruction waited on the one before it (a dependency).
+std::shared_ptr<sim::SimResult> runWithDependencies() {
+    auto run = sim::makeSyntheticRun(60, 1000, 200);
+    auto& tl = run->timeline;
+    for (std::size_t i = 3; i < tl.size(); i += 3) {
+        tl.cause[i] = sim::WaitCause::Dependency;
+        tl.waitOn[i] = static_cast<std::uint32_t>(i - 1);
+        tl.stallPs[i] = 250;
+    }
+    run->psum.timePs = {0, 5000};
+    run->psum.bytes = {2048 * 128, 0};
+    run->psum.partitionBytes = {2048, 0};
+    return run;
+}
+
+TEST(ChromeTrace, EventsFlowsAndCounters) {
+    const auto run = runWithDependencies();
+    const Json trace = Json::parse(ChromeTrace::write(*run));
+    ASSERT_TRUE(trace.contains("traceEvents"));
+    std::size_t slices = 0;
+    std::map<std::int64_t, int> starts, finishes;
+    std::set<std::string> counters, threads;
+    std::set<std::int64_t> indices;
+    for (const Json& e : trace["traceEvents"]) {
+        const std::string ph = e["ph"];
+        if (ph == "X") {
+            ++slices;
+            EXPECT_GE(e["dur"].get<double>(), 0.0);
+            EXPECT_TRUE(e["args"].contains("line"));
+            EXPECT_TRUE(e["args"].contains("wait"));
+            indices.insert(e["args"]["index"].get<std::int64_t>());
+        } else if (ph == "s") {
+            ++starts[e["id"].get<std::int64_t>()];
+        } else if (ph == "f") {
+            ++finishes[e["id"].get<std::int64_t>()];
+            EXPECT_EQ(e["bp"], "e");
+        } else if (ph == "C") {
+            counters.insert(e["name"].get<std::string>());
+        } else if (ph == "M" && e["name"] == "thread_name") {
+            threads.insert(e["args"]["name"].get<std::string>());
+        }
+    }
+    EXPECT_EQ(slices, run->timeline.size() + run->timeline.lsIndex.size());
+    EXPECT_EQ(indices.size(), run->timeline.size());
+    EXPECT_EQ(starts.size(), 19u); // i = 3, 6, ..., 57
+    EXPECT_EQ(starts, finishes);
+    for (const auto& [id, n] : starts) {
+        EXPECT_EQ(n, 1) << id;
+    }
+    EXPECT_TRUE(counters.contains("SBUF bytes per partition"));
+    EXPECT_TRUE(counters.contains("PSUM bytes per partition"));
+    EXPECT_TRUE(counters.contains("DMA bandwidth"));
+    EXPECT_TRUE(threads.contains("pe.mm"));
+    EXPECT_TRUE(threads.contains("dma.q1"));
+    EXPECT_EQ(threads.size(), run->laneCount);
+}
+
+TEST(ChromeTrace, FlowStartsInsideTheInstructionWaitedOn) {
+    const auto run = runWithDependencies();
+    const Json trace = Json::parse(ChromeTrace::write(*run));
+    const auto& tl = run->timeline;
+    for (const Json& e : trace["traceEvents"]) {
+        if (e["ph"] != "s") {
+            continue;
+        }
+        const auto waiter = e["id"].get<std::size_t>();
+        const std::size_t j = tl.waitOn[waiter];
+        const double ts = e["ts"].get<double>() * 1e6; // ps
+        EXPECT_GE(ts, static_cast<double>(tl.mainStartPs[j]) - 0.5);
+        EXPECT_LT(ts, static_cast<double>(tl.endPs[j]) + 0.5);
+        EXPECT_EQ(e["tid"].get<int>(), tl.lane[j]);
+    }
+}
+
+TEST(ChromeTrace, TimesAreExactMicroseconds) {
+    const auto run = runWithDependencies();
+    const std::string text = ChromeTrace::write(*run);
+    // 1200 ps = 0.001200 us: written from integers, no floating-point noise.
+    EXPECT_NE(text.find("\"ts\":0.001200"), std::string::npos);
+    EXPECT_EQ(text, ChromeTrace::write(*run));
+}
+
+TEST(ChromeTrace, OptionsLeaveOutFlowsAndCounters) {
+    const auto run = runWithDependencies();
+    const std::string text = ChromeTrace::write(*run, {.flows = false, .counters = false});
+    EXPECT_EQ(text.find("\"ph\":\"s\""), std::string::npos);
+    EXPECT_EQ(text.find("\"ph\":\"C\""), std::string::npos);
+    EXPECT_NO_THROW((void)Json::parse(text));
+}
+
+} // namespace
+} // namespace kl::core::report
