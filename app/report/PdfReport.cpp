@@ -39,9 +39,11 @@ Expected<void> writePdf(const core::report::Report& report, const std::string& p
         ".ln { color: #8893a0; } .when { color: #5b6573; } .marker { background-color: #1d232a; color: #ffffff; }"
         ".state { background-color: #eef1f5; } .resolved { background-color: #dff0e2; }"
         ".reply { margin-left: 12px; } .text { margin-top: 3px; margin-bottom: 3px; }"));
-    // The page is about 180 mm wide; images are shown at the full text width.
-    const double textWidthPx = writer.pageLayout().paintRectPixels(writer.resolution()).width();
-    doc.setPageSize(writer.pageLayout().paintRectPixels(writer.resolution()).size());
+    // The document is laid out in 96-dpi pixels (what QTextDocument assumes for fonts and images) on a page
+    // the size of the writer's printable area; print() scales it to the writer's resolution.
+    const QSizeF page = writer.pageLayout().paintRect(QPageLayout::Point).size() * (96.0 / 72.0);
+    doc.setPageSize(page);
+    const double textWidthPx = page.width();
     core::report::HtmlReport::Options options;
     options.forQtTextDocument = true;
     options.imageSource = [](const core::report::ReportTask& t) { return fmt::format("kl-timeline-{}.png", t.task.id); };

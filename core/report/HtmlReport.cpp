@@ -173,11 +173,19 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
     writeScorecard(out, t, o);
     if (!t.timelinePng.empty()) {
         const std::string src = o.imageSource ? o.imageSource(t) : "data:image/png;base64," + base64(t.timelinePng);
-        const std::string width = o.imageWidth > 0 ? fmt::format(" width=\"{}\"", o.imageWidth) : std::string();
-        out += fmt::format("<h3>Timeline</h3>\n<figure><img src=\"{}\"{} alt=\"Timeline of task {} with numbered "
-                           "annotation markers\"><figcaption>Numbers mark the annotations below that are pinned to a "
-                           "time range or an instruction.</figcaption></figure>\n",
-                           h(src), width, t.task.id);
+        // Both dimensions when a width is asked for: QTextDocument reserves the image's own height otherwise.
+        const std::string width =
+            o.imageWidth <= 0 ? std::string()
+            : t.timelineWidth > 0
+                ? fmt::format(" width=\"{}\" height=\"{}\"", o.imageWidth, o.imageWidth * t.timelineHeight / t.timelineWidth)
+                : fmt::format(" width=\"{}\"", o.imageWidth);
+        // QTextDocument knows no <figure>: it gets a plain paragraph per part.
+        const bool qt = o.forQtTextDocument;
+        out += fmt::format("<h3>Timeline</h3>\n{}<img src=\"{}\"{} alt=\"Timeline of task {} with numbered annotation "
+                           "markers\">{}Numbers mark the annotations below that are pinned to a time range or an "
+                           "instruction.{}\n",
+                           qt ? "<p>" : "<figure>", h(src), width, t.task.id,
+                           qt ? "</p><p class=\"meta\">" : "<figcaption>", qt ? "</p>" : "</figcaption></figure>");
     }
     out += fmt::format("<h3>Annotations ({})</h3>\n", t.annotations.size());
     if (!o.forQtTextDocument) {

@@ -30,7 +30,7 @@ void expectOnlyOwnTags(const std::string& html) {
                                                 "h3", "p", "b", "i", "section", "table", "tr", "th", "td", "ul", "li",
                                                 "ol", "div", "span", "pre", "figure", "img", "figcaption", "font", "br"};
     static const std::set<std::string> kAttributes = {"lang", "charset", "http-equiv", "content", "class", "id", "style",
-                                                      "src", "alt", "width", "border", "cellspacing", "cellpadding",
+                                                      "src", "alt", "width", "height", "border", "cellspacing", "cellpadding",
                                                       "bgcolor", "color"};
     const std::regex tag(R"(<\s*/?\s*([!A-Za-z0-9-]+)([^>]*)>)");
     const std::regex attribute(R"(([A-Za-z-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))");
