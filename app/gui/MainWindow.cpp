@@ -1,10 +1,16 @@
 #include "gui/MainWindow.h"
 
 #include "gui/RecentFiles.h"
+#include "gui/ReportExportDialog.h"
+#include "gui/ReviewController.h"
+#include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
 #include "gui/SourceLinkController.h"
 
 #include "common/PlaceholderPane.h"
+#include "common/StartPage.h"
+#include "review/AnnotationListPane.h"
+#include "review/ScorecardPane.h"
 #include "plots/RunPlots.h"
 #include "source/SourcePane.h"
 #include "timeline/InspectorPane.h"
@@ -13,6 +19,9 @@
 
 #include "analysis/RangeStatistics.h"
 #include "run/RunPipeline.h"
+#include "hw/ProfileLocator.h"
+#include "output/ResultJson.h"
+#include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
 
 #include <QAction>
@@ -21,6 +30,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
@@ -30,6 +40,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QUndoStack>
 #include <QStatusBar>
 #include <QStyle>
 
@@ -60,8 +72,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPaneDock(tr("Hot Lines"), QStringLiteral("hotLinesDock"), m_sourceLinks->hotLinesWidget(), Qt::LeftDockWidgetArea);
     connect(m_sourceLinks, &SourceLinkController::problem, this, &MainWindow::reportProblem);
     connect(m_sourceLinks, &SourceLinkController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    buildReview();
     buildMenus();
-    m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
     statusBar()->addWidget(m_statusSummary, 1);
     buildRunControls();
@@ -69,6 +81,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1280, 800);
     m_defaultState = saveState();
     restoreWindowState();
+}
+
+void MainWindow::buildReview() {
+    m_review = new ReviewSession(this);
+    m_reviewController = new ReviewController(
+        m_review, {this, m_taskQueue, m_annotationList, m_scorecard, m_page->timeline(), m_nkiPane, m_cudaPane}, this);
+    connect(m_reviewController, &ReviewController::taskChosen, this, [this](const QString& folder) {
+        openTaskFolder(folder, /*partOfReview=*/true);
+        m_sourceLinks->setReview(m_review->file(), m_review->currentTask().value_or(0));
+    });
+    connect(m_review, &ReviewSession::closed, this, [this] { m_sourceLinks->setReview(nullptr, 0); });
+    connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
 }
 
 void MainWindow::buildCentre() {
@@ -87,7 +111,12 @@ void MainWindow::buildCentre() {
     m_centre->addWidget(m_page);
     m_centre->setStretchFactor(0, 2);
     m_centre->setStretchFactor(1, 3);
-    setCentralWidget(m_centre);
+    m_startPage = new views::StartPage;
+    connect(m_startPage, &views::StartPage::openRequested, this, &MainWindow::openPath);
+    m_mainStack = new QStackedWidget;
+    m_mainStack->addWidget(m_centre);
+    m_mainStack->addWidget(m_startPage);
+    setCentralWidget(m_mainStack);
 }
 
 QDockWidget* MainWindow::addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
@@ -106,17 +135,11 @@ void MainWindow::buildDocks() {
 
     m_inspector = new views::InspectorPane;
     auto* inspector = addPaneDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
-    auto* rubric = addPaneDock(
-        tr("Rubric"), QStringLiteral("rubricDock"),
-        new views::PlaceholderPane(tr("Rubric scorecard"), tr("Scores per rubric item (migration fidelity, hardware "
-                                                             "appropriateness, performance, numerics) will appear "
-                                                             "here when a review file is open.")),
-        Qt::RightDockWidgetArea);
-    auto* annotations = addPaneDock(
-        tr("Annotations"), QStringLiteral("annotationsDock"),
-        new views::PlaceholderPane(tr("Annotations"), tr("Annotations pinned to time ranges, instructions and source "
-                                                        "lines will be listed here.")),
-        Qt::RightDockWidgetArea);
+    m_scorecard = new views::ScorecardPane;
+    auto* rubric = addPaneDock(tr("Rubric"), QStringLiteral("rubricDock"), m_scorecard, Qt::RightDockWidgetArea);
+    m_annotationList = new views::AnnotationListPane;
+    auto* annotations =
+        addPaneDock(tr("Annotations"), QStringLiteral("annotationsDock"), m_annotationList, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspector, rubric);
     tabifyDockWidget(rubric, annotations);
     inspector->raise();
@@ -143,8 +166,28 @@ void MainWindow::buildMenus() {
     openFile->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+O")));
     m_recent->attachMenu(file->addMenu(tr("Open &Recent")));
     file->addSeparator();
+    file->addAction(tr("&New Review from Folder..."), this, &MainWindow::chooseReviewFolder)
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
+    QAction* exportReport = file->addAction(tr("&Export Report..."), this, [this] {
+        if (m_review->isOpen()) {
+            showReportExportDialog(this, m_review->path());
+        }
+    });
+    exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    exportReport->setEnabled(false);
+    connect(m_review, &ReviewSession::opened, exportReport, [exportReport] { exportReport->setEnabled(true); });
+    connect(m_review, &ReviewSession::closed, exportReport, [exportReport] { exportReport->setEnabled(false); });
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_review->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_review->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>()) {
@@ -162,6 +205,7 @@ void MainWindow::buildMenus() {
     (current == Theme::Dark ? dark : light)->setChecked(true);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(tr("&Start Page"), this, &MainWindow::showStartPage)->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+H")));
     m_viewMenu->addSeparator();
     auto* colourings = new QActionGroup(this);
     using ColourBy = views::TimelineView::ColourBy;
@@ -191,6 +235,9 @@ void MainWindow::buildMenus() {
         action->setChecked(name == m_hardware);
         profiles->addAction(action);
     }
+
+    m_reviewController->populateMenu(menuBar()->addMenu(tr("Re&view")));
+    m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
@@ -230,6 +277,7 @@ void MainWindow::setTheme(Theme theme) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    m_review->flushTimeSpent();
     saveWindowState();
     event->accept();
 }
@@ -246,27 +294,80 @@ bool MainWindow::openPath(const QString& path) {
     } else if (info.suffix() == QLatin1String("py")) {
         opened = openKernelFile(info.absoluteFilePath());
     } else if (info.suffix() == QLatin1String("klreview")) {
-        reportProblem(tr("%1: opening review files is not available in this build yet; open a task folder instead.")
-                          .arg(path));
+        opened = openReview(info.absoluteFilePath());
     } else {
         reportProblem(tr("%1: not a task folder, an NKI kernel (.py) or a review file (.klreview)").arg(path));
     }
     if (opened) {
         m_recent->add(info.absoluteFilePath());
+        m_mainStack->setCurrentWidget(m_centre);
     }
     return opened;
 }
 
-bool MainWindow::openTaskFolder(const QString& folder) {
+bool MainWindow::openReview(const QString& path) {
+    QString error;
+    if (!m_review->open(path, &error)) {
+        reportProblem(error);
+        QMessageBox::warning(this, tr("Open Review"), error);
+        return false;
+    }
+    setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+bool MainWindow::createReview(const QString& reviewPath, const QString& folder) {
+    if (!m_reviewController->ensureReviewer()) {
+        return false;
+    }
+    QString error;
+    if (!m_review->createFromFolder(reviewPath, folder, QString(), &error)) {
+        reportProblem(error);
+        return false;
+    }
+    m_recent->add(reviewPath);
+    m_mainStack->setCurrentWidget(m_centre);
+    setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(reviewPath).fileName()));
+    return true;
+}
+
+void MainWindow::chooseReviewFolder() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Folder of Task Folders"));
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QString suggested = QDir(folder).filePath(QFileInfo(folder).fileName() + QStringLiteral(".klreview"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("New Review File"), suggested,
+                                                      tr("Review files (*.klreview)"));
+    if (!path.isEmpty()) {
+        createReview(path.endsWith(QLatin1String(".klreview")) ? path : path + QStringLiteral(".klreview"), folder);
+    }
+}
+
+void MainWindow::recordRunInReview(const core::RunOutcome& outcome) {
+    if (!m_review->isOpen() || !m_review->currentTask()) {
+        return;
+    }
+    std::string profileJson;
+    if (auto profilePath = sim::ProfileLocator::resolve(m_hardware.toStdString(), {core::dataRoot()})) {
+        profileJson = core::readTextFile(*profilePath).value_or("");
+    }
+    m_review->recordRun(m_hardware.toStdString(), profileJson, sim::ResultJson::write(*outcome.result));
+}
+
+bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
     auto spec = core::loadTaskSpec(folder.toStdString());
     if (!spec) {
         const auto& e = spec.error();
         reportProblem(toQString(e.message + (e.hint.empty() ? "" : " (" + e.hint + ")")), toQString(e.file), e.line);
         return false;
     }
-    m_taskQueue->clear();
-    m_taskQueue->addItem(toQString(spec->title));
-    m_taskQueue->setCurrentRow(0);
+    if (!partOfReview) {
+        m_review->close(); // a task folder on its own is not part of the open review
+        m_taskQueue->clear();
+        m_taskQueue->addItem(toQString(spec->title));
+        m_taskQueue->setCurrentRow(0);
+    }
     m_nkiPane->showSource(toQString(spec->kernelFile.filename().string()), readAll(spec->kernelFile));
     if (spec->cudaFile.empty()) {
         m_cudaPane->clear();
@@ -387,6 +488,8 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_page->setRun(outcome->result);
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
+    m_reviewController->setRun(outcome->result);
+    recordRunInReview(*outcome);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
     for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         if (line.contains(QLatin1String("warning"), Qt::CaseInsensitive)) {
@@ -427,6 +530,27 @@ void MainWindow::runFailed(const QString& message, const QString& file, int line
     }
 }
 
+void MainWindow::showStartPage() {
+    QList<views::StartPage::Entry> examples;
+    const QDir dir(QString::fromStdString(core::examplesDir().string()));
+    for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        auto spec = core::loadTaskSpec(dir.filePath(name).toStdString());
+        if (!spec) {
+            continue;
+        }
+        QString description = toQString(spec->description).simplified();
+        if (description.size() > 150) {
+            description = description.left(147) + QStringLiteral("...");
+        }
+        examples.push_back({toQString(spec->title), description, dir.filePath(name)});
+    }
+    m_startPage->setExamples(examples);
+    m_startPage->setRecent(m_recent->entries());
+    m_mainStack->setCurrentWidget(m_startPage);
+}
+
+bool MainWindow::isShowingStartPage() const { return m_mainStack->currentWidget() == m_startPage; }
+
 void MainWindow::chooseTaskFolder() {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Task Folder"));
     if (!folder.isEmpty()) {
@@ -453,13 +577,32 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::showShortcuts() {
-    QMessageBox::information(this, tr("Keyboard Shortcuts"),
-                             tr("<table>"
-                                "<tr><td><b>Ctrl+O</b></td><td>Open a task folder</td></tr>"
-                                "<tr><td><b>Ctrl+Shift+O</b></td><td>Open a kernel or review file</td></tr>"
-                                "<tr><td><b>F1</b></td><td>This list</td></tr>"
-                                "<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>"
-                                "</table>"));
+    static const char* const kKeys[][2] = {
+        {"Ctrl+O / Ctrl+Shift+O", "Open a task folder / a kernel or review file"},
+        {"Ctrl+Shift+N", "New review from a folder of task folders"},
+        {"Ctrl+E", "Export a report of the open review"},
+        {"F5 / Ctrl+.", "Simulate again / cancel the run"},
+        {"W / S", "Zoom the timeline in / out"},
+        {"A / D", "Pan the timeline left / right"},
+        {"F", "Fit the whole run"},
+        {"Ctrl+F", "Find instructions (timeline) or text (source pane)"},
+        {"Esc", "Clear the timeline selection"},
+        {"M or Ctrl+M", "Annotate the selected range, instruction or source lines"},
+        {"Ctrl+Enter", "Save the annotation being written"},
+        {"N / P", "Next / previous annotation"},
+        {"Alt+Down / Alt+Up", "Next / previous task of the review"},
+        {"Ctrl+D", "Mark the task done"},
+        {"Ctrl+Z / Ctrl+Shift+Z", "Undo / redo a review edit"},
+        {"Ctrl+L / Ctrl+Shift+L", "Link / unlink the selected CUDA and NKI lines"},
+        {"Ctrl+G", "Go to line in a source pane"},
+        {"F1", "This list"},
+    };
+    QString rows;
+    for (const auto& [key, what] : kKeys) {
+        rows += QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
+                    .arg(QString::fromLatin1(key), tr(what));
+    }
+    QMessageBox::information(this, tr("Keyboard Shortcuts"), QStringLiteral("<table>%1</table>").arg(rows));
 }
 
 } // namespace kl::app

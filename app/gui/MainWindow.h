@@ -9,6 +9,7 @@ class QLabel;
 class QListWidget;
 class QSplitter;
 class QProgressBar;
+class QStackedWidget;
 class QPushButton;
 
 namespace kl::core {
@@ -16,8 +17,11 @@ struct RunOutcome;
 }
 
 namespace kl::views {
+class AnnotationListPane;
 class InspectorPane;
+class ScorecardPane;
 class SourcePane;
+class StartPage;
 class TimelinePage;
 } // namespace kl::views
 
@@ -26,6 +30,8 @@ namespace kl::app {
 class RecentFiles;
 class SimulationRunner;
 class SourceLinkController;
+class ReviewSession;
+class ReviewController;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -40,6 +46,10 @@ public:
     /// Opens a task folder, a kernel file or a review file. Returns false (with the reason in the problems
     /// panel) when it cannot.
     bool openPath(const QString& path);
+    /// Shows the start page (bundled examples and recent files) in place of the workspace.
+    void showStartPage();
+    [[nodiscard]] views::StartPage* startPage() const { return m_startPage; }
+    [[nodiscard]] bool isShowingStartPage() const;
     [[nodiscard]] RecentFiles* recentFiles() const { return m_recent; }
     [[nodiscard]] views::SourcePane* cudaPane() const { return m_cudaPane; }
     [[nodiscard]] views::SourcePane* nkiPane() const { return m_nkiPane; }
@@ -49,6 +59,12 @@ public:
     [[nodiscard]] views::InspectorPane* inspector() const { return m_inspector; }
     [[nodiscard]] SimulationRunner* runner() const { return m_runner; }
     [[nodiscard]] SourceLinkController* sourceLinks() const { return m_sourceLinks; }
+    [[nodiscard]] ReviewSession* review() const { return m_review; }
+    [[nodiscard]] ReviewController* reviewController() const { return m_reviewController; }
+    [[nodiscard]] views::AnnotationListPane* annotationList() const { return m_annotationList; }
+    [[nodiscard]] views::ScorecardPane* scorecard() const { return m_scorecard; }
+    /// Creates a review file holding every task folder inside `folder` and opens it.
+    bool createReview(const QString& reviewPath, const QString& folder);
     [[nodiscard]] QString statusSummary() const;
 
 protected:
@@ -58,11 +74,15 @@ private:
     void buildCentre();
     void buildDocks();
     void buildMenus();
+    void buildReview();
     void restoreWindowState();
     void saveWindowState() const;
     void resetLayout();
     void setTheme(Theme theme);
-    bool openTaskFolder(const QString& folder);
+    bool openTaskFolder(const QString& folder, bool partOfReview = false);
+    bool openReview(const QString& path);
+    void chooseReviewFolder();
+    void recordRunInReview(const core::RunOutcome& outcome);
     bool openKernelFile(const QString& file);
     void reportProblem(const QString& text, const QString& file = {}, int line = 0);
     void showAbout();
@@ -80,6 +100,8 @@ private:
                              Qt::DockWidgetArea area);
 
     RecentFiles* m_recent = nullptr;
+    QStackedWidget* m_mainStack = nullptr;
+    views::StartPage* m_startPage = nullptr;
     QSplitter* m_centre = nullptr;
     QSplitter* m_sources = nullptr;
     views::SourcePane* m_cudaPane = nullptr;
@@ -88,6 +110,10 @@ private:
     views::InspectorPane* m_inspector = nullptr;
     SimulationRunner* m_runner = nullptr;
     SourceLinkController* m_sourceLinks = nullptr;
+    ReviewSession* m_review = nullptr;
+    ReviewController* m_reviewController = nullptr;
+    views::AnnotationListPane* m_annotationList = nullptr;
+    views::ScorecardPane* m_scorecard = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QString m_runTarget;   ///< the task folder or kernel file of the current run, for F5

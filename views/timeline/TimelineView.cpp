@@ -59,6 +59,7 @@ void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
     m_dependants.clear();
     m_highlighted.clear();
     m_range.reset();
+    m_bands.clear();
     updateGeometry();
     fit();
 }
@@ -186,12 +187,53 @@ void TimelineView::paintEvent(QPaintEvent*) {
         return;
     }
     painter.setClipRect(QRect(kLabelWidth, 0, width() - kLabelWidth, height()));
+    paintAnnotationBands(painter);
     paintMarks(painter);
     paintSelection(painter);
     paintDependencyArrows(painter);
     painter.setClipping(false);
     paintRuler(painter);
+    paintAnnotationTags(painter);
     paintLabels(painter);
+}
+
+void TimelineView::setAnnotationBands(std::vector<AnnotationBand> bands) {
+    m_bands = std::move(bands);
+    update();
+}
+
+QRect TimelineView::bandTagRect(const AnnotationBand& band) const {
+    const int x = static_cast<int>(std::clamp(xOf(band.startPs), double(kLabelWidth), double(width() - 20)));
+    return {x, 1, 18, kRulerHeight - 10};
+}
+
+void TimelineView::paintAnnotationBands(QPainter& painter) {
+    for (const AnnotationBand& band : m_bands) {
+        const double x0 = xOf(band.startPs);
+        const double x1 = std::max(x0 + 2, xOf(band.endPs));
+        QColor fill = band.colour;
+        fill.setAlpha(40);
+        painter.fillRect(QRectF(x0, kRulerHeight, x1 - x0, height() - kRulerHeight), fill);
+        painter.setPen(QPen(band.colour, 1, Qt::DashLine));
+        painter.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, height()));
+        painter.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, height()));
+    }
+}
+
+void TimelineView::paintAnnotationTags(QPainter& painter) {
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    small.setBold(true);
+    painter.setFont(small);
+    for (const AnnotationBand& band : m_bands) {
+        const QRect tag = bandTagRect(band);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(band.colour);
+        painter.drawRoundedRect(tag, 3, 3);
+        painter.setPen(Qt::white);
+        painter.drawText(tag, Qt::AlignCenter, QString::number(band.number));
+    }
+    painter.setFont(font());
 }
 
 void TimelineView::paintRuler(QPainter& painter) {
@@ -371,6 +413,14 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && event->pos().y() < kRulerHeight) {
+        for (const AnnotationBand& band : m_bands) {
+            if (bandTagRect(band).contains(event->pos())) {
+                emit annotationClicked(band.id);
+                return;
+            }
+        }
+    }
     m_pressPos = event->pos();
     m_pressT0 = m_t0;
     m_pressT1 = m_t1;

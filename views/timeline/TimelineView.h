@@ -2,6 +2,7 @@
 
 #include "timeline/TimelineRows.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <memory>
@@ -9,6 +10,15 @@
 #include <vector>
 
 namespace kl::views {
+
+/// An annotation drawn on the timeline: a translucent band over its time range with its number in the ruler.
+struct AnnotationBand {
+    TimePs startPs = 0;
+    TimePs endPs = 0;
+    int number = 0;   ///< as in the annotation list
+    QColor colour;    ///< by severity
+    qint64 id = 0;
+};
 
 /// The simulated run on screen: one row per engine (TensorE as LoadStationary and MultiplyMoving rows) and
 /// per DMA queue (collapsible into one row), under a time ruler.
@@ -25,6 +35,7 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     void setResult(std::shared_ptr<const sim::SimResult> result);
+    [[nodiscard]] QSize sizeHint() const override; ///< every row at full height
     [[nodiscard]] const TimelineRows* rows() const { return m_rows.get(); }
 
     void setVisibleRange(TimePs t0, TimePs t1);
@@ -39,6 +50,13 @@ public:
     [[nodiscard]] std::optional<std::uint32_t> selectedInstruction() const { return m_selected; }
     /// Dims every instruction that is not in `indices` (empty: nothing dimmed).
     void setHighlighted(std::vector<std::uint32_t> indices);
+
+    void setAnnotationBands(std::vector<AnnotationBand> bands);
+    [[nodiscard]] const std::vector<AnnotationBand>& annotationBands() const { return m_bands; }
+    /// The current drag selection, if any (what "Annotate range" uses).
+    [[nodiscard]] std::optional<std::pair<TimePs, TimePs>> selectedRange() const { return m_range; }
+    /// Where the numbered tag of a band sits in the ruler (for tests and hit-testing).
+    [[nodiscard]] QRect bandTagRect(const AnnotationBand& band) const;
 
     /// Geometry, public for tests: the x of a time, the time at an x, the y centre of a row.
     [[nodiscard]] double xOf(TimePs t) const;
@@ -57,6 +75,7 @@ signals:
     void visibleRangeChanged(qint64 t0, qint64 t1);
     void instructionSelected(qint64 index); ///< -1 when the selection was cleared
     void rangeSelected(qint64 t0, qint64 t1);
+    void annotationClicked(qint64 id);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -66,7 +85,6 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    [[nodiscard]] QSize sizeHint() const override;
     bool event(QEvent* event) override;
 
 private:
@@ -79,6 +97,8 @@ private:
     void paintMarks(QPainter& painter);
     void paintSelection(QPainter& painter);
     void paintDependencyArrows(QPainter& painter);
+    void paintAnnotationBands(QPainter& painter);
+    void paintAnnotationTags(QPainter& painter);
 
     std::unique_ptr<TimelineRows> m_rows;
     std::shared_ptr<const sim::SimResult> m_result;
@@ -94,6 +114,7 @@ private:
     TimePs m_pressT0 = 0;
     TimePs m_pressT1 = 0;
     std::optional<std::pair<TimePs, TimePs>> m_range;
+    std::vector<AnnotationBand> m_bands;
 };
 
 } // namespace kl::views

@@ -1,0 +1,230 @@
+// The reviewer's loop in the real main window: a review made from task folders, a real trace and simulation,
+// annotations created from the timeline and the source, undo/redo, navigation and scores, all checked against
+// what the review file on disk holds.
+#include "gui/MainWindow.h"
+#include "gui/ReviewController.h"
+#include "gui/ReviewSession.h"
+#include "gui/SimulationRunner.h"
+
+#include "review/AnnotationEditor.h"
+#include "review/AnnotationListModel.h"
+#include "review/AnnotationListPane.h"
+#include "review/ReviewFile.h"
+#include "review/ScorecardPane.h"
+#include "source/SourcePane.h"
+#include "timeline/TimelinePage.h"
+#include "timeline/TimelineView.h"
+
+#include <Qsci/qsciscintilla.h>
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QPushButton>
+#include <QFile>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+using kl::app::MainWindow;
+
+namespace {
+
+// Answers the annotation editor that the next exec() opens: writes `text` and saves with Ctrl+Enter.
+void answerEditor(const QString& text) {
+    QTimer::singleShot(0, [text] {
+        auto* editor = qobject_cast<kl::views::AnnotationEditor*>(QApplication::activeModalWidget());
+        QVERIFY(editor != nullptr);
+        editor->textEdit()->setPlainText(text);
+        editor->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->click();
+    });
+    // Never hang on a dialog that did not appear as expected: close whatever is still modal.
+    QTimer::singleShot(10'000, [] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            modal->close();
+        }
+    });
+}
+
+std::vector<kl::core::Annotation> annotationsOnDisk(const QString& path) {
+    auto file = kl::core::ReviewFile::open(path.toStdString());
+    if (!file) {
+        return {};
+    }
+    return file->annotations().list().value_or(std::vector<kl::core::Annotation>{});
+}
+
+} // namespace
+
+class ReviewWorkflowTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_review;
+    std::unique_ptr<MainWindow> m_window;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KernelLensTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("ReviewWorkflowTest"));
+        QSettings().clear();
+        QSettings().setValue(QStringLiteral("reviewer"), QStringLiteral("Ana"));
+        // A folder of task folders: two copies of a bundled example.
+        const QString examples = QStringLiteral(KL_SOURCE_DIR "/examples/vector_add_nki");
+        for (const QString& name : {QStringLiteral("task_a"), QStringLiteral("task_b")}) {
+            QDir().mkpath(m_dir.filePath(name));
+            for (const QString& f : QDir(examples).entryList(QDir::Files)) {
+                QVERIFY(QFile::copy(examples + QLatin1Char('/') + f, m_dir.filePath(name + QLatin1Char('/') + f)));
+            }
+        }
+        m_review = m_dir.filePath(QStringLiteral("review.klreview"));
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1400, 900);
+        m_window->show();
+        QSignalSpy finished(m_window->runner(), &kl::app::SimulationRunner::finished);
+        QVERIFY(m_window->createReview(m_review, m_dir.path()));
+        QCOMPARE(m_window->taskQueue()->count(), 2);
+        QVERIFY2(finished.wait(60'000), "the first task of the review was traced and simulated");
+    }
+
+    void annotatingADraggedRangeSavesItToTheFile() {
+        auto* timeline = m_window->timelinePage()->timeline();
+        timeline->fit();
+        const int y = timeline->rowCentreY(2);
+        QTest::mousePress(timeline, Qt::LeftButton, {}, QPoint(300, y));
+        QTest::mouseMove(timeline, QPoint(500, y));
+        QTest::mouseRelease(timeline, Qt::LeftButton, {}, QPoint(500, y));
+        const auto range = timeline->selectedRange();
+        QVERIFY(range.has_value());
+        answerEditor(QStringLiteral("Loads of the next tile wait for the store <b>quotes \" '</b>"));
+        m_window->reviewController()->annotateCurrentSelection();
+        const auto saved = annotationsOnDisk(m_review);
+        QCOMPARE(saved.size(), std::size_t{1});
+        QVERIFY(saved[0].anchor.kind == kl::core::AnchorKind::TimeRange);
+        QCOMPARE(saved[0].anchor.t0Ns, std::max<qint64>(0, range->first) / 1000);
+        QCOMPARE(saved[0].author, std::string("Ana"));
+        QCOMPARE(saved[0].text, std::string("Loads of the next tile wait for the store <b>quotes \" '</b>"));
+        QCOMPARE(m_window->annotationList()->model()->rowCount(), 1);
+        QCOMPARE(timeline->annotationBands().size(), std::size_t{1});
+        QCOMPARE(timeline->annotationBands()[0].startPs, saved[0].anchor.t0Ns * 1000);
+    }
+
+    void annotatingSelectedSourceLinesAnchorsToThoseLines() {
+        QTest::keyClick(m_window->timelinePage()->timeline(), Qt::Key_Escape); // drop the timeline selection
+        QVERIFY(!m_window->timelinePage()->timeline()->selectedRange());
+        auto* editor = m_window->nkiPane()->editor();
+        editor->setFocus();
+        editor->setSelection(4, 0, 6, 3); // lines 5-7
+        answerEditor(QStringLiteral("Destination-first calls read well"));
+        m_window->reviewController()->annotateCurrentSelection();
+        const auto saved = annotationsOnDisk(m_review);
+        QCOMPARE(saved.size(), std::size_t{2});
+        QVERIFY(saved[1].anchor == kl::core::Anchor::nkiLines(5, 7));
+        QVERIFY(editor->markersAtLine(5) != 0); // the margin marks the annotated lines
+    }
+
+    void undoAndRedoReachTheFile() {
+        QUndoStack* undo = m_window->review()->undoStack();
+        QVERIFY(undo->canUndo());
+        undo->undo();
+        QCOMPARE(annotationsOnDisk(m_review).size(), std::size_t{1});
+        QCOMPARE(m_window->annotationList()->model()->rowCount(), 1);
+        undo->redo();
+        QCOMPARE(annotationsOnDisk(m_review).size(), std::size_t{2});
+        QCOMPARE(m_window->annotationList()->model()->rowCount(), 2);
+    }
+
+    void nextAndPreviousNavigateToTheAnchor() {
+        auto* list = m_window->annotationList();
+        list->table()->clearSelection();
+        list->table()->setCurrentIndex({});
+        auto* timeline = m_window->timelinePage()->timeline();
+        timeline->fit();
+        const auto firstId = list->next();
+        const auto first = annotationsOnDisk(m_review)[0];
+        QCOMPARE(firstId, first.id);
+        // A time-range anchor zooms the timeline onto the range.
+        QVERIFY(timeline->visibleStart() <= first.anchor.t0Ns * 1000);
+        QVERIFY(timeline->visibleEnd() >= first.anchor.t1Ns * 1000);
+        QVERIFY(timeline->visibleEnd() - timeline->visibleStart() < timeline->rows()->endTime());
+        const auto secondId = list->next();
+        QVERIFY(secondId != firstId);
+        QCOMPARE(m_window->nkiPane()->editor()->hasSelectedText(), true);
+        QCOMPARE(list->previous(), firstId);
+    }
+
+    void resolvingAndDeletingAreUndoable() {
+        const auto id = annotationsOnDisk(m_review)[0].id;
+        emit m_window->annotationList()->resolveToggled(id);
+        QVERIFY(annotationsOnDisk(m_review)[0].resolved);
+        emit m_window->annotationList()->deleteRequested(id);
+        QCOMPARE(annotationsOnDisk(m_review).size(), std::size_t{1});
+        m_window->review()->undoStack()->undo();
+        const auto back = annotationsOnDisk(m_review);
+        QCOMPARE(back.size(), std::size_t{2});
+        QCOMPARE(back[0].id, id);
+        QVERIFY(back[0].resolved);
+    }
+
+    void scoringAnItemUpdatesTheScorecard() {
+        auto file = kl::core::ReviewFile::open(m_review.toStdString());
+        QVERIFY(file.has_value());
+        const auto& item = file->rubric().areas.front().items.front();
+        const int top = item.scale.maxValue();
+        emit m_window->scorecard()->scoreChosen(QString::fromStdString(item.id), top);
+        auto reopened = kl::core::ReviewFile::open(m_review.toStdString());
+        const auto scores = reopened->scores().list(*m_window->review()->currentTask());
+        QVERIFY(scores.has_value());
+        QCOMPARE(scores->size(), std::size_t{1});
+        QCOMPARE(scores->front().value, top);
+        QCOMPARE(scores->front().reviewer, std::string("Ana"));
+        QVERIFY(m_window->scorecard()->resultText().contains(QStringLiteral("INCOMPLETE")));
+    }
+
+    void nextTaskSwitchesTheQueueAndMarksProgress() {
+        QSignalSpy finished(m_window->runner(), &kl::app::SimulationRunner::finished);
+        m_window->reviewController()->nextTask(1);
+        QCOMPARE(m_window->taskQueue()->currentRow(), 1);
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(m_window->annotationList()->model()->rowCount(), 0); // the other task has none yet
+        auto file = kl::core::ReviewFile::open(m_review.toStdString());
+        const auto tasks = file->tasks().list();
+        QVERIFY(tasks->at(1).status == kl::core::TaskStatus::InProgress);
+        QVERIFY(!file->runs().list(tasks->at(1).id)->empty()); // the run was recorded in the review
+    }
+
+    void aFileThatIsNotAReviewIsRefusedAndLeftAlone() {
+        const QString bogus = m_dir.filePath(QStringLiteral("notes.klreview"));
+        QFile f(bogus);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("these are my notes, not a review");
+        f.close();
+        QTimer::singleShot(0, [] {
+            if (QWidget* box = QApplication::activeModalWidget()) {
+                box->close();
+            }
+        });
+        QVERIFY(!m_window->openPath(bogus));
+        QFile again(bogus);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QCOMPARE(again.readAll(), QByteArray("these are my notes, not a review"));
+        QVERIFY(m_window->problems()->count() > 0);
+    }
+
+    void cleanupTestCase() {
+        m_window.reset();
+        QSettings().clear();
+    }
+};
+
+QTEST_MAIN(ReviewWorkflowTest)
+#include "ReviewWorkflowTest.moc"
