@@ -105,6 +105,68 @@ class Locations(unittest.TestCase):
         self.assertIn("device_print", ir["diagnostics"][0]["message"])
 
 
+def shapes(ir):
+    """Buffer name -> shape of the first buffer with that name."""
+    out = {}
+    for b in ir["buffers"]:
+        out.setdefault(b["name"], b["shape"])
+    return out
+
+
+class FreeAxisReductions(unittest.TestCase):
+    """A reduction over the free axes keeps the partition axis: [P, F] -> [P, 1] with or without keepdims."""
+
+    def test_softmax_divides_by_row_sum(self):
+        r = run("--kernel-file", good("reduce_softmax.py"), "--arg", "x=128x512:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        ir = r.ir
+        self.assertEqual(shapes(ir)["denominator"], [128, 1])
+        self.assertEqual(shapes(ir)["probs"], [128, 512])
+        self.assertEqual(ops(ir), ["dma_copy", "activation", "tensor_reduce", "tensor_scalar", "dma_copy"])
+        div = ir["instructions"][3]
+        self.assertEqual(div["attrs"], {"op0": "divide", "reverse0": False})
+        self.assertEqual([ap(a)[3] for a in div["src"]], [[[1, 512]], [[1, 1]]])
+        self.assertEqual(ir["instructions"][2]["dst"][0]["part"], [0, 128])
+
+    def test_rmsnorm_scales_rows(self):
+        r = run("--kernel-file", good("reduce_rmsnorm.py"), "--arg", "act=300x256:float32", "--arg", "gain=256:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        ir = r.ir
+        sh = shapes(ir)
+        self.assertEqual([sh[n] for n in ("ss", "ms", "rms_reciprocal", "scaled", "gain_all")],
+                         [[128, 1], [128, 1], [128, 1], [128, 256], [128, 256]])
+        band = ["dma_copy", "activation", "tensor_reduce", "tensor_scalar", "activation", "tensor_scalar",
+                "tensor_tensor", "dma_copy"]
+        self.assertEqual(ops(ir), ["dma_copy", "tensor_copy"] + band * 3)
+        self.assertEqual(len(ir["instructions"]), 26)
+        scale = [i for i in ir["instructions"] if i["op"] == "tensor_scalar" and i["attrs"]["op0"] == "multiply"]
+        self.assertEqual(len(scale), 3)
+        self.assertEqual(scale[0]["src"][1]["pattern"], [[1, 1]], "the [P, 1] scale is the per-partition operand")
+        last_store = ir["instructions"][-1]
+        self.assertEqual(last_store["dst"][0]["pattern"], [[256, 44], [1, 256]], "the last band is masked")
+
+    def test_broadcast_of_reduced_tile(self):
+        r = run("--kernel-file", good("reduce_broadcast.py"), "--arg", "a=128x512:float32", "--arg", "c=128x4x8:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        ir = r.ir
+        sh = shapes(ir)
+        self.assertEqual([sh[n] for n in ("sum_res", "inv", "row_max", "row_mean", "neg_min")], [[128, 1]] * 5)
+        self.assertEqual(sh["both"], [128, 1], "several free axes reduced without keepdims -> [P, 1]")
+        self.assertEqual(sh["last"], [128, 4])
+        self.assertEqual(sh["kept"], [128, 1, 1])
+        self.assertEqual(sh["spread"], [128, 4])
+        self.assertEqual(len(ir["instructions"]), 17)
+        self.assertEqual(ops(ir).count("tensor_reduce"), 7)
+        recip, mul = ir["instructions"][3:5]
+        self.assertEqual(recip["attrs"], {"op0": "divide", "operand0": 1.0, "reverse0": True})
+        self.assertEqual(mul["op"], "tensor_tensor")
+        self.assertEqual(mul["src"][1]["pattern"], [[0, 512]], "broadcast_to reads the [P, 1] tile with stride 0")
+        reduces = [i for i in ir["instructions"] if i["op"] == "tensor_reduce"]
+        self.assertEqual([i["attrs"]["op0"] for i in reduces], ["add", "max", "mean", "min", "add", "add", "add"])
+        self.assertEqual([i["attrs"]["axis"] for i in reduces[-3:]], [[1, 2], [2], [1, 2]])
+        self.assertTrue(reduces[3]["attrs"]["negate"])
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -248,6 +248,18 @@ def vector_unary(op, x, dtype=None, mask=None, dst=None):
     return res
 
 
+def reduced_shape(shape, axes, keepdims):
+    """Result shape of a free-axis reduction. The partition axis (0) always stays: with keepdims the
+    reduced axes stay as size 1; without, they are removed, and a tile left with no free axis keeps
+    one of size 1 ([P, F] -> [P, 1], [P, A, B] over (1, 2) -> [P, 1], over (2,) -> [P, A])."""
+    if not shape:
+        return (1,)
+    if keepdims:
+        return (shape[0],) + tuple(1 if a in axes else n for a, n in enumerate(shape) if a)
+    free = tuple(n for a, n in enumerate(shape) if a and a not in axes)
+    return (shape[0],) + (free or (1,))
+
+
 def reduce(op, x, axis, dtype=None, mask=None, keepdims=False, dst=None, negate=False, loc=None):
     loc = loc or _loc()
     require_onchip(x, f"nl.{op}")
@@ -260,9 +272,8 @@ def reduce(op, x, axis, dtype=None, mask=None, keepdims=False, dst=None, negate=
     if 0 in axes and x.shape[0] > 1:
         raise kernel_error(f"{op} over the partition axis (axis 0) of {list(x.shape)}",
                            "engines reduce along free axes only: transpose the tile or reduce axis=1")
-    shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
-        tuple(n for a, n in enumerate(x.shape) if a not in axes)
-    res = _result(dst, shape or (1,), dtype_arg(dtype, x.dtype), "sbuf", loc, op, f"nl.{op}")
+    shape = reduced_shape(x.shape, axes, keepdims)
+    res = _result(dst, shape, dtype_arg(dtype, x.dtype), "sbuf", loc, op, f"nl.{op}")
     attrs = {"op0": op, "axis": list(axes)}
     if negate:
         attrs["negate"] = True
