@@ -23,12 +23,19 @@ class Result:
         self.error = json.loads(out)["error"] if rc != 0 and out.strip() else None
 
 
-def run(*args, env=None):
+# How the application starts the front end (core/trace/TraceRunner.cpp): -S leaves out site-packages and
+# dist-packages, so a system NumPy is not importable and the dtype-only stand-in is used.
+APP_FLAGS = ("-E", "-s", "-S")
+
+
+def run(*args, env=None, flags=()):
+    """Trace in a subprocess. Without flags the interpreter sees the system NumPy if one is installed;
+    flags=APP_FLAGS runs it as the application does; env={"KLTRACE_NUMPY_SHIM": "1"} forces the stand-in."""
     with tempfile.TemporaryDirectory() as tmp:
         out_path = os.path.join(tmp, "ir.json")
         full_env = dict(os.environ)
         full_env.update(env or {})
-        proc = subprocess.run([PYTHON, MAIN, *args, "-o", out_path], capture_output=True, text=True,
+        proc = subprocess.run([PYTHON, *flags, MAIN, *args, "-o", out_path], capture_output=True, text=True,
                               env=full_env, timeout=120)
         text = None
         if proc.returncode == 0:

@@ -1,6 +1,8 @@
 """Tracing kernels written against the standalone nki API (destination-first ISA calls)."""
+import os
 import unittest
 
+import kltest
 from kltest import good, ops, run
 
 
@@ -63,6 +65,65 @@ class NumpyStandIn(unittest.TestCase):
         self.assertEqual(r.error["code"], "unsupported")
         self.assertIn("numpy.zeros", r.error["message"])
         self.assertEqual(r.error["line"], 9)
+
+
+def _system_numpy():
+    import subprocess
+    return subprocess.run([kltest.PYTHON, "-c", "import numpy"], capture_output=True).returncode == 0
+
+
+class NumpyOperators(unittest.TestCase):
+    """np.max / np.min / np.true_divide / np.abs ... as operators are recorded under the nl op names."""
+    ARGS = ("--kernel-file", good("numpy_alu.py"), "--arg", "a=128x64:float32", "--arg", "b=128x64:float32")
+    EXPECTED = [("tensor_reduce", "max"), ("tensor_reduce", "min"), ("tensor_reduce", "add"),
+                ("tensor_tensor", "divide"), ("tensor_tensor", "divide"), ("tensor_tensor", "maximum"),
+                ("tensor_scalar", "multiply"), ("activation", "exp"), ("activation", "abs"),
+                ("tensor_reduce", "max"), ("tensor_reduce", "min")]
+
+    def names(self, r):
+        self.assertEqual(r.rc, 0, r.stdout + r.stderr)
+        ins = r.ir["instructions"][2:]
+        return [(i["op"], i["attrs"].get("op0", i["attrs"].get("func"))) for i in ins]
+
+    def test_stand_in(self):
+        r = run(*self.ARGS, env=NumpyStandIn.ENV)
+        self.assertEqual(self.names(r), self.EXPECTED)
+        self.assertEqual(r.ir["instructions"][8]["attrs"]["op1"], "add")
+
+    def test_as_the_application_runs_it(self):
+        # -S: no system NumPy on the path, so the stand-in is picked without KLTRACE_NUMPY_SHIM.
+        r = run(*self.ARGS, flags=kltest.APP_FLAGS)
+        self.assertEqual(self.names(r), self.EXPECTED)
+        self.assertEqual(r.text, run(*self.ARGS, env=NumpyStandIn.ENV).text)
+
+    @unittest.skipUnless(_system_numpy(), "no system NumPy")
+    def test_system_numpy(self):
+        r = run(*self.ARGS)
+        self.assertEqual(self.names(r), self.EXPECTED)
+        self.assertEqual(r.text, run(*self.ARGS, env=NumpyStandIn.ENV).text, "same IR with NumPy and its stand-in")
+
+    def test_calling_a_numpy_function_is_refused(self):
+        r = run("--kernel-file", good("numpy_call.py"), "--arg", "a=128x64:float32", env=NumpyStandIn.ENV)
+        self.assertEqual(r.error["code"], "unsupported")
+        self.assertIn("numpy.exp", r.error["message"])
+        self.assertEqual(r.error["line"], 10)
+
+    def test_alias_table(self):
+        import sys
+        sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
+        try:
+            from kltrace.ops import op_name
+        finally:
+            sys.path.pop(0)
+
+        class F:
+            def __init__(self, name):
+                self.__name__ = name
+        for numpy_name, nl_name in (("amax", "max"), ("amin", "min"), ("true_divide", "divide"),
+                                    ("absolute", "abs"), ("remainder", "mod"), ("sum", "add"), ("add", "add"),
+                                    ("max", "max"), ("maximum", "maximum")):
+            self.assertEqual(op_name(F(numpy_name)), nl_name)
+        self.assertEqual(op_name("amax"), "max")
 
 
 if __name__ == "__main__":

@@ -18,15 +18,23 @@ ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
 _SIZES = dtypes.SIZES
 
 
+# NumPy functions passed as ALU / activation ops carry NumPy's names (np.max.__name__ is "amax" in
+# NumPy 1.x, np.abs is "absolute", ...); the IR names every op the way nl does.
+OP_ALIASES = {"amax": "max", "amin": "min", "true_divide": "divide", "absolute": "abs", "remainder": "mod",
+              "sum": "add", "prod": "multiply", "product": "multiply", "all": "logical_and",
+              "any": "logical_or", "fmax": "maximum", "fmin": "minimum", "bitwise_invert": "invert",
+              "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift", "pow": "power"}
+
+
 def op_name(op):
     if op is None:
         return None
     if isinstance(op, str):
-        return op
+        return OP_ALIASES.get(op, op)
     name = getattr(op, "_kl_name", None) or getattr(op, "__name__", None)
-    if not name:
+    if not name or not isinstance(name, str):
         raise unsupported(f"operator {op!r}", "pass an nl function such as nl.add or nl.exp")
-    return name
+    return OP_ALIASES.get(name, name)
 
 
 def engine_arg(engine, default):
