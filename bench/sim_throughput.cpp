@@ -3,6 +3,7 @@
 // memory held per instruction (IR + timeline result, and the process's peak RSS).
 //
 //   kl_bench_sim [INSTRUCTIONS] [PROFILE.json]
+#include "engine/Pipeline.h"
 #include "engine/SimListener.h"
 #include "engine/Simulator.h"
 #include "hw/HardwareProfile.h"
@@ -107,7 +108,14 @@ KernelIr synthesise(std::size_t target) {
     return ir;
 }
 
-/// CPU time of this thread: on a shared machine wall time also counts other people's builds.
+/// CPU time of this process: on a shared machine wall time also counts other people's builds.
+double processCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// CPU time of this thread (the phase split inside one run).
 double threadCpuSeconds() {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -161,11 +169,22 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const KernelIr ir = synthesise(target);
     const auto t1 = std::chrono::steady_clock::now();
-    const double cpu0 = threadCpuSeconds();
+    // The Pipeline alone (no listener), to show what the listeners cost on top.
+    const double bare0 = processCpuSeconds();
+    {
+        Pipeline bare(*hw);
+        if (auto ok = bare.run(ir); !ok) {
+            fmt::print(stderr, "{}\n", kl::formatError(ok.error()));
+            return 1;
+        }
+    }
+    const double bare1 = processCpuSeconds();
+    const auto t1b = std::chrono::steady_clock::now();
+    const double cpu0 = processCpuSeconds();
     PhaseClock phases;
     SimListener* const extra[] = {&phases};
     auto result = Simulator::run(ir, *hw, extra);
-    const double cpu1 = threadCpuSeconds();
+    const double cpu1 = processCpuSeconds();
     const auto t2 = std::chrono::steady_clock::now();
     if (!result) {
         fmt::print(stderr, "{}\n", kl::formatError(result.error()));
@@ -173,7 +192,7 @@ int main(int argc, char** argv) {
     }
     const SimResult& r = **result;
     const double n = static_cast<double>(ir.instructions().size());
-    const double simSeconds = std::chrono::duration<double>(t2 - t1).count();
+    const double simSeconds = std::chrono::duration<double>(t2 - t1b).count();
     const double irBytes =
         static_cast<double>(ir.memoryBytes()) + static_cast<double>(ir.buffers().size() * sizeof(Buffer));
     const double timelineBytes = static_cast<double>(r.timeline.memoryBytes());
@@ -184,6 +203,8 @@ int main(int argc, char** argv) {
                phases.scheduling(), phases.finishing());
     fmt::print("throughput            {:.2f} M instructions/s (wall), {:.2f} M instructions/s (CPU time)\n",
                n / simSeconds / 1e6, n / (cpu1 - cpu0) / 1e6);
+    fmt::print("pipeline alone        {:.3f} s CPU, {:.2f} M instructions/s (no listeners)\n", bare1 - bare0,
+               n / (bare1 - bare0) / 1e6);
     fmt::print("IR bytes/instr        {:.1f}\n", irBytes / n);
     fmt::print("timeline bytes/instr  {:.1f}\n", timelineBytes / n);
     fmt::print("peak RSS bytes/instr  {:.1f}   (peak RSS {:.1f} MiB)\n", static_cast<double>(peakRssBytes()) / n,

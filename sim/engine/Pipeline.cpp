@@ -71,6 +71,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
     if (auto ok = prepare(ir); !ok) {
         return ok;
     }
+    m_batchSize = 0;
     for (SimListener* l : m_listeners) {
         l->onStart(ir, m_hw);
     }
@@ -89,6 +90,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
             scheduleCompute(ir, i);
         }
     }
+    flushInstructions();
     emitDmaBandwidth(true);
     return {};
 }
@@ -434,9 +436,21 @@ void Pipeline::emitDmaBandwidth(bool all) {
 }
 
 void Pipeline::emit(const InstructionEvent& e) {
-    for (SimListener* l : m_listeners) {
-        l->onInstruction(e);
+    m_batch[m_batchSize++] = e;
+    if (m_batchSize == kBatch) {
+        flushInstructions();
     }
+}
+
+void Pipeline::flushInstructions() {
+    if (m_batchSize == 0) {
+        return;
+    }
+    const std::span<const InstructionEvent> batch(m_batch.data(), m_batchSize);
+    for (SimListener* l : m_listeners) {
+        l->onInstructions(batch);
+    }
+    m_batchSize = 0;
 }
 
 } // namespace kl::sim

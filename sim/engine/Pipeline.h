@@ -28,6 +28,9 @@ class Pipeline {
 public:
     explicit Pipeline(const HardwareProfile& hw);
 
+    /// Instruction events are handed to the listeners in batches of this many (see SimListener).
+    static constexpr std::size_t kBatch = 256;
+
     /// Listeners are not owned; they are called in the order added.
     void addListener(SimListener* listener) { m_listeners.push_back(listener); }
     [[nodiscard]] Expected<void> run(const KernelIr& ir);
@@ -72,6 +75,7 @@ private:
     void flushMemoryEvents(const KernelIr& ir);
     void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
+    void flushInstructions();
 
     const HardwareProfile& m_hw;
     CostModel m_cost;
@@ -90,6 +94,8 @@ private:
     std::vector<std::uint64_t> m_regionStamp;     ///< m_stamp when the region was computed
     std::uint64_t m_stamp = 0;
     std::vector<SimListener*> m_listeners;
+    std::array<InstructionEvent, kBatch> m_batch{};
+    std::size_t m_batchSize = 0;
 };
 
 } // namespace kl::sim

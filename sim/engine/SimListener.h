@@ -2,6 +2,8 @@
 
 #include "engine/SimEvents.h"
 
+#include <span>
+
 namespace kl::sim {
 
 class KernelIr;
@@ -11,11 +13,23 @@ struct SimResult;
 /// Receives the Pipeline's events, in program order of the instructions (not in time order: engines run
 /// concurrently, so a later instruction may start earlier). At the end each listener writes its part of
 /// the SimResult. Listeners never influence the schedule.
+///
+/// Each kind of event arrives in order, but instruction events are delivered in batches
+/// (onInstructions, one virtual call per up to Pipeline::kBatch instructions), so memory and DMA events
+/// of the instructions in a batch arrive before the batch itself: a listener must not correlate the
+/// kinds by arrival time.
 class SimListener {
 public:
     virtual ~SimListener() = default;
     virtual void onStart(const KernelIr& /*ir*/, const HardwareProfile& /*hw*/) {}
     virtual void onInstruction(const InstructionEvent& /*event*/) {}
+    /// A batch of consecutive instructions in program order. The default calls onInstruction for each;
+    /// the standard listeners override this with a tight loop (no virtual call per instruction).
+    virtual void onInstructions(std::span<const InstructionEvent> events) {
+        for (const InstructionEvent& e : events) {
+            onInstruction(e);
+        }
+    }
     virtual void onMemory(const MemoryEvent& /*event*/) {}
     virtual void onDmaTransfer(const DmaTransferEvent& /*event*/) {}
     virtual void onDmaBandwidth(const DmaBandwidthEvent& /*event*/) {}

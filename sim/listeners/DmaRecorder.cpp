@@ -28,7 +28,14 @@ void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     m_series.bytes += e.bytes;
     m_series.hbmBytes += e.touchesHbm ? e.bytes : 0;
     auto& q = m_steps[std::min<std::size_t>(e.queue, m_steps.size() - 2)];
-    q.push_back({e.start, e.bytes, 0.0, 1, false});
+    // A queue's next transfer often starts when its previous one ends: fold the two steps into one (the
+    // series only keeps the state after all steps at one time, so the result is the same).
+    if (!q.empty() && q.back().time == e.start) {
+        q.back().bytes += e.bytes;
+        q.back().active += 1;
+    } else {
+        q.push_back({e.start, e.bytes, 0.0, 1, false});
+    }
     q.push_back({e.end, -e.bytes, 0.0, -1, false});
 }
 

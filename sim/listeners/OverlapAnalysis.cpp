@@ -20,19 +20,43 @@ void OverlapAnalysis::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     }
 }
 
-void OverlapAnalysis::onInstruction(const InstructionEvent& e) {
+namespace {
+
+/// Appends to a lane's interval list, merging with the previous interval when they touch: a lane runs
+/// in order, so starts never decrease and the union (all finish() needs) is unchanged. Busy lanes run
+/// back to back, so most instructions extend the last interval instead of adding one.
+inline void appendMerged(OverlapAnalysis::Intervals& lane, TimePs start, TimePs end) {
+    if (end <= start) {
+        return; // empty: the union ignores it
+    }
+    if (!lane.empty() && start <= lane.back().second) {
+        lane.back().second = std::max(lane.back().second, end);
+        return;
+    }
+    lane.emplace_back(start, end);
+}
+
+} // namespace
+
+void OverlapAnalysis::record(const InstructionEvent& e) {
     if (e.engine == Engine::Dma) {
         const std::size_t q = e.lane - kComputeLanes;
         if (q >= m_dma.size()) {
             m_dma.resize(q + 1);
         }
-        m_dma[q].emplace_back(e.start, e.end);
+        appendMerged(m_dma[q], e.start, e.end);
         return;
     }
     if (e.lsStart >= 0) {
-        m_compute[static_cast<std::size_t>(Lane::LoadStationary)].emplace_back(e.lsStart, e.lsEnd);
+        appendMerged(m_compute[static_cast<std::size_t>(Lane::LoadStationary)], e.lsStart, e.lsEnd);
     }
-    m_compute[e.lane].emplace_back(e.mainStart, e.end);
+    appendMerged(m_compute[e.lane], e.mainStart, e.end);
+}
+
+void OverlapAnalysis::onInstructions(std::span<const InstructionEvent> events) {
+    for (const InstructionEvent& e : events) {
+        record(e);
+    }
 }
 
 TimePs OverlapAnalysis::unionOfLanes(const std::vector<Intervals>& lanes, Intervals& out) {

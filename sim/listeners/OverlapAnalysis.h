@@ -16,7 +16,8 @@ namespace kl::sim {
 class OverlapAnalysis : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onInstruction(const InstructionEvent& e) override;
+    void onInstruction(const InstructionEvent& e) override { record(e); }
+    void onInstructions(std::span<const InstructionEvent> events) override;
     void finish(SimResult& result) override;
 
     using Intervals = std::vector<std::pair<TimePs, TimePs>>;
@@ -29,6 +30,7 @@ public:
     static TimePs unionOfLanes(const std::vector<Intervals>& lanes, Intervals& out);
 
 private:
+    void record(const InstructionEvent& e);
     std::vector<Intervals> m_compute; ///< per compute lane, LoadStationary included
     std::vector<Intervals> m_dma;     ///< per DMA queue
 };

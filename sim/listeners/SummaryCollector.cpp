@@ -30,7 +30,7 @@ void SummaryCollector::onStart(const KernelIr&, const HardwareProfile& hw) {
     m_hbmBytesPerNs = hw.hbmBytesPerNs;
 }
 
-void SummaryCollector::onInstruction(const InstructionEvent& e) {
+void SummaryCollector::record(const InstructionEvent& e) {
     ++m_summary.instructionCount;
     m_summary.totalPs = std::max(m_summary.totalPs, e.end);
     m_summary.flops += e.flops;
@@ -38,6 +38,12 @@ void SummaryCollector::onInstruction(const InstructionEvent& e) {
         auto& s = m_summary.engines[static_cast<std::size_t>(k)];
         ++s.instructions;
         s.busyPs += e.end - e.mainStart;
+    }
+}
+
+void SummaryCollector::onInstructions(std::span<const InstructionEvent> events) {
+    for (const InstructionEvent& e : events) {
+        record(e);
     }
 }
 

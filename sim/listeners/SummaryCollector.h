@@ -14,10 +14,12 @@ namespace kl::sim {
 class SummaryCollector : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onInstruction(const InstructionEvent& e) override;
+    void onInstruction(const InstructionEvent& e) override { record(e); }
+    void onInstructions(std::span<const InstructionEvent> events) override;
     void finish(SimResult& result) override;
 
 private:
+    void record(const InstructionEvent& e);
     SimSummary m_summary;
     double m_peakFlopsPerNs = 0;
     double m_hbmBytesPerNs = 0;

@@ -21,7 +21,7 @@ void TimelineRecorder::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_data.stallPs.reserve(n);
 }
 
-void TimelineRecorder::onInstruction(const InstructionEvent& e) {
+void TimelineRecorder::record(const InstructionEvent& e) {
     const Instruction& in = m_ir->instructions()[e.index];
     const SourceLoc loc = m_ir->innermostLoc(in);
     m_data.irId.push_back(in.id);
@@ -39,6 +39,12 @@ void TimelineRecorder::onInstruction(const InstructionEvent& e) {
         m_data.lsIndex.push_back(e.index);
         m_data.lsStartPs.push_back(e.lsStart);
         m_data.lsEndPs.push_back(e.lsEnd);
+    }
+}
+
+void TimelineRecorder::onInstructions(std::span<const InstructionEvent> events) {
+    for (const InstructionEvent& e : events) {
+        record(e);
     }
 }
 

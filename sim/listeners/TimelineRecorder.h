@@ -11,10 +11,12 @@ namespace kl::sim {
 class TimelineRecorder : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onInstruction(const InstructionEvent& e) override;
+    void onInstruction(const InstructionEvent& e) override { record(e); }
+    void onInstructions(std::span<const InstructionEvent> events) override;
     void finish(SimResult& result) override;
 
 private:
+    void record(const InstructionEvent& e);
     const KernelIr* m_ir = nullptr;
     TimelineData m_data;
 };

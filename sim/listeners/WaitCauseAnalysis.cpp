@@ -12,13 +12,19 @@ void WaitCauseAnalysis::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_stall.assign(ir.instructions().size(), 0);
 }
 
-void WaitCauseAnalysis::onInstruction(const InstructionEvent& e) {
+void WaitCauseAnalysis::record(const InstructionEvent& e) {
     const auto c = static_cast<std::size_t>(e.cause);
     ++m_stats.count[c];
     m_stats.stallPs[c] += e.stall;
     if (e.cause == WaitCause::Dependency && e.waitOn < m_waiters.size()) {
         ++m_waiters[e.waitOn];
         m_stall[e.waitOn] += e.stall;
+    }
+}
+
+void WaitCauseAnalysis::onInstructions(std::span<const InstructionEvent> events) {
+    for (const InstructionEvent& e : events) {
+        record(e);
     }
 }
 

@@ -15,10 +15,12 @@ namespace kl::sim {
 class WaitCauseAnalysis : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onInstruction(const InstructionEvent& e) override;
+    void onInstruction(const InstructionEvent& e) override { record(e); }
+    void onInstructions(std::span<const InstructionEvent> events) override;
     void finish(SimResult& result) override;
 
 private:
+    void record(const InstructionEvent& e);
     WaitCauseStats m_stats;
     /// Per instruction index: how many waited on it and for how long (a flat array beats a hash map
     /// here: about a third of all instructions are waited on in a typical kernel).
