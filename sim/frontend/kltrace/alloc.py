@@ -2,8 +2,8 @@
 import sys
 
 from . import dtypes
-from .emit import emit, dtype_arg
-from .errors import kernel_error, unsupported
+from .emit import emit, dtype_arg, make_ap
+from .errors import kernel_error, unsupported, TraceError
 from .ops import psum_bank_check
 from .tracer import T, Buffer
 from .views import Tensor
@@ -93,15 +93,25 @@ def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
         else:
             key = (shape, dtype, buffer)
     hit = _layout_cache.get(key) if key is not None else None
-    if hit is not None and init is None:
+    if hit is not None:
         # Tiles allocated in a loop body: same shape each iteration, so reuse the checked layout (its
-        # on-chip size check passed when the entry was made).
-        shape, dt, mem, ir_shape, dims, pstride = hit
-        buf = Buffer(name or T.var_name(loc, "tensor"), mem.memory, ir_shape, dt, "tile", loc[0] if loc else (0, 0),
+        # on-chip size check passed when the entry was made) and the whole-tile operand.
+        shape, dt, mem, ir_shape, dims, pstride, rap = hit
+        memory = mem.memory
+        buf = Buffer(name or T.var_name(loc, "tensor"), memory, ir_shape, dt, "tile", loc[0] if loc else (0, 0),
                      "", pstride)
         T.buffers.append(buf)
         buf.rdims = dims
-        return Tensor(buf, 0, dims, dt, None, True, shape)
+        if rap is not None:
+            buf.rap = ((buf,) + rap[0], rap[1])
+        view = Tensor(buf, 0, dims, dt, None, True, shape)
+        if init is not None:
+            if memory == "psum" and init == 0:
+                buf.zeroed = True
+                buf.written = True
+            else:
+                emit("memset", "vector", [view], [], {"value": init}, loc=loc)
+        return view
     shape, pi = _shape_arg(shape)
     dt = dtype_arg(dtype, None)
     if dt is None:
@@ -117,9 +127,15 @@ def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
         psum_bank_check((ir_shape[0],) + shape[(pi or 0) + 1:], dt, "nl.ndarray")
     buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
     buf.rdims = dims
-    if key is not None:
-        _layout_cache[key] = (shape, dt, mem, ir_shape, dims, buf.pstride)
     view = Tensor(buf, 0, dims, dt, None, True, shape)
+    if key is not None:
+        try:
+            ap, n = make_ap(view, None)
+            rap = (ap[1:], n)
+        except TraceError:
+            rap = None  # the error is raised again where the tile is used
+        buf.rap = None
+        _layout_cache[key] = (shape, dt, mem, ir_shape, dims, buf.pstride, rap)
     if init is not None:
         if mem.memory == "psum" and init == 0:
             buf.zeroed = True

@@ -79,13 +79,15 @@ def _scalar(x):
 # ---------------------------------------------------------------------------------------------- assignment
 def assign(dst, value):
     """`dst_view[...] = value`."""
-    loc = T.loc(sys._getframe(1))
     if type(value) is Tensor:
         vb = value.buf
         if vb.temp and value.root and not vb.pinned and vb.producer is not None:
             if not (vb.producer.op == "nc_matmul" and dst.buf.memory != "psum"):
                 return retarget(value, dst, accumulate=False)
             # `sbuf_tile[...] = nl.matmul(...)`: the matmul stays in PSUM and a copy moves the result.
+    loc = T.loc(sys._getframe(1))
+    if type(value) is Tensor:
+        pass
     elif _scalar(value):
         return memset(dst, value, loc=loc)
     elif not isinstance(value, Tensor):
@@ -173,18 +175,17 @@ def _matmul_acc_ap(dst, accumulate):
 
 def inplace_op(view, other, op):
     """`view += other` and friends; `psum += nl.matmul(...)` becomes an accumulating matmul."""
-    loc = T.loc(sys._getframe(1))
     if op == "add" and type(other) is Tensor:
         ob = other.buf
         if ob.temp and other.root and not ob.pinned and ob.producer is not None and ob.producer.op == "nc_matmul":
             retarget(other, view, accumulate=True)
         else:
-            binary_op(op, view, other, dst=view, loc=loc)
+            binary_op(op, view, other, dst=view, loc=T.loc(sys._getframe(1)))
     elif (op == "add" and isinstance(other, Tensor) and other.buf.temp and other.root and not other.buf.pinned
             and other.buf.producer is not None and other.buf.producer.op == "nc_matmul"):
         retarget(other, view, accumulate=True)
     else:
-        binary_op(op, view, other, dst=view, loc=loc)
+        binary_op(op, view, other, dst=view, loc=T.loc(sys._getframe(1)))
     view.inplace = True
     return view
 

@@ -86,6 +86,15 @@ class Tensor:
             if value.inplace:
                 value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
                 return
+            if key is Ellipsis and self.checks is None:
+                # `t[...] = nl.load(...)` and friends: the temporary's instruction writes t itself
+                # (ops.assign without building the `t[...]` view, which addresses the same region).
+                vb = value.buf
+                if vb.temp and value.root and not vb.pinned:
+                    ins = vb.producer
+                    if ins is not None and (ins.op != "nc_matmul" or self.buf.memory == "psum"):
+                        _ops.retarget(value, self, False)
+                        return
         elif getattr(value, "inplace", False):
             value.inplace = False
             return
