@@ -196,9 +196,24 @@ def root_view(b):
 _tile_layouts = {}  # shape -> (root dims, partition stride, root pcount, root pattern, root elements)
 
 
+_fresh = {}  # (shape, dtype, memory) -> (root dims, partition stride, (0, pcount, 0, pattern, dtype), elements)
+
+
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
     if type(shape) is not tuple:
         shape = tuple(shape)
+    if role == "tile":
+        hit = _fresh.get((shape, dtype, memory))
+        if hit is not None:
+            # A tile of a shape, dtype and memory seen before: checked layout and whole-tile operand.
+            dims, ps, tail, n = hit
+            buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0),
+                         "", ps)
+            T.buffers.append(buf)
+            buf.temp = temp
+            buf.rdims = dims
+            buf.rap = ((buf,) + tail, n)
+            return Tensor(buf, 0, dims, dtype, None, True, shape)
     name = T.var_name(loc, fallback_name)
     if memory != "hbm" and (memory, shape, dtype) not in _checked_shapes:
         check_onchip_shape(memory, shape, dtype)
@@ -218,6 +233,8 @@ def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
     buf.rdims = dims
     if memory != "hbm":
         buf.rap = ((buf, 0, lay[2], 0, lay[3], dtype), lay[4])
+        if role == "tile":
+            _fresh[(shape, dtype, memory)] = (dims, lay[1], (0, lay[2], 0, lay[3], dtype), lay[4])
     return Tensor(buf, 0, dims, dtype, None, True, shape)
 
 

@@ -97,6 +97,7 @@ class Tracer:
         self._loc_lasti = -1
         self._loc_line = -1
         self._lines = {}         # (code, instruction offset) -> line
+        self._tops = {}          # (code, instruction offset) -> loc of the kernel function's own frame
         self._loc_value = ()
 
     # ---------------------------------------------------------------- source locations
@@ -138,8 +139,21 @@ class Tracer:
         same = f is self._loc_frame
         if same and lasti == self._loc_lasti:
             return self._loc_value
-        lines = self._lines
         key = (code, lasti)
+        g = f.f_back
+        if g is not None and g.f_code is stop:
+            # The kernel function itself (called by the runner): the chain is one frame, the same
+            # tuple object for every call from this instruction offset.
+            value = self._tops.get(key)
+            if value is None:
+                value = self._tops[key] = ((fid, f.f_lineno),)
+            if not code.co_flags & _RESUMABLE:
+                self._loc_frame = f
+                self._loc_lasti = lasti
+                self._loc_line = value[0][1]
+                self._loc_value = value
+            return value
+        lines = self._lines
         line = lines.get(key)
         if line is None:
             line = lines[key] = f.f_lineno
@@ -147,7 +161,6 @@ class Tracer:
             self._loc_lasti = lasti
             return self._loc_value
         out = [(fid, line)]
-        g = f.f_back
         while g is not None:
             gcode = g.f_code
             if gcode is stop:
