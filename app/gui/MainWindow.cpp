@@ -30,6 +30,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
@@ -383,6 +384,29 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
 }
 
 bool MainWindow::openKernelFile(const QString& file) {
+    // A kernel inside a task folder is that task: its task.json knows the arguments.
+    const QString folder = QFileInfo(file).absolutePath();
+    if (QFileInfo::exists(folder + QStringLiteral("/task.json"))) {
+        auto spec = core::loadTaskSpec(folder.toStdString());
+        if (spec && QFileInfo(toQString(spec->kernelFile.string())) == QFileInfo(file)) {
+            return openTaskFolder(folder);
+        }
+    }
+    // A bare kernel needs its tensor arguments; they are asked once and remembered per file.
+    const QString key = QStringLiteral("kernelArgs/") + QString::fromLatin1(QFileInfo(file).absoluteFilePath().toUtf8().toBase64());
+    QString args = QSettings().value(key).toString();
+    if (args.isNull()) {
+        bool ok = false;
+        args = QInputDialog::getText(this, tr("Kernel Arguments"),
+                                     tr("Tensor arguments of the kernel in call order, e.g.\n"
+                                        "a=4096x1024:float32 b=4096x1024:float32"),
+                                     QLineEdit::Normal, QString(), &ok);
+        if (!ok) {
+            return false;
+        }
+        QSettings().setValue(key, args);
+    }
+    m_kernelArgs = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     m_nkiPane->showSource(QFileInfo(file).fileName(), readAll(file.toStdString()));
     m_cudaPane->clear();
     m_sourceLinks->sourcesShown();
@@ -476,6 +500,9 @@ void MainWindow::startRun() {
         request.trace.taskDir = m_runTarget.toStdString();
     } else {
         request.trace.kernelFile = m_runTarget.toStdString();
+        for (const QString& arg : m_kernelArgs) {
+            request.trace.argSpecs.push_back(arg.toStdString());
+        }
     }
     request.hardware = m_hardware.toStdString();
     setRunning(true);

@@ -118,6 +118,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QString m_runTarget;   ///< the task folder or kernel file of the current run, for F5
     QString m_hardware = QStringLiteral("trn1");
+    QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
     std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;
     QListWidget* m_problems = nullptr;

@@ -82,10 +82,7 @@ bool ReviewSession::open(const QString& path, QString* error) {
         *error = describe(file.error());
         return false;
     }
-    close();
-    m_file = std::make_unique<core::ReviewFile>(std::move(*file));
-    emit opened();
-    emit tasksChanged();
+    adopt(std::move(*file));
     return true;
 }
 
@@ -127,11 +124,15 @@ bool ReviewSession::createFromFolder(const QString& reviewPath, const QString& f
             return false;
         }
     }
+    adopt(std::move(*file));
+    return true;
+}
+
+void ReviewSession::adopt(core::ReviewFile file) {
     close();
-    m_file = std::make_unique<core::ReviewFile>(std::move(*file));
+    m_file = std::make_unique<core::ReviewFile>(std::move(file));
     emit opened();
     emit tasksChanged();
-    return true;
 }
 
 void ReviewSession::close() {

@@ -75,6 +75,7 @@ signals:
     void failed(const QString& message);
 
 private:
+    void adopt(core::ReviewFile file);
     void push(std::unique_ptr<core::EditCommand> command, bool changesScores);
     bool check(const kl::Expected<void>& result);
 

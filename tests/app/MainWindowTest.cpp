@@ -1,11 +1,17 @@
 #include "gui/MainWindow.h"
 #include "gui/RecentFiles.h"
 
+#include "gui/SimulationRunner.h"
+
 #include "source/SourcePane.h"
+
+#include <Qsci/qsciscintilla.h>
 
 #include <QDockWidget>
 #include <QListWidget>
 #include <QSettings>
+#include <QFileInfo>
+#include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -71,6 +77,33 @@ private slots:
         QVERIFY(!window.openPath(QStringLiteral("/no/such/task")));
         QCOMPARE(window.problems()->count(), 1);
         QVERIFY(window.recentFiles()->entries().indexOf(QStringLiteral("/no/such/task")) < 0);
+    }
+
+    void aKernelThatBreaksARuleIsAProblemAtItsLine() {
+        QTemporaryDir dir;
+        const QString kernel = dir.filePath(QStringLiteral("too_tall.py"));
+        writeFile(kernel, "import neuronxcc.nki as nki\n"
+                          "import neuronxcc.nki.language as nl\n"
+                          "@nki.jit\n"
+                          "def too_tall(a):\n"
+                          "    t = nl.ndarray((129, 4), dtype=nl.float32, buffer=nl.sbuf)\n"
+                          "    return a\n");
+        QSettings().setValue(QStringLiteral("kernelArgs/") +
+                                 QString::fromLatin1(QFileInfo(kernel).absoluteFilePath().toUtf8().toBase64()),
+                             QStringLiteral("a=128x4:float32"));
+        MainWindow window;
+        QSignalSpy failed(window.runner(), &kl::app::SimulationRunner::failed);
+        QVERIFY(window.openPath(kernel));
+        QVERIFY(failed.wait(60'000));
+        QCOMPARE(failed.at(0).at(2).toInt(), 5);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("129")));
+        QVERIFY(window.problems()->count() >= 1);
+        const QString problem = window.problems()->item(window.problems()->count() - 1)->text();
+        QVERIFY2(problem.contains(QStringLiteral("too_tall.py:5:")), qPrintable(problem));
+        int line = 0;
+        int index = 0;
+        window.nkiPane()->editor()->getCursorPosition(&line, &index);
+        QCOMPARE(line, 4); // the editor counts from 0
     }
 
     void recentFilesKeepTheNewestFirstWithoutDuplicates() {

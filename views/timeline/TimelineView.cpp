@@ -276,7 +276,8 @@ void TimelineView::paintMarks(QPainter& painter) {
         const QRectF box(kLabelWidth + mark.x0, top, std::max(1.0, mark.x1 - mark.x0), kRowHeight - 6);
         QColor colour = mark.first == kNoInstruction ? summaryColour : colourOf(mark.first);
         if (mark.count > 1) {
-            colour = colour.darker(115); // a folded run reads as denser than one instruction
+            // A folded run mixes busy and idle time narrower than a pixel: lighter than a solid instruction.
+            colour.setAlpha(150);
         }
         if (dimming && mark.first != kNoInstruction) {
             // A folded run is judged by its first instruction: exact enough at a few pixels wide.
