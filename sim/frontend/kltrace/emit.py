@@ -304,3 +304,10 @@ def dtype_arg(dtype, default):
     if d is None:
         raise unsupported(f"dtype {dtype!r}", "use one of nl.float32, nl.bfloat16, nl.float16, nl.int32, ...")
     return d
+
+
+def load_fresh(src, loc):
+    """nl.load(src) into a new temporary tile (unmasked HBM source of at most 128 partitions)."""
+    dst = new_tile(src.shape, src.dtype, "sbuf", loc, "load")
+    dst.buf.producer = emit_new("dma_copy", "dma", dst, [src], None, loc)
+    return dst

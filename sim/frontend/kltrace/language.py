@@ -1,4 +1,5 @@
 """The `nl` namespace (neuronxcc.nki.language and nki.language): names and their implementations."""
+import dis
 import sys
 
 from . import ops, alloc
@@ -7,8 +8,8 @@ from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
-from .tracer import T, PMAX
-from .views import Tensor
+from .tracer import T, PMAX, check_onchip_shape
+from .views import Tensor, pending_load
 
 
 class _TileSize:
@@ -102,13 +103,35 @@ def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
     return alloc.like(a, dtype, buffer, name, init=fill_value)
 
 
+_STORED = {}  # (code, instruction offset of a call) -> whether `t[...] = <the call>` stores its result
+
+
+def _stored_into_ellipsis(frame):
+    key = (frame.f_code, frame.f_lasti)
+    hit = _STORED.get(key)
+    if hit is None:
+        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti][:3]
+        hit = _STORED[key] = (len(following) == 3
+                              and following[0].opname in ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
+                              and following[1].opname == "LOAD_CONST" and following[1].argval is Ellipsis
+                              and following[2].opname == "STORE_SUBSCR")
+    return hit
+
+
 def load(src, *, mask=None, dtype=None, **_):
-    loc = T.loc(sys._getframe(1))
+    f = sys._getframe(1)
+    loc = T.loc(f)
     if mask is None and dtype is None and type(src) is Tensor:
         # ops.dma(None, src, ...) for the common case: an unmasked load of an HBM view into a new tile.
         sb = src.buf
         shape = src.shape
         if sb.memory == "hbm" and shape and shape[0] <= PMAX:
+            if _stored_into_ellipsis(f):
+                # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
+                # __setitem__ records the DMA into t itself (views.pending_load), as retargeting the
+                # temporary tile would, without building that tile.
+                check_onchip_shape("sbuf", shape, src.dtype)
+                return pending_load(src, loc)
             dst = new_tile(shape, src.dtype, "sbuf", loc, "load")
             dst.buf.producer = emit_new("dma_copy", "dma", dst, [src], None, loc)
             return dst

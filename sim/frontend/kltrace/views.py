@@ -83,6 +83,10 @@ class Tensor:
 
     def __setitem__(self, key, value):
         if type(value) is Tensor:
+            if value.buf is _PENDING:
+                value = _store_pending(self, key, value)
+                if value is None:
+                    return
             if value.inplace:
                 value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
                 return
@@ -194,6 +198,53 @@ class Tensor:
     def __isub__(self, o): return _ops.inplace_op(self, o, "subtract")
     def __imul__(self, o): return _ops.inplace_op(self, o, "multiply")
     def __itruediv__(self, o): return _ops.inplace_op(self, o, "divide")
+
+
+# `t[...] = nl.load(src)`: nl.load returns a placeholder on _PENDING and keeps (src, loc) here; the
+# statement's STORE_SUBSCR follows immediately and hands the placeholder to t.__setitem__.
+_PENDING = object.__new__(type("PendingLoad", (), {"__slots__": ()}))
+_pending = [None, None]
+
+
+def pending_load(src, loc):
+    _pending[0] = src
+    _pending[1] = loc
+    return Tensor(_PENDING, 0, src.dims, src.dtype, None, True, src.shape)
+
+
+def _store_pending(dst, key, value):
+    """Record `dst[key] = nl.load(src)`. For `t[...]` the DMA writes t directly (what retargeting the
+    temporary would give); otherwise the temporary tile is made after all and assigned as usual."""
+    src, loc = _pending
+    _pending[0] = _pending[1] = None
+    if key is not Ellipsis or dst.checks is not None:
+        return _emit.load_fresh(src, loc)
+    sb = src.buf
+    dims = src.dims
+    if dims is sb.rdims and src.off == 0 and src.dtype == sb.dtype:
+        sap = sb.rap
+        if sap is None:
+            sap = sb.rap = _emit._make_ap(src, None, dims, 0, sb)
+        sap = sap[0]
+    else:
+        sap = _emit._make_ap(src, None, dims, src.off, sb)[0]
+    sb.pinned = True
+    if src.shape != dst.shape:
+        _emit.require_shape("assignment", src.shape, dst.shape)
+    db = dst.buf
+    dims = dst.dims
+    if dims is db.rdims and dst.off == 0 and dst.dtype == db.dtype:
+        rap = db.rap
+        if rap is None:
+            rap = db.rap = _emit._make_ap(dst, None, dims, 0, db)
+        ap, n = rap
+    else:
+        ap, n = _emit._make_ap(dst, None, dims, dst.off, db)
+    T.instrs.append(Instr("dma_copy", "dma", [ap], [sap], n, n * _SIZES[dst.dtype], None, loc, T.iter_tuple,
+                          T.pid, None))
+    db.written = True
+    db.zeroed = False
+    return None
 
 
 class _What:
@@ -476,3 +527,6 @@ def run_checks(view, ranges):
 
 
 from . import ops as _ops  # noqa: E402  (ops imports this module; bound at the end to break the cycle)
+from . import emit as _emit  # noqa: E402
+from .tracer import T, Instr  # noqa: E402
+from .dtypes import SIZES as _SIZES  # noqa: E402
