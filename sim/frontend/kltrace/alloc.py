@@ -86,13 +86,20 @@ _layout_cache = {}
 def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     loc = loc or T.loc(sys._getframe(2))
     key = None
+    hit = None
     if type(shape) is tuple:
-        for d in shape:
-            if type(d) is par_dim:
-                break
+        # par_dim(128) == 128: a shape naming the partition dim must not find a plain shape's entry.
+        if len(shape) == 2:
+            if type(shape[0]) is not par_dim and type(shape[1]) is not par_dim:
+                key = (shape, dtype, buffer)
+                hit = _layout_cache.get(key)
         else:
-            key = (shape, dtype, buffer)
-    hit = _layout_cache.get(key) if key is not None else None
+            for d in shape:
+                if type(d) is par_dim:
+                    break
+            else:
+                key = (shape, dtype, buffer)
+                hit = _layout_cache.get(key)
     if hit is not None:
         # Tiles allocated in a loop body: same shape each iteration, so reuse the checked layout (its
         # on-chip size check passed when the entry was made) and the whole-tile operand.

@@ -72,7 +72,7 @@ def _reduction(name, alu):
 
 
 def ndarray(shape, dtype, *, buffer=None, name="", **_):
-    return alloc.allocate(shape, dtype, buffer, name)
+    return alloc.allocate(shape, dtype, buffer, name, None, T.loc(sys._getframe(1)))
 
 
 def zeros(shape, dtype, *, buffer=None, name="", **_):

@@ -2,6 +2,8 @@
 import gc
 import inspect
 import itertools
+from itertools import chain
+from operator import attrgetter, itemgetter
 import os
 import sys
 import types
@@ -142,7 +144,7 @@ def _mark_outputs(result, arg_bufs):
             stack.extend(r)
         elif isinstance(r, dict):
             stack.extend(r.values())
-    written = {id(ap[0]) for ins in T.instrs for ap in ins.dst}
+    written = set(map(id, map(itemgetter(0), chain.from_iterable(map(attrgetter("dst"), T.instrs)))))
     for b in arg_bufs:
         if id(b) in written:
             b.role = "output"
