@@ -11,6 +11,7 @@ from .errors import kernel_error, unsupported
 from .indexing import IndexExpr
 from .ops import op_name, engine_arg, _result, _is_tile, _scalar
 from .tracer import T
+from .views import Tensor
 
 
 class _EnumValue:
@@ -194,6 +195,8 @@ def affine_select(dst, on_true_tile, on_false_value, attrs, mask=None, dtype=Non
 def _legacy():
     def nc_matmul(stationary, moving, *, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
                   mask=None, **_):
+        if mask is None and not is_transpose and type(stationary) is Tensor and type(moving) is Tensor:
+            return ops.matmul_fresh(stationary, moving, T.loc(sys._getframe(1)))
         return ops.nc_matmul(None, stationary, moving, mask=mask, is_transpose=is_transpose)
 
     def nc_transpose(data, *, mask=None, dtype=None, engine=None, **_):
