@@ -46,7 +46,7 @@ TEST(RunComparison, DeltasEqualTheRunsOwnSummaries) {
     ASSERT_NE(total, nullptr);
     EXPECT_DOUBLE_EQ(total->a, static_cast<double>(sa.totalPs) / 1e6);
     EXPECT_DOUBLE_EQ(total->b, static_cast<double>(sb.totalPs) / 1e6);
-    EXPECT_DOUBLE_EQ(total->delta(), static_cast<double>(sb.totalPs - sa.totalPs) / 1e6);
+    EXPECT_NEAR(total->delta(), static_cast<double>(sb.totalPs - sa.totalPs) / 1e6, 1e-9);
     EXPECT_NEAR(*total->deltaPct(),
                 100.0 * (static_cast<double>(sb.totalPs) - static_cast<double>(sa.totalPs)) / static_cast<double>(sa.totalPs),
                 1e-9);
