@@ -167,6 +167,18 @@ class FreeAxisReductions(unittest.TestCase):
         self.assertTrue(reduces[3]["attrs"]["negate"])
 
 
+class InPlace(unittest.TestCase):
+    def test_name_accumulate_then_assign(self):
+        # `acc += ...` on a plain name has no __setitem__ after it; a later `res[...] = acc` is a copy.
+        r = run("--kernel-file", good("psum_name_accumulate.py"), "--arg", "a=128x128:bfloat16",
+                "--arg", "b=128x512:bfloat16")
+        self.assertEqual(r.rc, 0, r.stdout)
+        self.assertEqual(ops(r.ir), ["dma_copy", "dma_copy", "nc_matmul", "tensor_copy", "dma_copy"])
+        copy = r.ir["instructions"][3]
+        self.assertEqual(r.ir["buffers"][copy["src"][0]["buf"]]["memory"], "psum")
+        self.assertEqual(r.ir["buffers"][copy["dst"][0]["buf"]]["name"], "res")
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -5,6 +5,7 @@ return their result), a view means "write there" (standalone calls that name the
 Results of legacy calls are temporary tiles whose producing instruction is retargeted when the
 result is assigned into another tile (`t[...] = nl.exp(x)` writes `t` directly, as the compiler does).
 """
+import dis
 import sys
 
 from . import dtypes
@@ -186,8 +187,30 @@ def inplace_op(view, other, op):
         retarget(other, view, accumulate=True)
     else:
         binary_op(op, view, other, dst=view, loc=T.loc(sys._getframe(1)))
-    view.inplace = True
+    # `t[k] += x` ends with t.__setitem__(k, view), which must not record anything more; `name += x`
+    # has no such store, and a flag left set would swallow a later `u[...] = name`.
+    if _augmented_subscript(sys._getframe(2)):
+        view.inplace = True
     return view
+
+
+_AUG_STORE = {}  # (code, instruction offset of the in-place operator) -> whether a STORE_SUBSCR follows
+
+
+def _augmented_subscript(frame):
+    if frame is None:
+        return False
+    key = (frame.f_code, frame.f_lasti)
+    hit = _AUG_STORE.get(key)
+    if hit is None:
+        hit = False
+        for i in dis.get_instructions(frame.f_code):
+            if i.offset <= frame.f_lasti or i.opname in ("SWAP", "ROT_TWO", "ROT_THREE", "COPY"):
+                continue
+            hit = i.opname == "STORE_SUBSCR"
+            break
+        _AUG_STORE[key] = hit
+    return hit
 
 
 # ---------------------------------------------------------------------------------------------- elementwise
