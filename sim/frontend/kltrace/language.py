@@ -3,12 +3,12 @@ import dis
 import sys
 
 from . import ops, alloc
-from .alloc import MEMORIES, par_dim
+from .alloc import MEMORIES, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
-from .tracer import T, PMAX, check_onchip_shape
+from .tracer import T, PMAX, check_onchip_shape, Buffer
 from .views import Tensor, pending_load
 
 
@@ -71,8 +71,24 @@ def _reduction(name, alu):
     return f
 
 
+_new_buffer = Buffer
+
+
 def ndarray(shape, dtype, *, buffer=None, name="", **_):
-    return alloc.allocate(shape, dtype, buffer, name, None, T.loc(sys._getframe(1)))
+    loc = T.loc(sys._getframe(1))
+    if type(shape) is tuple and len(shape) == 2:
+        # alloc.allocate's cached-layout path for the common `nl.ndarray((P, F), dtype, buffer=...)`.
+        hit = _ndarray_layouts.get((shape, dtype, buffer))
+        if hit is not None and type(shape[0]) is not par_dim and type(shape[1]) is not par_dim:
+            shape, dt, mem, ir_shape, dims, pstride, rap = hit
+            buf = _new_buffer(name or T.var_name(loc, "tensor"), mem.memory, ir_shape, dt, "tile",
+                              loc[0] if loc else (0, 0), "", pstride)
+            T.buffers.append(buf)
+            buf.rdims = dims
+            if rap is not None:
+                buf.rap = ((buf,) + rap[0], rap[1])
+            return Tensor(buf, 0, dims, dt, None, True, shape)
+    return alloc.allocate(shape, dtype, buffer, name, None, loc)
 
 
 def zeros(shape, dtype, *, buffer=None, name="", **_):

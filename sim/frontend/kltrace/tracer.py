@@ -147,11 +147,6 @@ class Tracer:
             value = self._tops.get(key)
             if value is None:
                 value = self._tops[key] = ((fid, f.f_lineno),)
-            if not code.co_flags & _RESUMABLE:
-                self._loc_frame = f
-                self._loc_lasti = lasti
-                self._loc_line = value[0][1]
-                self._loc_value = value
             return value
         lines = self._lines
         line = lines.get(key)
