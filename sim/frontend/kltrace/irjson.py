@@ -61,6 +61,21 @@ def _attrs_text(attrs):
     return _dump({k: _attr_value(v) for k, v in attrs.items()}, separators=(",", ":"), default=str)
 
 
+def _attr_text(attrs, plain_types, attr_cache):
+    vals = tuple(attrs.values())
+    types = tuple(map(type, vals))
+    plain = plain_types.get(types)
+    if plain is None:
+        plain = plain_types[types] = all(t in _PLAIN for t in types)
+    if plain and (float not in types or 0.0 not in vals):
+        key = (tuple(attrs), vals, types)
+        at = attr_cache.get(key)
+        if at is None:
+            at = attr_cache[key] = _attrs_text(attrs)
+        return at
+    return _attrs_text(attrs)
+
+
 def render(tracer, kernel_name, api, args):
     """The IR document as a string."""
     live = [b for b in tracer.buffers if not b.dropped]
@@ -106,12 +121,12 @@ def _instructions(instrs):
     as text, so most instructions are one dictionary lookup per field and one format."""
     apc, pc, lc, ic = {}, {}, {}, {}
     attr_cache = {}
+    attr_ids = {}  # id(attrs dict) -> text; every dict stays alive in its instruction while rendering
     plain_types = {}
     head_cache = {}
     ap_get = apc.get
     loc_get = lc.get
     int_get = ic.get
-    attr_get = attr_cache.get
     parts = []
     append = parts.append
     last_iter = last_pid = last_tail = None
@@ -136,18 +151,9 @@ def _instructions(instrs):
             src = ",".join([ap_get(a) or _ap(a, apc, pc) for a in sl])
         attrs = ins.attrs
         if attrs:
-            vals = tuple(attrs.values())
-            types = tuple(map(type, vals))
-            plain = plain_types.get(types)
-            if plain is None:
-                plain = plain_types[types] = all(t in _PLAIN for t in types)
-            if plain and (float not in types or 0.0 not in vals):
-                key = (tuple(attrs), vals, types)
-                at = attr_get(key)
-                if at is None:
-                    at = attr_cache[key] = _attrs_text(attrs)
-            else:
-                at = _attrs_text(attrs)
+            at = attr_ids.get(id(attrs))  # matmul attrs dicts are shared (ops.mm_attrs)
+            if at is None:
+                at = attr_ids[id(attrs)] = _attr_text(attrs, plain_types, attr_cache)
         else:
             at = "{}"
         head = head_cache.get((ins.op, ins.engine))

@@ -118,10 +118,11 @@ def retarget(value, dst, accumulate):
     ranges = ins.ranges
     if ranges and len(ranges) == len(dst.dims):
         if is_mm:
-            ins.attrs["accumulate"] = _matmul_acc(dst, accumulate)
+            ins.attrs = mm_attrs(ins.attrs, _matmul_acc(dst, accumulate))
         ap, n = make_ap(dst, ranges)
     elif is_mm:
-        ins.attrs["accumulate"], (ap, n) = _matmul_acc_ap(dst, accumulate)
+        acc, (ap, n) = _matmul_acc_ap(dst, accumulate)
+        ins.attrs = mm_attrs(ins.attrs, acc)
     else:
         ap, n = make_ap(dst, None)
     ins.dst[0] = ap
@@ -137,6 +138,24 @@ def retarget(value, dst, accumulate):
     value.shape = ds
     value.root = False
     return dst
+
+
+_MM_ATTRS = {}  # matmul attrs without "accumulate" -> {accumulate: shared attrs dict}
+
+
+def mm_attrs(attrs, accumulate):
+    """The attrs of a matmul with `accumulate` set: one shared dict per distinct content, so that
+    instructions can share them (and the IR writer their text). Shared dicts are never modified."""
+    key = tuple([kv for kv in attrs.items() if kv[0] != "accumulate"])
+    by_acc = _MM_ATTRS.get(key)
+    if by_acc is None:
+        by_acc = _MM_ATTRS[key] = {}
+    hit = by_acc.get(accumulate)
+    if hit is None:
+        hit = dict(attrs)
+        hit["accumulate"] = accumulate
+        by_acc[accumulate] = hit
+    return hit
 
 
 def _matmul_acc(dst, accumulate):
@@ -513,6 +532,7 @@ def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
 
 
 _mm_checked = set()  # (stationary, moving) (memory, dtype, shape) pairs that passed nc_matmul's checks
+_FRESH_MM_ATTRS = {}  # the same key -> shared attrs of a fresh (not accumulating) matmul
 
 
 def matmul_fresh(stationary, moving, loc):
@@ -528,9 +548,11 @@ def matmul_fresh(stationary, moving, loc):
     m = ss[1]
     n = ms[1]
     res = new_tile((m, n), "float32", "psum", loc, "matmul")
-    ins = emit_new("nc_matmul", "tensor", res, [stationary, moving],
-                   {"accumulate": False, "dtype_in": moving.dtype, "moving_free": n, "stationary_free": m,
-                    "contraction": ss[0]}, loc)
+    attrs = _FRESH_MM_ATTRS.get(key)
+    if attrs is None:
+        attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype, "moving_free": n,
+                                                  "stationary_free": m, "contraction": ss[0]}, False)
+    ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
     rb = res.buf
     rb.producer = ins
     rb.mm_keys = {(0, 0)}
