@@ -72,6 +72,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
         return ok;
     }
     m_batchSize = 0;
+    m_memoryBatchSize = 0;
     for (SimListener* l : m_listeners) {
         l->onStart(ir, m_hw);
     }
@@ -91,6 +92,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
         }
     }
     flushInstructions();
+    flushMemoryBatch();
     emitDmaBandwidth(true);
     return {};
 }
@@ -209,9 +211,7 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
             e.memory = buf.memory;
             e.partitionBytes = -st.partitionBytes;
             e.bytes = -st.partitionBytes * buf.partitions();
-            for (SimListener* l : m_listeners) {
-                l->onMemory(e);
-            }
+            emitMemory(e);
         }
     }
 }
@@ -420,9 +420,7 @@ void Pipeline::flushMemoryEvents(const KernelIr& ir) {
         const Buffer& b = ir.buffers()[e.buffer];
         e.memory = b.memory;
         e.bytes = e.partitionBytes * b.partitions();
-        for (SimListener* l : m_listeners) {
-            l->onMemory(e);
-        }
+        emitMemory(e);
     }
     m_pendingMemory.clear();
 }
@@ -440,6 +438,24 @@ void Pipeline::emit(const InstructionEvent& e) {
     if (m_batchSize == kBatch) {
         flushInstructions();
     }
+}
+
+void Pipeline::emitMemory(const MemoryEvent& e) {
+    m_memoryBatch[m_memoryBatchSize++] = e;
+    if (m_memoryBatchSize == kBatch) {
+        flushMemoryBatch();
+    }
+}
+
+void Pipeline::flushMemoryBatch() {
+    if (m_memoryBatchSize == 0) {
+        return;
+    }
+    const std::span<const MemoryEvent> batch(m_memoryBatch.data(), m_memoryBatchSize);
+    for (SimListener* l : m_listeners) {
+        l->onMemoryEvents(batch);
+    }
+    m_memoryBatchSize = 0;
 }
 
 void Pipeline::flushInstructions() {

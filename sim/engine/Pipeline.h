@@ -76,6 +76,8 @@ private:
     void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
     void flushInstructions();
+    void emitMemory(const MemoryEvent& e);
+    void flushMemoryBatch();
 
     const HardwareProfile& m_hw;
     CostModel m_cost;
@@ -96,6 +98,8 @@ private:
     std::vector<SimListener*> m_listeners;
     std::array<InstructionEvent, kBatch> m_batch{};
     std::size_t m_batchSize = 0;
+    std::array<MemoryEvent, kBatch> m_memoryBatch{};
+    std::size_t m_memoryBatchSize = 0;
 };
 
 } // namespace kl::sim

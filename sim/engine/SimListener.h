@@ -14,10 +14,9 @@ struct SimResult;
 /// concurrently, so a later instruction may start earlier). At the end each listener writes its part of
 /// the SimResult. Listeners never influence the schedule.
 ///
-/// Each kind of event arrives in order, but instruction events are delivered in batches
-/// (onInstructions, one virtual call per up to Pipeline::kBatch instructions), so memory and DMA events
-/// of the instructions in a batch arrive before the batch itself: a listener must not correlate the
-/// kinds by arrival time.
+/// Each kind of event arrives in order, but instruction and memory events are delivered in batches
+/// (onInstructions, onMemoryEvents: one virtual call per up to Pipeline::kBatch events), so the kinds
+/// interleave arbitrarily: a listener must not correlate them by arrival time.
 class SimListener {
 public:
     virtual ~SimListener() = default;
@@ -31,6 +30,12 @@ public:
         }
     }
     virtual void onMemory(const MemoryEvent& /*event*/) {}
+    /// A batch of tile allocations/frees, in the order they happened. The default calls onMemory for each.
+    virtual void onMemoryEvents(std::span<const MemoryEvent> events) {
+        for (const MemoryEvent& e : events) {
+            onMemory(e);
+        }
+    }
     virtual void onDmaTransfer(const DmaTransferEvent& /*event*/) {}
     virtual void onDmaBandwidth(const DmaBandwidthEvent& /*event*/) {}
     /// Called once after the last instruction, in the order listeners were added.

@@ -28,7 +28,13 @@ void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_psum[0].reserve(psumTiles);
 }
 
-void OccupancyRecorder::onMemory(const MemoryEvent& e) {
+void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {
+    for (const MemoryEvent& e : events) {
+        record(e);
+    }
+}
+
+void OccupancyRecorder::record(const MemoryEvent& e) {
     OccupancySeries& meta = e.memory == Memory::Psum ? m_psumMeta : m_sbufMeta;
     if (e.partitionBytes > 0) {
         ++meta.tiles;

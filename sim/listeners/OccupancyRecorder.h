@@ -17,10 +17,12 @@ namespace kl::sim {
 class OccupancyRecorder : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onMemory(const MemoryEvent& e) override;
+    void onMemory(const MemoryEvent& e) override { record(e); }
+    void onMemoryEvents(std::span<const MemoryEvent> events) override;
     void finish(SimResult& result) override;
 
 private:
+    void record(const MemoryEvent& e);
     struct Step {
         TimePs time;
         std::int64_t bytes;
