@@ -17,9 +17,12 @@ class TracedRange:
 
     def __iter__(self):
         depth = T.push_loop()
+        iters = T.iters
+        t = T
         try:
             for v in self.r:
-                T.set_iter(depth, v)
+                iters[depth] = v  # T.set_iter(depth, v), inlined: this runs once per iteration
+                t.iter_tuple = tuple(iters)
                 yield v
         finally:
             T.pop_loop()

@@ -209,7 +209,10 @@ _pending = [None, None]
 def pending_load(src, loc):
     _pending[0] = src
     _pending[1] = loc
-    return Tensor(_PENDING, 0, src.dims, src.dtype, None, True, src.shape)
+    return _PENDING_VIEW
+
+
+_PENDING_VIEW = None  # set below, once Tensor exists
 
 
 def _store_pending(dst, key, value):
@@ -526,6 +529,7 @@ def run_checks(view, ranges):
     view.checks = None
 
 
+_PENDING_VIEW = Tensor(_PENDING, 0, (), "float32", None, True, ())
 from . import ops as _ops  # noqa: E402  (ops imports this module; bound at the end to break the cycle)
 from . import emit as _emit  # noqa: E402
 from .tracer import T, Instr  # noqa: E402
