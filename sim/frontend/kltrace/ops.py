@@ -140,22 +140,25 @@ def retarget(value, dst, accumulate):
     return dst
 
 
-_MM_ATTRS = {}  # matmul attrs without "accumulate" -> {accumulate: shared attrs dict}
+_MM_ATTRS = {}  # matmul attrs without "accumulate" -> {False: shared dict, True: shared dict}
+_MM_SHARED = {}  # id(shared dict) -> its {False: ..., True: ...} (shared dicts live as long as the trace)
 
 
 def mm_attrs(attrs, accumulate):
     """The attrs of a matmul with `accumulate` set: one shared dict per distinct content, so that
     instructions can share them (and the IR writer their text). Shared dicts are never modified."""
-    key = tuple([kv for kv in attrs.items() if kv[0] != "accumulate"])
-    by_acc = _MM_ATTRS.get(key)
-    if by_acc is None:
-        by_acc = _MM_ATTRS[key] = {}
-    hit = by_acc.get(accumulate)
-    if hit is None:
-        hit = dict(attrs)
-        hit["accumulate"] = accumulate
-        by_acc[accumulate] = hit
-    return hit
+    pair = _MM_SHARED.get(id(attrs))
+    if pair is None:
+        key = tuple([kv for kv in attrs.items() if kv[0] != "accumulate"])
+        pair = _MM_ATTRS.get(key)
+        if pair is None:
+            pair = _MM_ATTRS[key] = {}
+            for acc in (False, True):
+                d = dict(attrs)
+                d["accumulate"] = acc
+                pair[acc] = d
+                _MM_SHARED[id(d)] = pair
+    return pair[bool(accumulate)]
 
 
 def _matmul_acc(dst, accumulate):
