@@ -179,6 +179,23 @@ class InPlace(unittest.TestCase):
         self.assertEqual(r.ir["buffers"][copy["dst"][0]["buf"]]["name"], "res")
 
 
+class LoadIntoTile(unittest.TestCase):
+    def test_dma_writes_the_destination(self):
+        # `t[...] = nl.load(src)` is one DMA into t (no temporary tile), whatever t is.
+        r = run("--kernel-file", good("load_into_views.py"), "--arg", "a=128x64:float32", "--arg", "b=128x64:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        ir = r.ir
+        self.assertEqual(ops(ir), ["dma_copy"] * 10)
+        names = [ir["buffers"][i["dst"][0]["buf"]]["name"] for i in ir["instructions"]]
+        self.assertEqual(names, ["big", "big", "t", "out", "u", "v", "v", "u", "v", "v"])
+        self.assertEqual([i["dst"][0]["offset"] for i in ir["instructions"][:2]], [0, 64], "arange view, then slice")
+        self.assertEqual(ir["instructions"][2]["bytes"], 128 * 64 * 2, "bytes in the destination's dtype")
+        self.assertNotIn("part", ir["instructions"][3]["dst"][0], "an HBM destination")
+        self.assertEqual([i["iter"] for i in ir["instructions"][4:]], [[0]] * 3 + [[1]] * 3)
+        self.assertEqual(sorted(b["name"] for b in ir["buffers"] if b["memory"] == "sbuf"),
+                         ["big", "t", "u", "v", "v"], "no buffer for the loads' temporaries")
+
+
 if __name__ == "__main__":
     unittest.main()
 
