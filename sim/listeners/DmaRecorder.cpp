@@ -18,6 +18,7 @@ void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     }
     m_steps.assign(m_series.queues + 1, {});
     m_bandwidthEnd = 0;
+    m_rates.clear();
     for (std::size_t q = 0; q < m_series.queues; ++q) {
         m_steps[q].reserve(transfers * 2 / std::max<std::size_t>(m_series.queues, 1) + 16);
     }
@@ -34,19 +35,21 @@ void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
         q.back().bytes += e.bytes;
         q.back().active += 1;
     } else {
-        q.push_back({e.start, e.bytes, 0.0, 1, false});
+        q.push_back({e.start, e.bytes, 1, -1});
     }
-    q.push_back({e.end, -e.bytes, 0.0, -1, false});
+    q.push_back({e.end, -e.bytes, -1, -1});
 }
 
 void DmaRecorder::onDmaBandwidth(const DmaBandwidthEvent& e) {
-    m_steps.back().push_back({e.start, 0, e.bytesPerNs, 0, true});
+    m_steps.back().push_back({e.start, 0, 0, static_cast<std::int32_t>(m_rates.size())});
+    m_rates.push_back(e.bytesPerNs);
     m_bandwidthEnd = e.end;
 }
 
 void DmaRecorder::finish(SimResult& result) {
     if (m_bandwidthEnd > 0) {
-        m_steps.back().push_back({m_bandwidthEnd, 0, 0.0, 0, true});
+        m_steps.back().push_back({m_bandwidthEnd, 0, 0, static_cast<std::int32_t>(m_rates.size())});
+        m_rates.push_back(0.0);
     }
     std::int64_t bytes = 0;
     double rate = 0;
@@ -82,12 +85,13 @@ void DmaRecorder::finish(SimResult& result) {
             }
             bytes += s.bytes;
             active += s.active;
-            if (s.setsRate) {
-                rate = s.rate;
+            if (s.rate >= 0) {
+                rate = m_rates[static_cast<std::size_t>(s.rate)];
             }
         });
     flush();
     m_steps = {};
+    m_rates = {};
     result.dma = std::move(m_series);
 }
 

@@ -19,16 +19,17 @@ public:
     void finish(SimResult& result) override;
 
 private:
+    /// 24 bytes: the lists hold two steps per transfer, so the merge at the end streams them.
     struct Step {
         TimePs time;
         std::int64_t bytes;  ///< change of bytes in flight
-        double rate;         ///< new aggregate rate when `setsRate`
         std::int32_t active; ///< change of active transfers
-        bool setsRate;
+        std::int32_t rate;   ///< index into m_rates of the new aggregate rate, -1 if it does not set one
     };
     /// Per queue, in time order (queues run in order), plus a last list with the bandwidth calendar's
     /// pieces (already in time order): merged at the end without sorting.
     std::vector<std::vector<Step>> m_steps;
+    std::vector<double> m_rates; ///< the bandwidth calendar's rates, in order
     TimePs m_bandwidthEnd = 0;
     DmaSeries m_series;
 };

@@ -8,17 +8,17 @@ namespace kl::sim {
 
 void WaitCauseAnalysis::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_stats = {};
-    m_waiters.assign(ir.instructions().size(), 0);
-    m_stall.assign(ir.instructions().size(), 0);
+    m_waited.assign(ir.instructions().size(), {});
 }
 
 void WaitCauseAnalysis::record(const InstructionEvent& e) {
     const auto c = static_cast<std::size_t>(e.cause);
     ++m_stats.count[c];
     m_stats.stallPs[c] += e.stall;
-    if (e.cause == WaitCause::Dependency && e.waitOn < m_waiters.size()) {
-        ++m_waiters[e.waitOn];
-        m_stall[e.waitOn] += e.stall;
+    if (e.cause == WaitCause::Dependency && e.waitOn < m_waited.size()) {
+        Waited& w = m_waited[e.waitOn];
+        ++w.waiters;
+        w.stall += e.stall;
     }
 }
 
@@ -29,23 +29,30 @@ void WaitCauseAnalysis::onInstructions(std::span<const InstructionEvent> events)
 }
 
 void WaitCauseAnalysis::finish(SimResult& result) {
-    std::vector<WaitCauseStats::Blocker> all;
-    for (std::size_t i = 0; i < m_waiters.size(); ++i) {
-        if (m_waiters[i] > 0) {
-            all.push_back({static_cast<std::uint32_t>(i), m_waiters[i], m_stall[i]});
-        }
-    }
-    // Full order (stall, then index): ties never depend on anything but the program.
+    // Full order (stall, then index): ties never depend on anything but the program. The ten best are
+    // kept in order while scanning (no list of every waited-on instruction).
     const auto byStall = [](const auto& a, const auto& b) {
         return a.stallPs != b.stallPs ? a.stallPs > b.stallPs : a.index < b.index;
     };
-    const std::size_t keep = std::min<std::size_t>(all.size(), 10);
-    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(), byStall);
-    all.resize(keep);
+    constexpr std::size_t kKeep = 10;
+    std::vector<WaitCauseStats::Blocker> all;
+    all.reserve(kKeep + 1);
+    for (std::size_t i = 0; i < m_waited.size(); ++i) {
+        if (m_waited[i].waiters == 0) {
+            continue;
+        }
+        const WaitCauseStats::Blocker b{static_cast<std::uint32_t>(i), m_waited[i].waiters, m_waited[i].stall};
+        if (all.size() == kKeep && !byStall(b, all.back())) {
+            continue;
+        }
+        all.insert(std::upper_bound(all.begin(), all.end(), b, byStall), b);
+        if (all.size() > kKeep) {
+            all.pop_back();
+        }
+    }
     m_stats.topBlockers = std::move(all);
     result.waits = std::move(m_stats);
-    m_waiters = {};
-    m_stall = {};
+    m_waited = {};
 }
 
 } // namespace kl::sim

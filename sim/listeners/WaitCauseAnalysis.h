@@ -24,8 +24,11 @@ private:
     WaitCauseStats m_stats;
     /// Per instruction index: how many waited on it and for how long (a flat array beats a hash map
     /// here: about a third of all instructions are waited on in a typical kernel).
-    std::vector<std::uint32_t> m_waiters;
-    std::vector<TimePs> m_stall;
+    struct Waited {
+        TimePs stall = 0;
+        std::uint64_t waiters = 0;
+    };
+    std::vector<Waited> m_waited; ///< one entry per instruction: one cache line touched per dependency
 };
 
 } // namespace kl::sim
