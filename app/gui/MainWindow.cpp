@@ -462,7 +462,7 @@ void MainWindow::connectRunSignals() {
             return;
         }
         m_inspector->showInstruction(static_cast<std::uint32_t>(index));
-        const auto line = m_run->result->timeline.line[static_cast<std::size_t>(index)];
+        const auto line = m_run->result->timeline.line(static_cast<std::size_t>(index));
         if (line > 0) {
             m_nkiPane->showLine(static_cast<int>(line));
             m_page->timeline()->setFocus();
@@ -479,7 +479,7 @@ void MainWindow::connectRunSignals() {
         const auto& tl = m_run->result->timeline;
         const auto i = static_cast<std::size_t>(index);
         const auto span = view->visibleEnd() - view->visibleStart();
-        const auto centre = (tl.mainStartPs[i] + tl.endPs[i]) / 2;
+        const auto centre = (tl.mainStartPs(i) + tl.endPs(i)) / 2;
         view->setVisibleRange(centre - span / 2, centre + span / 2);
     });
     connect(m_inspector, &views::InspectorPane::sourceLineLinkActivated, m_nkiPane, &views::SourcePane::showLine);

@@ -200,8 +200,8 @@ void ReviewController::refreshAnnotations() {
             if (!index) {
                 continue;
             }
-            band.startPs = m_result->timeline.mainStartPs[*index];
-            band.endPs = m_result->timeline.endPs[*index];
+            band.startPs = m_result->timeline.mainStartPs(*index);
+            band.endPs = m_result->timeline.endPs(*index);
         } else {
             continue; // line anchors are marked in the source margins
         }
@@ -240,13 +240,13 @@ std::optional<std::uint32_t> ReviewController::indexOfIrId(std::int64_t irId) co
     if (!m_result) {
         return std::nullopt;
     }
-    const auto& ids = m_result->timeline.irId;
+    const auto& tl = m_result->timeline;
     // Program order follows the IR's ids, so the index usually equals the id: check that first.
-    if (irId >= 0 && static_cast<std::size_t>(irId) < ids.size() && ids[static_cast<std::size_t>(irId)] == irId) {
+    if (irId >= 0 && static_cast<std::size_t>(irId) < tl.size() && tl.irId(static_cast<std::size_t>(irId)) == irId) {
         return static_cast<std::uint32_t>(irId);
     }
-    for (std::uint32_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] == irId) {
+    for (std::uint32_t i = 0; i < tl.size(); ++i) {
+        if (tl.irId(i) == irId) {
             return i;
         }
     }
@@ -280,7 +280,7 @@ void ReviewController::annotateCurrentSelection() {
     } else if (const auto range = m_panes.timeline->selectedRange()) {
         a.anchor = core::Anchor::timeRange(std::max<sim::TimePs>(0, range->first) / kPsPerNs, range->second / kPsPerNs);
     } else if (const auto index = m_panes.timeline->selectedInstruction(); index && m_result) {
-        a.anchor = core::Anchor::instruction(m_result->timeline.irId[*index]);
+        a.anchor = core::Anchor::instruction(m_result->timeline.irId(*index));
     } else if (selectedLines(m_panes.nki)) {
         a.anchor = core::Anchor::nkiLines(lineFrom + 1, lineTo + 1);
     } else if (selectedLines(m_panes.cuda)) {
@@ -363,7 +363,7 @@ void ReviewController::navigateTo(qint64 id) {
             timeline->selectInstruction(*index);
             const auto& tl = m_result->timeline;
             const auto span = timeline->visibleEnd() - timeline->visibleStart();
-            const auto centre = (tl.mainStartPs[*index] + tl.endPs[*index]) / 2;
+            const auto centre = (tl.mainStartPs(*index) + tl.endPs(*index)) / 2;
             timeline->setVisibleRange(centre - span / 2, centre + span / 2);
         }
         break;

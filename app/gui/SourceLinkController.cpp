@@ -262,7 +262,7 @@ void SourceLinkController::instructionSelected(qint64 index) {
     if (!m_result || index < 0 || static_cast<std::size_t>(index) >= m_result->timeline.size()) {
         return;
     }
-    const int line = static_cast<int>(m_result->timeline.line[static_cast<std::size_t>(index)]);
+    const int line = static_cast<int>(m_result->timeline.line(static_cast<std::size_t>(index)));
     const auto link = line > 0 ? m_links.atNkiLine(line) : std::nullopt;
     m_cuda->highlightLines(link ? link->link.cudaFirst : 0, link ? link->link.cudaLast : 0);
 }

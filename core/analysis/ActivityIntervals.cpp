@@ -31,13 +31,13 @@ Intervals merge(Intervals raw) {
 Intervals computeBusy(const sim::SimResult& result) {
     const auto& tl = result.timeline;
     Intervals raw;
-    raw.reserve(tl.size() + tl.lsIndex.size());
-    for (std::size_t k = 0; k < tl.lsIndex.size(); ++k) {
-        raw.emplace_back(tl.lsStartPs[k], tl.lsEndPs[k]);
+    raw.reserve(tl.size() + tl.lsCount());
+    for (std::size_t k = 0; k < tl.lsCount(); ++k) {
+        raw.emplace_back(tl.lsStartPs(k), tl.lsEndPs(k));
     }
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        if (tl.lane[i] < sim::kComputeLanes) {
-            raw.emplace_back(tl.mainStartPs[i], tl.endPs[i]);
+        if (tl.lane(i) < sim::kComputeLanes) {
+            raw.emplace_back(tl.mainStartPs(i), tl.endPs(i));
         }
     }
     return merge(std::move(raw));
@@ -47,8 +47,8 @@ Intervals dmaBusy(const sim::SimResult& result) {
     const auto& tl = result.timeline;
     Intervals raw;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        if (tl.lane[i] >= sim::kComputeLanes) {
-            raw.emplace_back(tl.mainStartPs[i], tl.endPs[i]);
+        if (tl.lane(i) >= sim::kComputeLanes) {
+            raw.emplace_back(tl.mainStartPs(i), tl.endPs(i));
         }
     }
     return merge(std::move(raw));

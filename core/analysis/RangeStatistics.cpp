@@ -57,21 +57,21 @@ RangeStatistics computeRangeStatistics(const sim::SimResult& result, TimePs t0, 
     std::vector<Interval> tensor;
     std::vector<Interval> dma;
     auto clip = [&](TimePs s, TimePs e) { return Interval{std::max(s, t0), std::min(e, t1)}; };
-    for (std::size_t k = 0; k < tl.lsIndex.size(); ++k) {
-        const auto [s, e] = clip(tl.lsStartPs[k], tl.lsEndPs[k]);
+    for (std::size_t k = 0; k < tl.lsCount(); ++k) {
+        const auto [s, e] = clip(tl.lsStartPs(k), tl.lsEndPs(k));
         if (e > s) {
             busy[0] += e - s;
             tensor.emplace_back(s, e);
         }
     }
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        const auto [s, e] = clip(tl.mainStartPs[i], tl.endPs[i]);
+        const auto [s, e] = clip(tl.mainStartPs(i), tl.endPs(i));
         if (e <= s) {
             continue;
         }
         ++stats.instructions;
-        ++stats.countByOperation[std::string(sim::opName(tl.op[i]))];
-        const auto lane = tl.lane[i];
+        ++stats.countByOperation[std::string(sim::opName(tl.op(i)))];
+        const auto lane = tl.lane(i);
         if (lane < sim::kComputeLanes) {
             busy[lane] += e - s;
             if (lane == static_cast<std::uint16_t>(sim::Lane::MultiplyMoving)) {

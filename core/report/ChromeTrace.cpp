@@ -87,38 +87,38 @@ void instructions(Writer& w, const sim::SimResult& r) {
     const sim::TimelineData& tl = r.timeline;
     std::size_t ls = 0;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        const std::uint16_t lane = tl.lane[i];
-        const std::string file = tl.file[i] < r.files.size() ? jsonString(r.files[tl.file[i]]) : "null";
-        const std::string waitOn = tl.waitOn[i] == sim::kNoIndex ? "null" : fmt::format("{}", tl.waitOn[i]);
+        const std::uint16_t lane = tl.lane(i);
+        const std::string file = tl.file(i) < r.files.size() ? jsonString(r.files[tl.file(i)]) : "null";
+        const std::string waitOn = tl.waitOn(i) == sim::kNoIndex ? "null" : fmt::format("{}", tl.waitOn(i));
         const std::string args = fmt::format(
-            R"({{"index":{},"id":{},"file":{},"line":{},"wait":"{}","wait_on":{},"stall_ns":{}}})", i, tl.irId[i], file,
-            tl.line[i], sim::waitCauseName(tl.cause[i]), waitOn, ns(tl.stallPs[i]));
-        const std::string_view op = sim::opName(tl.op[i]);
-        if (ls < tl.lsIndex.size() && tl.lsIndex[ls] == i) {
+            R"({{"index":{},"id":{},"file":{},"line":{},"wait":"{}","wait_on":{},"stall_ns":{}}})", i, tl.irId(i), file,
+            tl.line(i), sim::waitCauseName(tl.cause(i)), waitOn, ns(tl.stallPs(i)));
+        const std::string_view op = sim::opName(tl.op(i));
+        if (ls < tl.lsCount() && tl.lsIndex(ls) == i) {
             w.event(fmt::format(R"({{"name":"load_stationary","cat":"compute","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
-                                ChromeTrace::kEnginePid, static_cast<int>(sim::Lane::LoadStationary), us(tl.lsStartPs[ls]),
-                                us(tl.lsEndPs[ls] - tl.lsStartPs[ls]), args));
+                                ChromeTrace::kEnginePid, static_cast<int>(sim::Lane::LoadStationary), us(tl.lsStartPs(ls)),
+                                us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
             ++ls;
         }
         w.event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})", op,
-                            lane < sim::kComputeLanes ? "compute" : "dma", pidOf(lane), lane, us(tl.mainStartPs[i]),
-                            us(tl.endPs[i] - tl.mainStartPs[i]), args));
+                            lane < sim::kComputeLanes ? "compute" : "dma", pidOf(lane), lane, us(tl.mainStartPs(i)),
+                            us(tl.endPs(i) - tl.mainStartPs(i)), args));
     }
 }
 
 void flows(Writer& w, const sim::SimResult& r) {
     const sim::TimelineData& tl = r.timeline;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        const std::uint32_t j = tl.waitOn[i];
-        if (tl.cause[i] != sim::WaitCause::Dependency || j == sim::kNoIndex || j >= tl.size()) {
+        const std::uint32_t j = tl.waitOn(i);
+        if (tl.cause(i) != sim::WaitCause::Dependency || j == sim::kNoIndex || j >= tl.size()) {
             continue;
         }
         // The start binds to the slice it falls in: the last picosecond of the instruction waited on.
-        const TimePs from = tl.endPs[j] > tl.mainStartPs[j] ? tl.endPs[j] - 1 : tl.mainStartPs[j];
+        const TimePs from = tl.endPs(j) > tl.mainStartPs(j) ? tl.endPs(j) - 1 : tl.mainStartPs(j);
         w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", i,
-                            pidOf(tl.lane[j]), tl.lane[j], us(from)));
+                            pidOf(tl.lane(j)), tl.lane(j), us(from)));
         w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})",
-                            i, pidOf(tl.lane[i]), tl.lane[i], us(tl.mainStartPs[i])));
+                            i, pidOf(tl.lane(i)), tl.lane(i), us(tl.mainStartPs(i))));
     }
 }
 

@@ -110,13 +110,13 @@ InstructionInfo instructionAt(const sim::SimResult& r, std::uint32_t index) {
     const sim::TimelineData& tl = r.timeline;
     InstructionInfo info;
     info.index = index;
-    info.irId = tl.irId[index];
-    info.op = std::string(sim::opName(tl.op[index]));
-    info.lane = sim::laneName(tl.lane[index]);
-    info.startPs = tl.startPs[index];
-    info.endPs = tl.endPs[index];
-    info.line = tl.line[index];
-    info.waitCause = std::string(sim::waitCauseName(tl.cause[index]));
+    info.irId = tl.irId(index);
+    info.op = std::string(sim::opName(tl.op(index)));
+    info.lane = sim::laneName(tl.lane(index));
+    info.startPs = tl.startPs(index);
+    info.endPs = tl.endPs(index);
+    info.line = tl.line(index);
+    info.waitCause = std::string(sim::waitCauseName(tl.cause(index)));
     return info;
 }
 
@@ -284,9 +284,9 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     }
     std::unordered_map<std::int64_t, std::uint32_t> byIrId;
     if (out.result) {
-        const auto& ids = out.result->timeline.irId;
-        for (std::uint32_t i = 0; i < ids.size(); ++i) {
-            byIrId.emplace(ids[i], i);
+        const auto& tl = out.result->timeline;
+        for (std::uint32_t i = 0; i < tl.size(); ++i) {
+            byIrId.emplace(tl.irId(i), i);
         }
     }
     const TaskFile* nki = fileWithRole(*files, "nki");

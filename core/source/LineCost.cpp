@@ -10,7 +10,7 @@ namespace kl::core {
 
 namespace {
 bool inFile(const sim::TimelineData& tl, std::size_t i, std::uint32_t fileIndex) {
-    return tl.line[i] > 0 && (fileIndex == sim::kNoIndex || tl.file[i] == fileIndex);
+    return tl.line(i) > 0 && (fileIndex == sim::kNoIndex || tl.file(i) == fileIndex);
 }
 } // namespace
 
@@ -48,14 +48,14 @@ LineCostTable computeLineCost(const sim::TimelineData& tl, std::uint32_t fileInd
     LineCostTable table;
     std::map<int, LineCost> byLine;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        const sim::TimePs duration = std::max<sim::TimePs>(0, tl.endPs[i] - tl.mainStartPs[i]);
+        const sim::TimePs duration = std::max<sim::TimePs>(0, tl.endPs(i) - tl.mainStartPs(i));
         table.totalPs += duration;
         ++table.instructions;
         if (!inFile(tl, i, fileIndex)) {
             table.unattributedPs += duration;
             continue;
         }
-        const int line = static_cast<int>(tl.line[i]);
+        const int line = static_cast<int>(tl.line(i));
         auto& cost = byLine[line];
         cost.line = line;
         cost.timePs += duration;
@@ -76,7 +76,7 @@ std::vector<std::uint32_t> instructionsOnLines(const sim::TimelineData& tl, std:
                                                int last) {
     std::vector<std::uint32_t> out;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        const int line = static_cast<int>(tl.line[i]);
+        const int line = static_cast<int>(tl.line(i));
         if (inFile(tl, i, fileIndex) && line >= first && line <= last) {
             out.push_back(static_cast<std::uint32_t>(i));
         }

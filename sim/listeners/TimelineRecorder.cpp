@@ -6,40 +6,29 @@ namespace kl::sim {
 
 void TimelineRecorder::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_ir = &ir;
-    const std::size_t n = ir.instructions().size();
+    std::size_t matmuls = 0;
+    for (const Instruction& in : ir.instructions()) {
+        matmuls += in.op == Op::NcMatmul && in.engine == Engine::Tensor ? 1 : 0;
+    }
     m_data = {};
-    m_data.irId.reserve(n);
-    m_data.startPs.reserve(n);
-    m_data.endPs.reserve(n);
-    m_data.mainStartPs.reserve(n);
-    m_data.lane.reserve(n);
-    m_data.op.reserve(n);
-    m_data.file.reserve(n);
-    m_data.line.reserve(n);
-    m_data.cause.reserve(n);
-    m_data.waitOn.reserve(n);
-    m_data.stallPs.reserve(n);
+    m_data.reserve(ir.instructions().size(), matmuls); // exact: nothing grows, nothing is left over
 }
 
 void TimelineRecorder::record(const InstructionEvent& e) {
     const Instruction& in = m_ir->instructions()[e.index];
-    const SourceLoc loc = m_ir->innermostLoc(in);
-    m_data.irId.push_back(in.id);
-    m_data.startPs.push_back(e.start);
-    m_data.endPs.push_back(e.end);
-    m_data.mainStartPs.push_back(e.mainStart);
-    m_data.lane.push_back(e.lane);
-    m_data.op.push_back(e.op);
-    m_data.file.push_back(loc.file);
-    m_data.line.push_back(loc.line);
-    m_data.cause.push_back(e.cause);
-    m_data.waitOn.push_back(e.waitOn);
-    m_data.stallPs.push_back(e.stall);
-    if (e.lsStart >= 0) {
-        m_data.lsIndex.push_back(e.index);
-        m_data.lsStartPs.push_back(e.lsStart);
-        m_data.lsEndPs.push_back(e.lsEnd);
-    }
+    TimelineData::Record r;
+    r.irId = in.id;
+    r.mainStartPs = e.mainStart;
+    r.endPs = e.end;
+    r.lane = e.lane;
+    r.op = e.op;
+    r.loc = m_ir->innermostLoc(in);
+    r.cause = e.cause;
+    r.waitOn = e.waitOn;
+    r.stallPs = e.stall;
+    r.lsStartPs = e.lsStart;
+    r.lsEndPs = e.lsEnd;
+    m_data.append(r);
 }
 
 void TimelineRecorder::onInstructions(std::span<const InstructionEvent> events) {
@@ -49,6 +38,7 @@ void TimelineRecorder::onInstructions(std::span<const InstructionEvent> events) 
 }
 
 void TimelineRecorder::finish(SimResult& result) {
+    m_data.freeze();
     result.timeline = std::move(m_data);
     m_data = {};
     m_ir = nullptr;

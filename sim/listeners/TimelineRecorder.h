@@ -5,9 +5,10 @@
 
 namespace kl::sim {
 
-/// Records every scheduled instruction into the struct-of-arrays TimelineData (start, end, lane, op,
-/// source line, wait cause), ~42 bytes per instruction plus 20 per matmul for its LoadStationary row.
-/// Events arrive in program order, so each array is appended to, never searched.
+/// Records every scheduled instruction into the packed struct-of-arrays TimelineData (start, end, lane,
+/// op, source line, wait cause): TimelineData::kBytesPerInstruction (20) bytes per instruction plus 12 per
+/// matmul for its LoadStationary row, reserved exactly at the start. Events arrive in program order, so
+/// each array is appended to, never searched.
 class TimelineRecorder : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;

@@ -73,16 +73,16 @@ void appendInstructionTable(const SimResult& r, std::string& out) {
     out += "\"instructions\": {\"columns\": [\"index\", \"id\", \"op\", \"lane\", \"start_ns\", \"end_ns\", \"wait\", "
            "\"wait_on\", \"stall_ns\", \"file\", \"line\"],\n \"rows\": [";
     for (std::size_t i = 0; i < t.size(); ++i) {
-        const std::string waitOn = t.waitOn[i] == kNoIndex ? "null" : fmt::format("{}", t.waitOn[i]);
-        const std::string file = t.file[i] == kNoIndex ? "null" : fmt::format("{}", t.file[i]);
+        const std::string waitOn = t.waitOn(i) == kNoIndex ? "null" : fmt::format("{}", t.waitOn(i));
+        const std::string file = t.file(i) == kNoIndex ? "null" : fmt::format("{}", t.file(i));
         fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, \"{}\", {}, {}, {}, \"{}\", {}, {}, {}, {}]",
-                       i == 0 ? "" : ",", i, t.irId[i], opName(t.op[i]), t.lane[i], ns(t.startPs[i]), ns(t.endPs[i]),
-                       waitCauseName(t.cause[i]), waitOn, ns(t.stallPs[i]), file, t.line[i]);
+                       i == 0 ? "" : ",", i, t.irId(i), opName(t.op(i)), t.lane(i), ns(t.startPs(i)), ns(t.endPs(i)),
+                       waitCauseName(t.cause(i)), waitOn, ns(t.stallPs(i)), file, t.line(i));
     }
     out += "],\n \"load_stationary\": [";
-    for (std::size_t k = 0; k < t.lsIndex.size(); ++k) {
-        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, {}]", k == 0 ? "" : ",", t.lsIndex[k],
-                       ns(t.lsStartPs[k]), ns(t.lsEndPs[k]));
+    for (std::size_t k = 0; k < t.lsCount(); ++k) {
+        fmt::format_to(std::back_inserter(out), "{}\n  [{}, {}, {}]", k == 0 ? "" : ",", t.lsIndex(k),
+                       ns(t.lsStartPs(k)), ns(t.lsEndPs(k)));
     }
     out += "]}";
 }
@@ -122,8 +122,8 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
     for (const auto& b : r.waits.topBlockers) {
         const bool known = b.index < r.timeline.size();
         blockers.push_back(Json{{"index", b.index},
-                                {"id", known ? r.timeline.irId[b.index] : 0u},
-                                {"op", known ? std::string(opName(r.timeline.op[b.index])) : std::string("?")},
+                                {"id", known ? r.timeline.irId(b.index) : 0u},
+                                {"op", known ? std::string(opName(r.timeline.op(b.index))) : std::string("?")},
                                 {"waiters", b.waiters},
                                 {"stall_ns", ns(b.stallPs)}});
     }

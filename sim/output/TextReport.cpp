@@ -76,7 +76,7 @@ std::string TextReport::summary(const SimResult& r) {
         for (std::size_t i = 0; i < std::min<std::size_t>(3, r.waits.topBlockers.size()); ++i) {
             const auto& b = r.waits.topBlockers[i];
             const bool known = b.index < r.timeline.size();
-            out += fmt::format(" #{} {} ({} waiters, {})", b.index, known ? opName(r.timeline.op[b.index]) : "?",
+            out += fmt::format(" #{} {} ({} waiters, {})", b.index, known ? opName(r.timeline.op(b.index)) : "?",
                                b.waiters, formatDuration(b.stallPs));
         }
         out += "\n";
@@ -93,11 +93,11 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
     if (n == 0 || width == 0) {
         return "Timeline: no instructions\n";
     }
-    TimePs lo = t.startPs[0];
-    TimePs hi = t.endPs[0];
+    TimePs lo = t.startPs(0);
+    TimePs hi = t.endPs(0);
     for (std::size_t i = 0; i < n; ++i) {
-        lo = std::min(lo, t.startPs[i]);
-        hi = std::max(hi, t.endPs[i]);
+        lo = std::min(lo, t.startPs(i));
+        hi = std::max(hi, t.endPs(i));
     }
     const TimePs span = std::max<TimePs>(hi - lo, 1);
     const auto column = [&](TimePs ps) {
@@ -111,23 +111,22 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
                        "start_ns", "end_ns", "waited on", "line", std::string(width, '-'));
     for (std::size_t i = 0; i < n; ++i) {
         std::string bar(width, ' ');
-        const std::size_t a = std::min(column(t.startPs[i]), width - 1);
-        const std::size_t m = std::min(column(t.mainStartPs[i]), width - 1);
-        const std::size_t b = std::min(std::max(column(t.endPs[i]), m + 1), width);
+        const std::size_t a = std::min(column(t.startPs(i)), width - 1);
+        const std::size_t m = std::min(column(t.mainStartPs(i)), width - 1);
+        const std::size_t b = std::min(std::max(column(t.endPs(i)), m + 1), width);
         // A matmul's LoadStationary ('l'), then the wait for its moving data ('.'), then the multiply.
         std::size_t lsEnd = a;
-        if (const auto it = std::lower_bound(t.lsIndex.begin(), t.lsIndex.end(), static_cast<std::uint32_t>(i));
-            it != t.lsIndex.end() && *it == i) {
-            lsEnd = std::max(a + 1, column(t.lsEndPs[static_cast<std::size_t>(it - t.lsIndex.begin())]));
+        if (t.hasLoadStationary(i)) {
+            lsEnd = std::max(a + 1, column(t.lsEndPs(t.lsOf(i))));
         }
         for (std::size_t c = a; c < b; ++c)
             bar[c] = c >= m ? '=' : (c < lsEnd ? 'l' : '.');
-        std::string wait{waitCauseName(t.cause[i])};
-        if (t.cause[i] == WaitCause::Dependency)
-            wait += fmt::format(" #{}", t.waitOn[i]);
+        std::string wait{waitCauseName(t.cause(i))};
+        if (t.cause(i) == WaitCause::Dependency)
+            wait += fmt::format(" #{}", t.waitOn(i));
         out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i),
-                           t.irId[i], laneName(t.lane[i]), opName(t.op[i]), static_cast<double>(t.startPs[i]) / 1000.0,
-                           static_cast<double>(t.endPs[i]) / 1000.0, wait, t.line[i], bar);
+                           t.irId(i), laneName(t.lane(i)), opName(t.op(i)), static_cast<double>(t.startPs(i)) / 1000.0,
+                           static_cast<double>(t.endPs(i)) / 1000.0, wait, t.line(i), bar);
     }
     out += "('=' executing on its lane; matmuls: 'l' LoadStationary, '.' waiting for the moving tile or the array)\n";
     return out;

@@ -19,9 +19,9 @@ std::shared_ptr<sim::SimResult> runWithDependencies() {
     auto run = sim::makeSyntheticRun(60, 1000, 200);
     auto& tl = run->timeline;
     for (std::size_t i = 3; i < tl.size(); i += 3) {
-        tl.cause[i] = sim::WaitCause::Dependency;
-        tl.waitOn[i] = static_cast<std::uint32_t>(i - 1);
-        tl.stallPs[i] = 250;
+        tl.setCause(i, sim::WaitCause::Dependency);
+        tl.setWaitOn(i, static_cast<std::uint32_t>(i - 1));
+        tl.setStallPs(i, 250);
     }
     run->psum.timePs = {0, 5000};
     run->psum.bytes = {2048 * 128, 0};
@@ -56,7 +56,7 @@ TEST(ChromeTrace, EventsFlowsAndCounters) {
             threads.insert(e["args"]["name"].get<std::string>());
         }
     }
-    EXPECT_EQ(slices, run->timeline.size() + run->timeline.lsIndex.size());
+    EXPECT_EQ(slices, run->timeline.size() + run->timeline.lsCount());
     EXPECT_EQ(indices.size(), run->timeline.size());
     EXPECT_EQ(starts.size(), 19u); // i = 3, 6, ..., 57
     EXPECT_EQ(starts, finishes);
@@ -80,11 +80,11 @@ TEST(ChromeTrace, FlowStartsInsideTheInstructionWaitedOn) {
             continue;
         }
         const auto waiter = e["id"].get<std::size_t>();
-        const std::size_t j = tl.waitOn[waiter];
+        const std::size_t j = tl.waitOn(waiter);
         const double ts = e["ts"].get<double>() * 1e6; // ps
-        EXPECT_GE(ts, static_cast<double>(tl.mainStartPs[j]) - 0.5);
-        EXPECT_LT(ts, static_cast<double>(tl.endPs[j]) + 0.5);
-        EXPECT_EQ(e["tid"].get<int>(), tl.lane[j]);
+        EXPECT_GE(ts, static_cast<double>(tl.mainStartPs(j)) - 0.5);
+        EXPECT_LT(ts, static_cast<double>(tl.endPs(j)) + 0.5);
+        EXPECT_EQ(e["tid"].get<int>(), tl.lane(j));
     }
 }
 

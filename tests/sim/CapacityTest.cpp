@@ -18,9 +18,9 @@ TEST(Capacity, SbufTileWaitsForRoom) {
     const KernelIr ir = t.load();
     const auto r = *Simulator::run(ir, profile("trn1"));
     const TimelineData& tl = r->timeline;
-    EXPECT_EQ(tl.cause[2], WaitCause::SbufCapacity);
-    EXPECT_EQ(tl.startPs[2], tl.endPs[1]);
-    EXPECT_EQ(tl.stallPs[2], tl.endPs[1]);
+    EXPECT_EQ(tl.cause(2), WaitCause::SbufCapacity);
+    EXPECT_EQ(tl.startPs(2), tl.endPs(1));
+    EXPECT_EQ(tl.stallPs(2), tl.endPs(1));
     EXPECT_EQ(r->sbuf.overflowCount, 0u);
     EXPECT_LE(r->sbuf.peakPartitionBytes, r->sbuf.capacityPartitionBytes);
     EXPECT_EQ(r->sbuf.peakPartitionBytes, 128 * 1024 + 1024);
@@ -56,8 +56,8 @@ TEST(Capacity, PsumBanksAreTheUnit) {
     const auto r = *Simulator::run(ir, profile("trn1"));
     const TimelineData& tl = r->timeline;
     const auto i8 = static_cast<std::size_t>(mm8);
-    EXPECT_EQ(tl.cause[i8], WaitCause::PsumCapacity);
-    EXPECT_EQ(tl.mainStartPs[i8], tl.endPs[static_cast<std::size_t>(release)]);
+    EXPECT_EQ(tl.cause(i8), WaitCause::PsumCapacity);
+    EXPECT_EQ(tl.mainStartPs(i8), tl.endPs(static_cast<std::size_t>(release)));
     EXPECT_EQ(r->psum.peakPartitionBytes, 8 * 2048);
     EXPECT_EQ(r->psum.overflowCount, 0u);
 }

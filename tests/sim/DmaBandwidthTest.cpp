@@ -21,7 +21,7 @@ std::shared_ptr<const SimResult> loads(int count, int partitions, std::int64_t f
 }
 
 double endNs(const SimResult& r, std::size_t i) {
-    return static_cast<double>(r.timeline.endPs[i]) / 1000.0;
+    return static_cast<double>(r.timeline.endPs(i)) / 1000.0;
 }
 
 } // namespace
@@ -103,7 +103,7 @@ TEST(DmaBandwidth, ExposedDmaIsDmaTimeWithoutCompute) {
     t.add("tensor_copy", "vector", {t.whole(o)}, {t.whole(s)});
     const KernelIr ir = t.load();
     const auto r = *Simulator::run(ir, profile("trn1"));
-    EXPECT_EQ(r->overlap.dmaExposedPs, r->timeline.endPs[0]); // nothing computes during the load
+    EXPECT_EQ(r->overlap.dmaExposedPs, r->timeline.endPs(0)); // nothing computes during the load
     EXPECT_EQ(r->overlap.overlapPs, 0);
     EXPECT_EQ(r->summary.dmaExposedPs, r->overlap.dmaExposedPs);
     EXPECT_GT(r->summary.hbmBandwidthUtilizationPct, 0.0);

@@ -37,11 +37,11 @@ TEST(EdgeCases, OddInstructionsStillSchedule) {
     const TimelineData& tl = (*r)->timeline;
     ASSERT_EQ(tl.size(), 6u);
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        EXPECT_GT(tl.endPs[i], tl.startPs[i]) << i;
+        EXPECT_GT(tl.endPs(i), tl.startPs(i)) << i;
     }
-    EXPECT_EQ(tl.waitOn[1], 0u);
-    EXPECT_EQ(tl.waitOn[2], 1u);
-    EXPECT_EQ(tl.waitOn[3], 2u); // RAW: the load reads what the store wrote
+    EXPECT_EQ(tl.waitOn(1), 0u);
+    EXPECT_EQ(tl.waitOn(2), 1u);
+    EXPECT_EQ(tl.waitOn(3), 2u); // RAW: the load reads what the store wrote
     EXPECT_EQ((*r)->psum.peakPartitionBytes, 2048);
     EXPECT_EQ((*r)->sbuf.partitionBytes.back(), 0);
 }

@@ -75,24 +75,24 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
         TimePs lsLaneEnd = 0;
         TimePs maxEnd = 0;
         for (std::size_t i = 0; i < tl.size(); ++i) {
-            ASSERT_GE(tl.mainStartPs[i], laneEnd[tl.lane[i]]) << "seed " << seed << " instr " << i;
-            ASSERT_GT(tl.endPs[i], tl.mainStartPs[i]);
-            laneEnd[tl.lane[i]] = tl.endPs[i];
-            if (ls < tl.lsIndex.size() && tl.lsIndex[ls] == i) {
-                ASSERT_GE(tl.lsStartPs[ls], lsLaneEnd);
-                ASSERT_LE(tl.lsEndPs[ls], tl.mainStartPs[i]);
-                lsLaneEnd = tl.lsEndPs[ls];
+            ASSERT_GE(tl.mainStartPs(i), laneEnd[tl.lane(i)]) << "seed " << seed << " instr " << i;
+            ASSERT_GT(tl.endPs(i), tl.mainStartPs(i));
+            laneEnd[tl.lane(i)] = tl.endPs(i);
+            if (ls < tl.lsCount() && tl.lsIndex(ls) == i) {
+                ASSERT_GE(tl.lsStartPs(ls), lsLaneEnd);
+                ASSERT_LE(tl.lsEndPs(ls), tl.mainStartPs(i));
+                lsLaneEnd = tl.lsEndPs(ls);
                 ++ls;
             }
-            maxEnd = std::max(maxEnd, tl.endPs[i]);
+            maxEnd = std::max(maxEnd, tl.endPs(i));
         }
         EXPECT_EQ(r.summary.totalPs, maxEnd);
 
         // 2. No access starts before every earlier conflicting access has finished (brute force).
         std::vector<TimePs> lsStartOf(tl.size(), -1), lsEndOf(tl.size(), -1);
-        for (std::size_t k = 0; k < tl.lsIndex.size(); ++k) {
-            lsStartOf[tl.lsIndex[k]] = tl.lsStartPs[k];
-            lsEndOf[tl.lsIndex[k]] = tl.lsEndPs[k];
+        for (std::size_t k = 0; k < tl.lsCount(); ++k) {
+            lsStartOf[tl.lsIndex(k)] = tl.lsStartPs(k);
+            lsEndOf[tl.lsIndex(k)] = tl.lsEndPs(k);
         }
         struct Access {
             std::uint32_t buf;
@@ -106,14 +106,14 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             const Instruction& in = ir.instructions()[i];
             const bool mm = in.op == Op::NcMatmul;
             for (const AccessPattern& ap : ir.dsts(in)) {
-                accesses[i].push_back({ap.buffer, regionOf(ir, ap), true, tl.mainStartPs[i], tl.endPs[i]});
+                accesses[i].push_back({ap.buffer, regionOf(ir, ap), true, tl.mainStartPs(i), tl.endPs(i)});
             }
             std::size_t s = 0;
             for (const AccessPattern& ap : ir.srcs(in)) {
                 const bool stationary = mm && s++ == 0;
                 accesses[i].push_back({ap.buffer, regionOf(ir, ap), false,
-                                       stationary ? lsStartOf[i] : tl.mainStartPs[i],
-                                       stationary ? lsEndOf[i] : tl.endPs[i]});
+                                       stationary ? lsStartOf[i] : tl.mainStartPs(i),
+                                       stationary ? lsEndOf[i] : tl.endPs(i)});
             }
         }
         for (std::size_t i = 0; i < tl.size(); ++i) {

@@ -15,7 +15,7 @@ TEST(LineCost, SumsEqualTheRunTotals) {
     const auto table = computeLineCost(run->timeline, 0);
     TimePs laneTime = 0;
     for (std::size_t i = 0; i < run->timeline.size(); ++i) {
-        laneTime += run->timeline.endPs[i] - run->timeline.mainStartPs[i];
+        laneTime += run->timeline.endPs(i) - run->timeline.mainStartPs(i);
     }
     EXPECT_EQ(table.totalPs, laneTime);
     EXPECT_EQ(table.totalPs, 1000 * 1000);
@@ -37,8 +37,8 @@ TEST(LineCost, SumsEqualTheRunTotals) {
 TEST(LineCost, InstructionsElsewhereAreUnattributedButCounted) {
     auto run = kl::sim::makeSyntheticRun(20, 100, 0);
     auto& tl = run->timeline;
-    tl.line[0] = 0;       // no line
-    tl.file[1] = 7;       // another file
+    tl.setLoc(0, {tl.file(0), 0}); // no line
+    tl.setLoc(1, {7, tl.line(1)}); // another file
     const auto table = computeLineCost(tl, 0);
     EXPECT_EQ(table.instructions, 20U);
     EXPECT_EQ(table.attributedInstructions, 18U);
@@ -51,7 +51,7 @@ TEST(LineCost, InstructionsElsewhereAreUnattributedButCounted) {
 TEST(LineCost, MatmulCountsItsLaneTimeOnly) {
     auto run = kl::sim::makeSyntheticRun(1, 1000, 0); // one matmul with a LoadStationary part
     auto& tl = run->timeline;
-    tl.mainStartPs[0] = 250;
+    tl.setMainStartPs(0, 250);
     const auto table = computeLineCost(tl, 0);
     ASSERT_EQ(table.lines.size(), 1U);
     EXPECT_EQ(table.lines[0].timePs, 750);
@@ -61,7 +61,7 @@ TEST(LineCost, MatmulCountsItsLaneTimeOnly) {
 TEST(LineCost, ByCostAndFindAndInstructionsOnLines) {
     auto run = kl::sim::makeSyntheticRun(14, 100, 0);
     auto& tl = run->timeline;
-    tl.endPs[3] += 1000; // line 13 becomes the hottest
+    tl.setEndPs(3, tl.endPs(3) + 1000); // line 13 becomes the hottest
     const auto table = computeLineCost(tl, 0);
     EXPECT_EQ(table.byCost().front().line, 13);
     ASSERT_NE(table.find(13), nullptr);

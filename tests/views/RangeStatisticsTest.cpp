@@ -13,8 +13,8 @@ using kl::sim::TimePs;
 TimePs busyOn(const kl::sim::SimResult& r, std::uint16_t lane, TimePs t0, TimePs t1) {
     TimePs total = 0;
     for (std::size_t i = 0; i < r.timeline.size(); ++i) {
-        if (r.timeline.lane[i] == lane) {
-            total += std::max<TimePs>(0, std::min(t1, r.timeline.endPs[i]) - std::max(t0, r.timeline.mainStartPs[i]));
+        if (r.timeline.lane(i) == lane) {
+            total += std::max<TimePs>(0, std::min(t1, r.timeline.endPs(i)) - std::max(t0, r.timeline.mainStartPs(i)));
         }
     }
     return total;
@@ -34,7 +34,7 @@ TEST(RangeStatistics, EqualsTheValuesComputedFromTheRun) {
     EXPECT_NEAR(stats.dmaBytes, static_cast<double>(busyOn(*run, 5, t0, t1)), 1e-6);
     std::uint64_t overlapping = 0;
     for (std::size_t i = 0; i < run->timeline.size(); ++i) {
-        overlapping += run->timeline.mainStartPs[i] < t1 && run->timeline.endPs[i] > t0;
+        overlapping += run->timeline.mainStartPs(i) < t1 && run->timeline.endPs(i) > t0;
     }
     EXPECT_EQ(stats.instructions, overlapping);
     std::uint64_t byOp = 0;

@@ -56,7 +56,7 @@ QString nkiText() {
 std::vector<std::uint32_t> onLines(const kl::sim::SimResult& run, int first, int last) {
     std::vector<std::uint32_t> out;
     for (std::size_t i = 0; i < run.timeline.size(); ++i) {
-        const int line = static_cast<int>(run.timeline.line[i]);
+        const int line = static_cast<int>(run.timeline.line(i));
         if (line >= first && line <= last) {
             out.push_back(static_cast<std::uint32_t>(i));
         }
@@ -89,7 +89,7 @@ class SourceLinkTest : public QObject {
             controller.showRun(run);
             // As MainWindow does: an instruction selected on the timeline shows its NKI line.
             QObject::connect(&timeline, &TimelineView::instructionSelected, &nki, [this](qint64 index) {
-                nki.showLine(static_cast<int>(run->timeline.line[static_cast<std::size_t>(index)]));
+                nki.showLine(static_cast<int>(run->timeline.line(static_cast<std::size_t>(index))));
             });
             cuda.show();
             nki.show();
@@ -118,11 +118,11 @@ private slots:
         Fixture f;
         const auto& tl = f.run->timeline;
         const auto i = static_cast<std::uint32_t>(instruction);
-        const int line = static_cast<int>(tl.line[i]);
-        f.timeline.setVisibleRange(tl.mainStartPs[i] - 500, tl.endPs[i] + 500);
+        const int line = static_cast<int>(tl.line(i));
+        f.timeline.setVisibleRange(tl.mainStartPs(i) - 500, tl.endPs(i) + 500);
         const auto row = f.timeline.rows()->rowOf(i);
         QVERIFY(row.has_value());
-        const int x = static_cast<int>(f.timeline.xOf((tl.mainStartPs[i] + tl.endPs[i]) / 2));
+        const int x = static_cast<int>(f.timeline.xOf((tl.mainStartPs(i) + tl.endPs(i)) / 2));
         QTest::mouseClick(&f.timeline, Qt::LeftButton, {}, QPoint(x, f.timeline.rowCentreY(*row)));
         QCOMPARE(f.timeline.selectedInstruction().value(), i);
         QCOMPARE(f.nki.highlightedLines(), std::make_pair(line, line));
@@ -259,7 +259,7 @@ private slots:
     void heatMarginAndHotLines() {
         Fixture f;
         auto hot = kl::sim::makeSyntheticRun(700);
-        hot->timeline.endPs[3] += 100'000; // line 13 becomes the hottest
+        hot->timeline.setEndPs(3, hot->timeline.endPs(3) + 100'000); // line 13 becomes the hottest
         f.timeline.setResult(hot);
         f.controller.showRun(hot);
         const auto& cost = f.controller.lineCost();

@@ -66,10 +66,10 @@ private slots:
         view->setVisibleRange(0, 30'000);
         const auto& tl = view->rows()->result().timeline;
         const std::uint32_t target = 11; // rotation position 1: the vector lane
-        QCOMPARE(tl.lane[target], std::uint16_t{2});
+        QCOMPARE(tl.lane(target), std::uint16_t{2});
         const auto row = view->rows()->rowOf(target);
         QVERIFY(row.has_value());
-        const int x = static_cast<int>(view->xOf((tl.mainStartPs[target] + tl.endPs[target]) / 2));
+        const int x = static_cast<int>(view->xOf((tl.mainStartPs(target) + tl.endPs(target)) / 2));
         QSignalSpy spy(view.get(), &TimelineView::instructionSelected);
         QTest::mouseClick(view.get(), Qt::LeftButton, {}, QPoint(x, view->rowCentreY(*row)));
         QCOMPARE(spy.count(), 1);

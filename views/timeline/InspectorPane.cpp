@@ -100,25 +100,25 @@ void InspectorPane::showInstruction(std::uint32_t index) {
         return;
     }
     const auto& tl = m_result->timeline;
-    QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(q(sim::opName(tl.op[index])));
-    html += row(tr("Engine"), q(sim::laneName(tl.lane[index])));
-    html += row(tr("Start"), t(tl.mainStartPs[index]));
-    html += row(tr("End"), t(tl.endPs[index]));
-    html += row(tr("Duration"), t(tl.endPs[index] - tl.mainStartPs[index]));
-    if (tl.startPs[index] != tl.mainStartPs[index]) {
-        html += row(tr("LoadStationary from"), t(tl.startPs[index]));
+    QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(q(sim::opName(tl.op(index))));
+    html += row(tr("Engine"), q(sim::laneName(tl.lane(index))));
+    html += row(tr("Start"), t(tl.mainStartPs(index)));
+    html += row(tr("End"), t(tl.endPs(index)));
+    html += row(tr("Duration"), t(tl.endPs(index) - tl.mainStartPs(index)));
+    if (tl.startPs(index) != tl.mainStartPs(index)) {
+        html += row(tr("LoadStationary from"), t(tl.startPs(index)));
     }
-    QString waited = q(sim::waitCauseName(tl.cause[index]));
-    if (tl.waitOn[index] < tl.size()) {
-        waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>").arg(tl.waitOn[index]).arg(q(sim::opName(tl.op[tl.waitOn[index]])));
+    QString waited = q(sim::waitCauseName(tl.cause(index)));
+    if (tl.waitOn(index) < tl.size()) {
+        waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>").arg(tl.waitOn(index)).arg(q(sim::opName(tl.op(tl.waitOn(index)))));
     }
-    if (tl.stallPs[index] > 0) {
-        waited += tr(" for %1").arg(t(tl.stallPs[index]));
+    if (tl.stallPs(index) > 0) {
+        waited += tr(" for %1").arg(t(tl.stallPs(index)));
     }
     html += row(tr("Waited"), waited);
-    if (tl.line[index] > 0) {
-        const std::string file = tl.file[index] < m_result->files.size() ? m_result->files[tl.file[index]] : "";
-        html += row(tr("Source"), QStringLiteral("<a href='line:%2'>%1:%2</a>").arg(q(file)).arg(tl.line[index]));
+    if (tl.line(index) > 0) {
+        const std::string file = tl.file(index) < m_result->files.size() ? m_result->files[tl.file(index)] : "";
+        html += row(tr("Source"), QStringLiteral("<a href='line:%2'>%1:%2</a>").arg(q(file)).arg(tl.line(index)));
     }
     html += QStringLiteral("</table>");
     if (m_ir && index < m_ir->instructions().size()) {

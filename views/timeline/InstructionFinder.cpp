@@ -55,7 +55,7 @@ std::vector<std::uint32_t> findInstructions(const sim::SimResult& result, const 
     std::uint32_t last = 0;
     if (parseLines(q, first, last)) {
         for (std::uint32_t i = 0; i < tl.size(); ++i) {
-            if (tl.line[i] >= first && tl.line[i] <= last) {
+            if (tl.line(i) >= first && tl.line(i) <= last) {
                 found.push_back(i);
             }
         }
@@ -71,8 +71,8 @@ std::vector<std::uint32_t> findInstructions(const sim::SimResult& result, const 
         laneMatches[lane] = sim::laneName(lane).find(q) != std::string::npos;
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
-        const bool laneHit = tl.lane[i] < laneMatches.size() && laneMatches[tl.lane[i]];
-        if (opMatches[static_cast<std::size_t>(tl.op[i])] || laneHit) {
+        const bool laneHit = tl.lane(i) < laneMatches.size() && laneMatches[tl.lane(i)];
+        if (opMatches[static_cast<std::size_t>(tl.op(i))] || laneHit) {
             found.push_back(i);
         }
     }

@@ -128,7 +128,7 @@ void TimelinePage::findNext(int direction) {
     m_timeline->selectInstruction(index);
     const auto& tl = m_result->timeline;
     const auto span = m_timeline->visibleEnd() - m_timeline->visibleStart();
-    const auto centre = (tl.mainStartPs[index] + tl.endPs[index]) / 2;
+    const auto centre = (tl.mainStartPs(index) + tl.endPs(index)) / 2;
     m_timeline->setVisibleRange(centre - span / 2, centre + span / 2);
     m_findCount->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
 }

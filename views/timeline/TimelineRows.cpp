@@ -23,13 +23,13 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
                                             : (lane >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
-        Row& row = byLane[tl.lane[i]];
+        Row& row = byLane[tl.lane(i)];
         row.indices.push_back(i);
-        row.longest = std::max(row.longest, tl.endPs[i] - tl.mainStartPs[i]);
-        m_end = std::max(m_end, tl.endPs[i]);
+        row.longest = std::max(row.longest, tl.endPs(i) - tl.mainStartPs(i));
+        m_end = std::max(m_end, tl.endPs(i));
     }
-    for (std::size_t k = 0; k < tl.lsIndex.size(); ++k) {
-        byLane[kLsLane].longest = std::max(byLane[kLsLane].longest, tl.lsEndPs[k] - tl.lsStartPs[k]);
+    for (std::size_t k = 0; k < tl.lsCount(); ++k) {
+        byLane[kLsLane].longest = std::max(byLane[kLsLane].longest, tl.lsEndPs(k) - tl.lsStartPs(k));
     }
     // The union of every queue's busy time: what the collapsed DMA row shows.
     std::vector<std::pair<TimePs, TimePs>> dma;
@@ -38,7 +38,7 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         if (!isDma || !byLane[lane].indices.empty()) {
             for (std::uint32_t i : byLane[lane].indices) {
                 if (isDma) {
-                    dma.emplace_back(tl.mainStartPs[i], tl.endPs[i]);
+                    dma.emplace_back(tl.mainStartPs(i), tl.endPs(i));
                 }
             }
             byLane[lane].indices.shrink_to_fit();
@@ -96,7 +96,7 @@ std::size_t TimelineRows::rowSize(std::size_t row) const {
     if (data == nullptr) {
         return m_dmaBusyStart.size();
     }
-    return data->kind == Kind::LoadStationary ? m_result->timeline.lsIndex.size() : data->indices.size();
+    return data->kind == Kind::LoadStationary ? m_result->timeline.lsCount() : data->indices.size();
 }
 
 TimePs TimelineRows::longest(std::size_t row) const {
@@ -111,10 +111,10 @@ std::pair<TimePs, TimePs> TimelineRows::interval(std::size_t row, std::size_t k)
         return {m_dmaBusyStart[k], m_dmaBusyEnd[k]};
     }
     if (data->kind == Kind::LoadStationary) {
-        return {tl.lsStartPs[k], tl.lsEndPs[k]};
+        return {tl.lsStartPs(k), tl.lsEndPs(k)};
     }
     const std::uint32_t i = data->indices[k];
-    return {tl.mainStartPs[i], tl.endPs[i]};
+    return {tl.mainStartPs(i), tl.endPs(i)};
 }
 
 std::uint32_t TimelineRows::instructionAt(std::size_t row, std::size_t k) const {
@@ -122,11 +122,11 @@ std::uint32_t TimelineRows::instructionAt(std::size_t row, std::size_t k) const 
     if (data == nullptr) {
         return kNoInstruction;
     }
-    return data->kind == Kind::LoadStationary ? m_result->timeline.lsIndex[k] : data->indices[k];
+    return data->kind == Kind::LoadStationary ? m_result->timeline.lsIndex(k) : data->indices[k];
 }
 
 std::optional<std::size_t> TimelineRows::rowOf(std::uint32_t index) const {
-    const auto lane = m_result->timeline.lane[index];
+    const auto lane = m_result->timeline.lane(index);
     for (std::size_t row = 0; row < m_visible.size(); ++row) {
         const Row* data = rowData(row);
         if (data != nullptr ? data->lane == lane : lane >= sim::kComputeLanes) {

@@ -132,9 +132,9 @@ void TimelineView::selectInstruction(std::optional<std::uint32_t> index) {
     m_selected = index;
     m_dependants.clear();
     if (index) {
-        const auto& waitOn = m_result->timeline.waitOn;
-        for (std::uint32_t i = 0; i < waitOn.size(); ++i) {
-            if (waitOn[i] == *index) {
+        const auto& tl = m_result->timeline;
+        for (std::uint32_t i = 0; i < tl.size(); ++i) {
+            if (tl.waitOn(i) == *index) {
                 m_dependants.push_back(i);
             }
         }
@@ -171,9 +171,9 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 QColor TimelineView::colourOf(std::uint32_t index) const {
     const auto& tl = m_result->timeline;
     switch (m_colourBy) {
-    case ColourBy::Engine: return engineColour(std::min<std::uint16_t>(tl.lane[index], 5));
-    case ColourBy::Operation: return spreadColour(static_cast<std::uint32_t>(tl.op[index]));
-    case ColourBy::SourceLine: return spreadColour(tl.line[index]);
+    case ColourBy::Engine: return engineColour(std::min<std::uint16_t>(tl.lane(index), 5));
+    case ColourBy::Operation: return spreadColour(static_cast<std::uint32_t>(tl.op(index)));
+    case ColourBy::SourceLine: return spreadColour(tl.line(index));
     }
     return engineColour(0);
 }
@@ -305,8 +305,8 @@ void TimelineView::paintSelection(QPainter& painter) {
         return;
     }
     const auto& tl = m_result->timeline;
-    const double x0 = xOf(tl.mainStartPs[*m_selected]);
-    const double x1 = std::max(x0 + 3, xOf(tl.endPs[*m_selected]));
+    const double x0 = xOf(tl.mainStartPs(*m_selected));
+    const double x1 = std::max(x0 + 3, xOf(tl.endPs(*m_selected)));
     painter.setPen(QPen(palette().color(QPalette::Text), 2));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(x0 - 1, rowCentreY(*row) - kRowHeight / 2 + 1, x1 - x0 + 2, kRowHeight - 2));
@@ -323,8 +323,8 @@ void TimelineView::paintDependencyArrows(QPainter& painter) {
         if (!rowFrom || !rowTo) {
             return;
         }
-        const QPointF a(xOf(tl.endPs[from]), rowCentreY(*rowFrom));
-        const QPointF b(xOf(tl.mainStartPs[to]), rowCentreY(*rowTo));
+        const QPointF a(xOf(tl.endPs(from)), rowCentreY(*rowFrom));
+        const QPointF b(xOf(tl.mainStartPs(to)), rowCentreY(*rowTo));
         painter.setPen(QPen(colour, 1.5));
         painter.drawLine(a, b);
         const QPointF dir = (b - a) / std::max(1.0, std::hypot(b.x() - a.x(), b.y() - a.y()));
@@ -336,7 +336,7 @@ void TimelineView::paintDependencyArrows(QPainter& painter) {
         head.closeSubpath();
         painter.fillPath(head, colour);
     };
-    const std::uint32_t waitOn = tl.waitOn[*m_selected];
+    const std::uint32_t waitOn = tl.waitOn(*m_selected);
     if (waitOn != kNoInstruction && waitOn < tl.size()) {
         arrow(waitOn, *m_selected, QColor(220, 60, 60));
     }
@@ -360,17 +360,17 @@ std::optional<std::uint32_t> TimelineView::instructionAt(const QPoint& pos) cons
 
 QString TimelineView::tooltipFor(std::uint32_t index) const {
     const auto& tl = m_result->timeline;
-    const auto& file = tl.file[index] < m_result->files.size() ? m_result->files[tl.file[index]] : std::string();
+    const auto& file = tl.file(index) < m_result->files.size() ? m_result->files[tl.file(index)] : std::string();
     return QStringLiteral("<b>#%1 %2</b> on %3<br>%4 \u2192 %5 (%6)<br>%7:%8<br>waited: %9")
         .arg(index)
-        .arg(QString::fromLatin1(sim::opName(tl.op[index]).data()))
-        .arg(QString::fromStdString(sim::laneName(tl.lane[index])))
-        .arg(QString::fromStdString(formatTime(tl.mainStartPs[index])))
-        .arg(QString::fromStdString(formatTime(tl.endPs[index])))
-        .arg(QString::fromStdString(formatTime(tl.endPs[index] - tl.mainStartPs[index])))
+        .arg(QString::fromLatin1(sim::opName(tl.op(index)).data()))
+        .arg(QString::fromStdString(sim::laneName(tl.lane(index))))
+        .arg(QString::fromStdString(formatTime(tl.mainStartPs(index))))
+        .arg(QString::fromStdString(formatTime(tl.endPs(index))))
+        .arg(QString::fromStdString(formatTime(tl.endPs(index) - tl.mainStartPs(index))))
         .arg(QString::fromStdString(file))
-        .arg(tl.line[index])
-        .arg(QString::fromLatin1(sim::waitCauseName(tl.cause[index]).data()));
+        .arg(tl.line(index))
+        .arg(QString::fromLatin1(sim::waitCauseName(tl.cause(index)).data()));
 }
 
 bool TimelineView::event(QEvent* event) {
