@@ -193,7 +193,8 @@ void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
     }
 }
 
-void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end) {
+void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end,
+                               std::uint16_t lane) {
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
@@ -208,6 +209,7 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
             MemoryEvent e;
             e.time = st.lastEnd;
             e.buffer = ap.buffer;
+            e.lane = lane;
             e.memory = buf.memory;
             e.partitionBytes = -st.partitionBytes;
             e.bytes = -st.partitionBytes * buf.partitions();
@@ -271,7 +273,7 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     e.waitOn = p.waitOn;
     e.stall = p.stall;
     emit(e);
-    releaseFinished(ir, in, index, end);
+    releaseFinished(ir, in, index, end, lane);
 }
 
 void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
@@ -339,7 +341,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     e.stall = p.stall;
     e.flops = mc.flops;
     emit(e);
-    releaseFinished(ir, in, index, mmEnd);
+    releaseFinished(ir, in, index, mmEnd, static_cast<std::uint16_t>(Lane::MultiplyMoving));
 }
 
 void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
@@ -412,7 +414,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     e.stall = p.stall;
     e.dmaBytes = bytes;
     emit(e);
-    releaseFinished(ir, in, index, t.end);
+    releaseFinished(ir, in, index, t.end, dmaLane(queue));
 }
 
 void Pipeline::flushMemoryEvents(const KernelIr& ir) {

@@ -69,7 +69,8 @@ private:
     /// start and the capacity cause if room was what held it.
     [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
     void commitAllocations(TimePs start, std::uint16_t lane);
-    void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end);
+    void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end,
+                         std::uint16_t lane);
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
     void advanceWatermark(std::uint32_t index);
     void flushMemoryEvents(const KernelIr& ir);

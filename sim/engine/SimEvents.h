@@ -33,7 +33,7 @@ struct MemoryEvent {
     std::int64_t partitionBytes = 0; ///< per-partition reservation change (what capacity is counted in)
     std::int64_t bytes = 0;          ///< whole-tile bytes change (partitions x per-partition bytes)
     std::uint32_t buffer = kNoIndex;
-    std::uint16_t lane = 0; ///< allocations: the lane of the instruction that opened the tile
+    std::uint16_t lane = 0; ///< the lane of the instruction that opened (allocation) or released (free) the tile
     Memory memory = Memory::Sbuf;
     bool overflow = false; ///< the tile did not fit even with every finished tile gone (would spill)
 };

@@ -8,24 +8,17 @@
 
 namespace kl::sim {
 
-void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
+void OccupancyRecorder::onStart(const KernelIr&, const HardwareProfile& hw) {
     const std::size_t lanes = kComputeLanes + static_cast<std::size_t>(hw.dma.queues);
-    m_sbuf.assign(lanes + 1, {});
-    m_psum.assign(lanes + 1, {});
+    m_lanes = lanes;
+    m_sbuf.assign(2 * lanes, {});
+    m_psum.assign(2 * lanes, {});
     m_sbufMeta = {};
     m_psumMeta = {};
     m_sbufMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
     m_sbufMeta.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions);
     m_psumMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes);
     m_psumMeta.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions);
-    std::size_t sbufTiles = 0;
-    std::size_t psumTiles = 0;
-    for (const Buffer& b : ir.buffers()) {
-        sbufTiles += b.memory == Memory::Sbuf ? 1 : 0;
-        psumTiles += b.memory == Memory::Psum ? 1 : 0;
-    }
-    m_sbuf[0].reserve(sbufTiles);
-    m_psum[0].reserve(psumTiles);
 }
 
 void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {
@@ -41,17 +34,20 @@ void OccupancyRecorder::record(const MemoryEvent& e) {
         meta.overflowCount += e.overflow ? 1 : 0;
     }
     Lists& lists = e.memory == Memory::Psum ? m_psum : m_sbuf;
-    const std::size_t list = e.partitionBytes < 0 ? 0 : 1 + e.lane;
-    if (list >= lists.size()) {
-        lists.resize(list + 1);
-    }
-    lists[list].push_back({e.time, e.bytes, e.partitionBytes});
+    const std::size_t lane = std::min<std::size_t>(e.lane, m_lanes - 1);
+    lists[e.partitionBytes < 0 ? lane : m_lanes + lane].push_back({e.time, e.bytes, e.partitionBytes});
 }
 
 void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
-    std::sort(lists[0].begin(), lists[0].end(), [](const Step& a, const Step& b) {
-        return a.time != b.time ? a.time < b.time : a.partitionBytes < b.partitionBytes;
-    });
+    // A lane's frees are nearly always in time order already (a tile is freed at the end of its last
+    // use, and a lane runs in order); the rare list that is not gets sorted. Every list must be sorted
+    // by time for the merge; the order of frees at one time does not matter (they only lower the level).
+    for (std::vector<Step>& list : lists) {
+        const auto byTime = [](const Step& a, const Step& b) { return a.time < b.time; };
+        if (!std::is_sorted(list.begin(), list.end(), byTime)) {
+            std::sort(list.begin(), list.end(), byTime);
+        }
+    }
     std::int64_t bytes = 0;
     std::int64_t pbytes = 0;
     out.timePs.push_back(0);
@@ -71,8 +67,9 @@ void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
             out.partitionBytes.push_back(pbytes);
         }
     };
-    // Frees are list 0, so at equal times they come before allocations (ties go to the lower list):
-    // the running maximum is then the true peak, as the MemoryUnit placed tiles.
+    // Frees are lists [0, lanes), allocations [lanes, 2 lanes), so at equal times frees come before
+    // allocations (ties go to the lower list): the running maximum is then the true peak, as the
+    // MemoryUnit placed tiles.
     mergeSorted(
         lists, [](const Step& s) { return s.time; },
         [&](const Step& s) {

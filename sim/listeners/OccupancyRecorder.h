@@ -28,11 +28,13 @@ private:
         std::int64_t bytes;
         std::int64_t partitionBytes;
     };
-    /// [0] frees (any order, sorted at the end), [1 + lane] allocations of that lane (already in time
-    /// order, lanes run in order): merged without sorting everything.
+    /// [lane] frees by the lane that released the tile (nearly in time order; sorted at the end if
+    /// not), [lanes + lane] allocations of that lane (in time order, lanes run in order): merged with a
+    /// heap, without sorting everything.
     using Lists = std::vector<std::vector<Step>>;
     static void build(Lists& lists, OccupancySeries& out);
 
+    std::size_t m_lanes = 1;
     Lists m_sbuf;
     Lists m_psum;
     OccupancySeries m_sbufMeta;
