@@ -130,6 +130,7 @@ std::uint16_t TimelineData::locIndex(SourceLoc loc) {
 }
 
 void TimelineData::append(const Record& r) {
+    // The common case inline: every value fits its narrow field and nothing is stored for `i` yet.
     const std::size_t i = size();
     if (i % kBlock == 0) {
         m_startBase.push_back(r.mainStartPs);
@@ -143,12 +144,29 @@ void TimelineData::append(const Record& r) {
         }
         m_irId.push_back(r.irId);
     }
-    m_startOff.push_back(0);
-    m_duration.push_back(0);
+    const TimePs off = r.mainStartPs - m_startBase.back();
+    if (off > std::numeric_limits<std::int32_t>::min() && off <= std::numeric_limits<std::int32_t>::max()) {
+        m_startOff.push_back(static_cast<std::int32_t>(off));
+    } else {
+        m_startOff.push_back(kWideOffset);
+        m_wideStart.set(i, r.mainStartPs);
+    }
+    const TimePs duration = r.endPs - r.mainStartPs;
+    m_duration.push_back(duration >= 0 && duration < TimePs{kWide32} ? static_cast<std::uint32_t>(duration)
+                                                                      : narrow32(i, duration, m_wideDuration));
     m_stall.push_back(0);
     m_stallHigh.push_back(0);
-    m_waitBack.push_back(0);
+    putStall(i, r.stallPs);
+    if (r.waitOn == kNoIndex) {
+        m_waitBack.push_back(0);
+    } else if (r.waitOn < i && i - r.waitOn < kWide16) {
+        m_waitBack.push_back(static_cast<std::uint16_t>(i - r.waitOn));
+    } else {
+        m_waitBack.push_back(kWide16);
+        m_wideWait.set(i, r.waitOn);
+    }
     m_loc.push_back(0);
+    setLoc(i, r.loc);
     m_op.push_back(r.op);
     m_lane.push_back(r.lane < kWide8 ? static_cast<std::uint8_t>(r.lane) : kWide8);
     if (r.lane >= kWide8) {
@@ -156,11 +174,6 @@ void TimelineData::append(const Record& r) {
     }
     const bool ls = r.lsStartPs >= 0;
     m_cause.push_back(static_cast<std::uint8_t>(static_cast<std::uint8_t>(r.cause) | (ls ? kHasLs : 0)));
-    putStart(i, r.mainStartPs);
-    putDuration(i, r.endPs - r.mainStartPs);
-    putStall(i, r.stallPs);
-    putWait(i, r.waitOn);
-    setLoc(i, r.loc);
     if (ls) {
         const std::size_t k = m_lsIndex.size();
         m_lsIndex.push_back(static_cast<std::uint32_t>(i));
