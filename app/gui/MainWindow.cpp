@@ -5,6 +5,7 @@
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
+#include "gui/TeachingController.h"
 #include "gui/SourceLinkController.h"
 
 #include "common/PlaceholderPane.h"
@@ -239,6 +240,10 @@ void MainWindow::buildMenus() {
 
     m_reviewController->populateMenu(menuBar()->addMenu(tr("Re&view")));
     m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
+    m_teaching = new TeachingController(this);
+    m_teaching->attach(this, menuBar()->addMenu(tr("&Teaching")));
+    connect(m_teaching, &TeachingController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
@@ -516,6 +521,7 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);
+    m_teaching->setBaseRun(outcome, m_runTarget, m_hardware);
     recordRunInReview(*outcome);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
     for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {

@@ -32,6 +32,7 @@ class SimulationRunner;
 class SourceLinkController;
 class ReviewSession;
 class ReviewController;
+class TeachingController;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -61,6 +62,7 @@ public:
     [[nodiscard]] SourceLinkController* sourceLinks() const { return m_sourceLinks; }
     [[nodiscard]] ReviewSession* review() const { return m_review; }
     [[nodiscard]] ReviewController* reviewController() const { return m_reviewController; }
+    [[nodiscard]] TeachingController* teaching() const { return m_teaching; }
     [[nodiscard]] views::AnnotationListPane* annotationList() const { return m_annotationList; }
     [[nodiscard]] views::ScorecardPane* scorecard() const { return m_scorecard; }
     /// Creates a review file holding every task folder inside `folder` and opens it.
@@ -112,6 +114,7 @@ private:
     SourceLinkController* m_sourceLinks = nullptr;
     ReviewSession* m_review = nullptr;
     ReviewController* m_reviewController = nullptr;
+    TeachingController* m_teaching = nullptr;
     views::AnnotationListPane* m_annotationList = nullptr;
     views::ScorecardPane* m_scorecard = nullptr;
     QProgressBar* m_progress = nullptr;

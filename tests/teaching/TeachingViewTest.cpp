@@ -12,6 +12,7 @@
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QTextBrowser>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>

@@ -124,11 +124,10 @@ void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result) {
         g->data()->clear();
     }
     if (m_result) {
+        // The converter keeps the capacity by value: it must not refer back into this lambda's frame.
         const auto pct = [](const sim::OccupancySeries& s) {
-            return [&s](std::int64_t partitionBytes) {
-                return s.capacityPartitionBytes > 0 ? 100.0 * static_cast<double>(partitionBytes) /
-                                                          static_cast<double>(s.capacityPartitionBytes)
-                                                    : 0.0;
+            return [capacity = s.capacityPartitionBytes](std::int64_t partitionBytes) {
+                return capacity > 0 ? 100.0 * static_cast<double>(partitionBytes) / static_cast<double>(capacity) : 0.0;
             };
         };
         setStepData(m_sbuf, m_result->sbuf.timePs, m_result->sbuf.partitionBytes, pct(m_result->sbuf));
