@@ -100,6 +100,13 @@ std::int64_t Database::lastInsertRowId() const {
     return sqlite3_last_insert_rowid(m_db);
 }
 
+Expected<void> Database::expectChange(const std::string& notFoundMessage) const {
+    if (changes() == 0) {
+        return makeError(ErrorCode::NotFound, notFoundMessage, m_path);
+    }
+    return {};
+}
+
 int Database::changes() const {
     return sqlite3_changes(m_db);
 }

@@ -43,6 +43,8 @@ public:
 
     [[nodiscard]] std::int64_t lastInsertRowId() const;
     [[nodiscard]] int changes() const;
+    /// NotFound with `notFoundMessage` when the last statement changed no row (an update or delete by id).
+    [[nodiscard]] Expected<void> expectChange(const std::string& notFoundMessage) const;
     /// True when SQLite fell back to read-only (file or folder not writable).
     [[nodiscard]] bool isReadOnly() const;
     [[nodiscard]] const std::string& path() const { return m_path; }

@@ -200,10 +200,7 @@ Expected<void> AnnotationRepository::remove(std::int64_t id) {
     if (auto done = stmt->bind(1, id).run(); !done) {
         return done;
     }
-    if (m_db.changes() == 0) {
-        return makeError(ErrorCode::NotFound, fmt::format("no annotation with id {}", id), m_db.path());
-    }
-    return {};
+    return m_db.expectChange(fmt::format("no annotation with id {}", id));
 }
 
 Expected<Annotation> AnnotationRepository::get(std::int64_t id) {
@@ -307,10 +304,7 @@ Expected<void> AnnotationRepository::removeReply(std::int64_t replyId) {
     if (auto done = stmt->bind(1, replyId).run(); !done) {
         return done;
     }
-    if (m_db.changes() == 0) {
-        return makeError(ErrorCode::NotFound, fmt::format("no reply with id {}", replyId), m_db.path());
-    }
-    return {};
+    return m_db.expectChange(fmt::format("no reply with id {}", replyId));
 }
 
 Expected<AnnotationSnapshot> AnnotationRepository::snapshot(std::int64_t id) {

@@ -10,10 +10,7 @@ namespace kl::core {
 
 namespace {
 Expected<void> changedOne(Database& db, std::int64_t id) {
-    if (db.changes() == 0) {
-        return makeError(ErrorCode::NotFound, fmt::format("no line link with id {}", id), db.path());
-    }
-    return {};
+    return db.expectChange(fmt::format("no line link with id {}", id));
 }
 } // namespace
 

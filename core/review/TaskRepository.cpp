@@ -220,10 +220,7 @@ Expected<void> TaskRepository::remove(std::int64_t id) {
 }
 
 Expected<void> TaskRepository::expectOneChange(std::int64_t id) {
-    if (m_db.changes() == 0) {
-        return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", id), m_db.path());
-    }
-    return {};
+    return m_db.expectChange(fmt::format("no task with id {} in this review", id));
 }
 
 } // namespace kl::core
