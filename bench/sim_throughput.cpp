@@ -6,6 +6,8 @@
 // summary value) shows that a faster simulator still produces the same result.
 //
 //   kl_bench_sim [INSTRUCTIONS] [PROFILE.json] [REPEAT]
+//
+// KL_BENCH_SKIP_BARE=1 leaves out the run without listeners (for profiling Simulator::run alone).
 #include "engine/Pipeline.h"
 #include "engine/SimListener.h"
 #include "engine/Simulator.h"
@@ -278,8 +280,9 @@ int main(int argc, char** argv) {
     const KernelIr ir = synthesise(target);
     const auto t1 = std::chrono::steady_clock::now();
     // The Pipeline alone (no listener), to show what the listeners cost on top.
+    const bool skipBare = std::getenv("KL_BENCH_SKIP_BARE") != nullptr;
     const double bare0 = processCpuSeconds();
-    {
+    if (!skipBare) {
         Pipeline bare(*hw);
         if (auto ok = bare.run(ir); !ok) {
             fmt::print(stderr, "{}\n", kl::formatError(ok.error()));

@@ -6,14 +6,7 @@ namespace kl::sim {
 
 Region regionOf(const KernelIr& ir, const AccessPattern& ap) {
     const Buffer& b = ir.buffers()[ap.buffer];
-    const ElementRange r = elementRange(ir, ap);
-    const std::int64_t eb = std::max<std::int64_t>(b.dtypeBytes, 1);
-    Region out{r.lo * eb, r.hi * eb, 0, 1};
-    if (b.memory != Memory::Hbm) {
-        out.partLo = ap.partStart;
-        out.partHi = static_cast<std::uint16_t>(ap.partStart + std::max<std::uint16_t>(ap.partCount, 1));
-    }
-    return out;
+    return regionOf(ir, ap, b.dtypeBytes, b.memory == Memory::Hbm);
 }
 
 void DependencyTracker::reset(std::size_t bufferCount) {

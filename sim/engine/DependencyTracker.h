@@ -3,6 +3,7 @@
 #include "engine/SimTypes.h"
 #include "ir/KernelIr.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,27 @@ struct Region {
 
 /// The bounding box of an access pattern (strided accesses are over-approximated by their extent).
 [[nodiscard]] Region regionOf(const KernelIr& ir, const AccessPattern& ap);
+/// The same from the buffer's element size and memory, for callers that keep those at hand.
+[[nodiscard]] inline Region regionOf(const KernelIr& ir, const AccessPattern& ap, std::int64_t dtypeBytes, bool hbm) {
+    std::int64_t lo = ap.offset;
+    std::int64_t hi = ap.offset + 1;
+    for (const PatternDim& d : ir.pattern(ap)) {
+        if (d.count <= 0) {
+            lo = ap.offset;
+            hi = ap.offset;
+            break;
+        }
+        const std::int64_t span = d.stride * (d.count - 1);
+        (span < 0 ? lo : hi) += span;
+    }
+    const std::int64_t eb = std::max<std::int64_t>(dtypeBytes, 1);
+    Region out{lo * eb, hi * eb, 0, 1};
+    if (!hbm) {
+        out.partLo = ap.partStart;
+        out.partHi = static_cast<std::uint16_t>(ap.partStart + std::max<std::uint16_t>(ap.partCount, 1));
+    }
+    return out;
+}
 
 /// Tracks, per buffer, the recent reads and writes with the time they finish, and answers "when may an
 /// access to this region start": a read waits for overlapping writes (RAW), a write for overlapping

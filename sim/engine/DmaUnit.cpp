@@ -41,6 +41,14 @@ void DmaUnit::dropBefore(TimePs time) {
     while (m_head + 1 < m_pieces.size() && m_pieces[m_head + 1].start <= time) {
         ++m_head;
     }
+    const TimePs headStart = m_pieces[m_head].start;
+    while (m_fullHead < m_fullRuns.size() && m_fullRuns[m_fullHead].second <= headStart) {
+        ++m_fullHead;
+    }
+    if (m_fullHead > 1024 && m_fullHead * 2 > m_fullRuns.size()) {
+        m_fullRuns.erase(m_fullRuns.begin(), m_fullRuns.begin() + static_cast<std::ptrdiff_t>(m_fullHead));
+        m_fullHead = 0;
+    }
     if (m_head > 4096 && m_head * 2 > m_pieces.size() && m_emitted >= m_head) {
         m_pieces.erase(m_pieces.begin(), m_pieces.begin() + static_cast<std::ptrdiff_t>(m_head));
         m_emitted -= m_head;
@@ -48,16 +56,40 @@ void DmaUnit::dropBefore(TimePs time) {
     }
 }
 
-std::size_t DmaUnit::splitAt(TimePs t) {
+std::size_t DmaUnit::pieceAt(TimePs t) const {
     const auto first = m_pieces.begin() + static_cast<std::ptrdiff_t>(m_head);
-    auto it = std::upper_bound(first, m_pieces.end(), t, [](TimePs v, const Piece& p) { return v < p.start; });
+    const auto it = std::upper_bound(first, m_pieces.end(), t, [](TimePs v, const Piece& p) { return v < p.start; });
     // `it` is the first piece starting after t; the piece containing t is the one before it.
-    const auto containing = static_cast<std::size_t>(it - m_pieces.begin()) - 1;
-    if (m_pieces[containing].start == t) {
-        return containing;
+    return static_cast<std::size_t>(it - m_pieces.begin()) - 1;
+}
+
+void DmaUnit::markFull(TimePs from, TimePs to) {
+    // Usually extends the last stretch (grants move forward in time) or adds one after it.
+    auto it = std::upper_bound(m_fullRuns.begin() + static_cast<std::ptrdiff_t>(m_fullHead), m_fullRuns.end(), from,
+                               [](TimePs v, const auto& run) { return v < run.first; });
+    if (it != m_fullRuns.begin() + static_cast<std::ptrdiff_t>(m_fullHead) && std::prev(it)->second >= from) {
+        --it; // touches the stretch before: extend it
+        it->second = std::max(it->second, to);
+    } else {
+        it = m_fullRuns.insert(it, {from, to});
     }
-    m_pieces.insert(it, Piece{t, m_pieces[containing].used, m_pieces[containing].dataRate});
-    return containing + 1;
+    // Absorb the stretches it now reaches.
+    auto next = std::next(it);
+    auto stop = next;
+    while (stop != m_fullRuns.end() && stop->first <= it->second) {
+        it->second = std::max(it->second, stop->second);
+        ++stop;
+    }
+    m_fullRuns.erase(next, stop);
+}
+
+TimePs DmaUnit::fullRunEnd(TimePs t, TimePs fallback) const {
+    const auto it = std::upper_bound(m_fullRuns.begin() + static_cast<std::ptrdiff_t>(m_fullHead), m_fullRuns.end(), t,
+                                     [](TimePs v, const auto& run) { return v < run.first; });
+    if (it != m_fullRuns.begin() + static_cast<std::ptrdiff_t>(m_fullHead) && std::prev(it)->second > t) {
+        return std::prev(it)->second;
+    }
+    return fallback; // not recorded (cannot happen: every full piece was marked); the next piece
 }
 
 void DmaUnit::addSegment(TimePs from, TimePs to, double poolPerPs, double efficiency) {
@@ -66,6 +98,24 @@ void DmaUnit::addSegment(TimePs from, TimePs to, double poolPerPs, double effici
         m_segments.back().end = to;
     } else if (to > from) {
         m_segments.push_back({from, to, bytesPerNs});
+    }
+}
+
+void DmaUnit::mergeEqualNeighbours(std::size_t first, std::size_t last) {
+    // Only pieces [first, last] changed or were split off, so only they and their outer neighbours can
+    // now equal a neighbour; the rest of the calendar already has no two equal neighbours. Merging keeps
+    // the calendar as small as the set of distinct rates.
+    const std::size_t lo = std::max(m_head, first > 0 ? first - 1 : 0);
+    const std::size_t hi = std::min(last + 1, m_pieces.size() - 1);
+    std::size_t out = lo;
+    for (std::size_t k = lo + 1; k <= hi; ++k) {
+        if (m_pieces[k].used != m_pieces[out].used || m_pieces[k].dataRate != m_pieces[out].dataRate) {
+            m_pieces[++out] = m_pieces[k];
+        }
+    }
+    if (out < hi) {
+        m_pieces.erase(m_pieces.begin() + static_cast<std::ptrdiff_t>(out + 1),
+                       m_pieces.begin() + static_cast<std::ptrdiff_t>(hi + 1));
     }
 }
 
@@ -94,44 +144,53 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
     m_segments.clear();
 
     TimePs now = t.dataStart;
-    std::size_t i = splitAt(now);
+    std::size_t i = pieceAt(now);
+    std::size_t firstGrant = m_pieces.size();
     while (remaining > 0) {
-        const bool last = i + 1 == m_pieces.size();
         const double free = m_poolPerPs - m_pieces[i].used;
         const double rate = free > m_poolPerPs * kFullTolerance ? std::min(capPerPs, free) : 0.0;
         if (rate <= 0) {
-            // Full. The last piece never is: every grant ends, and the piece after its end keeps the
-            // ungranted rate of before (0 for the last piece).
-            now = m_pieces[i + 1].start;
-            ++i;
+            // Full (the last piece never is: every grant ends, and the piece after its end keeps the
+            // ungranted rate of before, 0 for the last piece): go on at the end of this full stretch.
+            now = fullRunEnd(m_pieces[i].start, m_pieces[i + 1].start);
+            i = pieceAt(now);
             continue;
         }
+        if (m_pieces[i].start < now) {
+            // Grants start inside this piece: split it (the part before keeps its grant).
+            m_pieces.insert(m_pieces.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                            Piece{now, m_pieces[i].used, m_pieces[i].dataRate});
+            ++i;
+        }
+        firstGrant = std::min(firstGrant, i);
+        const bool last = i + 1 == m_pieces.size();
         const TimePs end = now + static_cast<TimePs>(std::ceil(remaining / rate));
         TimePs until = end;
         if (!last && m_pieces[i + 1].start < end) {
             until = m_pieces[i + 1].start; // take the whole piece and go on
             remaining -= rate * static_cast<double>(until - now);
         } else {
-            splitAt(end); // ends inside this piece: the part after keeps its old grant
+            if (last || m_pieces[i + 1].start > end) {
+                // Ends inside this piece: the part after keeps its old grant.
+                m_pieces.insert(m_pieces.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                Piece{end, m_pieces[i].used, m_pieces[i].dataRate});
+            }
             remaining = 0;
         }
-        m_pieces[i].used += rate;
-        m_pieces[i].dataRate += rate * t.efficiency;
-        if (m_poolPerPs - m_pieces[i].used <= m_poolPerPs * kFullTolerance) {
-            m_pieces[i].used = m_poolPerPs;
+        Piece& p = m_pieces[i];
+        p.used += rate;
+        p.dataRate += rate * t.efficiency;
+        if (m_poolPerPs - p.used <= m_poolPerPs * kFullTolerance) {
+            p.used = m_poolPerPs;
+            markFull(p.start, m_pieces[i + 1].start);
         }
         addSegment(now, until, rate, t.efficiency);
         now = until;
         ++i;
     }
-    // Merge neighbours with the same grant so the calendar stays as small as the set of distinct rates.
-    std::size_t out = m_head;
-    for (std::size_t k = m_head + 1; k < m_pieces.size(); ++k) {
-        if (m_pieces[k].used != m_pieces[out].used || m_pieces[k].dataRate != m_pieces[out].dataRate) {
-            m_pieces[++out] = m_pieces[k];
-        }
+    if (firstGrant < m_pieces.size()) {
+        mergeEqualNeighbours(firstGrant, i);
     }
-    m_pieces.resize(out + 1);
     t.end = std::max(now, t.dataStart);
     m_queueFree[queue] = t.end;
     t.segments = m_segments;

@@ -55,9 +55,15 @@ private:
         double used;     ///< pool bytes per ps granted
         double dataRate; ///< bytes per ps actually moved (used x each transfer's efficiency)
     };
-    /// Splits the piece containing `t` so that a piece starts exactly at `t`; returns its index.
-    std::size_t splitAt(TimePs t);
+    /// Index of the piece containing `t` (at or after m_head).
+    [[nodiscard]] std::size_t pieceAt(TimePs t) const;
+    /// Records that the pool is fully granted over [from, to).
+    void markFull(TimePs from, TimePs to);
+    /// End of the fully granted stretch containing `t` (a piece start: the first piece after it has room).
+    [[nodiscard]] TimePs fullRunEnd(TimePs t, TimePs fallback) const;
     void dropBefore(TimePs time);
+    /// Merges equal neighbours among pieces [first - 1, last + 1] (the ones an issue touched).
+    void mergeEqualNeighbours(std::size_t first, std::size_t last);
     void addSegment(TimePs from, TimePs to, double poolPerPs, double efficiency);
 
     const HardwareProfile& m_hw;
@@ -67,6 +73,12 @@ private:
     double m_poolPerPs = 0;
     std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity
     std::size_t m_head = 0;
+    /// Time stretches where the pool is fully granted (the union of the full pieces), sorted, disjoint and
+    /// not touching, from m_fullHead on. Grants only grow, so a stretch never shrinks: a transfer that
+    /// meets a full piece jumps over the whole stretch instead of visiting its pieces one by one (under a
+    /// DMA-bound load the calendar ahead is full for many pieces).
+    std::vector<std::pair<TimePs, TimePs>> m_fullRuns;
+    std::size_t m_fullHead = 0;
     std::vector<DmaRateSegment> m_segments;
     std::array<std::pair<double, double>, 4> m_efficiencyCache{{{-1, 1}, {-1, 1}, {-1, 1}, {-1, 1}}};
     std::size_t m_efficiencyNext = 0;

@@ -6,7 +6,7 @@ namespace kl::sim {
 
 MemoryUnit::MemoryUnit(std::int64_t capacityPartitionBytes) : m_capacity(capacityPartitionBytes) {}
 
-MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notBefore) const {
+MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notBefore) {
     const std::int64_t limit = m_capacity - m_openBytes - partitionBytes;
     if (limit < 0) {
         return {notBefore, true};
@@ -14,6 +14,7 @@ MemoryUnit::Fit MemoryUnit::earliestFit(std::int64_t partitionBytes, TimePs notB
     if (m_maxBound <= limit) {
         return {notBefore, false};
     }
+    settle();
     // Usage is a step function; find the last step at which it exceeds `limit`: the tile fits from the
     // next step on.
     std::int64_t usage = m_baseBytes;
@@ -48,19 +49,40 @@ void MemoryUnit::close(std::int64_t partitionBytes, TimePs start, TimePs end) {
         return;
     }
     m_maxBound += partitionBytes;
+    // Equal times are kept as separate entries (a step of 0 net change is harmless for the scan).
     if (start <= m_watermark) {
         m_baseBytes += partitionBytes;
     } else {
-        addStep(start, partitionBytes);
+        m_steps.emplace_back(start, partitionBytes);
     }
-    addStep(end, -partitionBytes);
+    m_steps.emplace_back(end, -partitionBytes);
 }
 
-void MemoryUnit::addStep(TimePs time, std::int64_t delta) {
-    // Equal times are kept as separate entries (a step of 0 net change is harmless for the scan).
-    const auto pos = std::upper_bound(m_steps.begin() + static_cast<std::ptrdiff_t>(m_head), m_steps.end(), time,
-                                      [](TimePs t, const auto& step) { return t < step.first; });
-    m_steps.insert(pos, {time, delta});
+void MemoryUnit::settle() {
+    if (m_sorted == m_steps.size()) {
+        return;
+    }
+    const auto earlier = [](const Step& a, const Step& b) { return a.first < b.first; };
+    std::stable_sort(m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted), m_steps.end(), earlier);
+    // Merge: the tail lands near the end of the sorted part (time moves forward), so only the sorted
+    // steps after the tail's first time move. Sorted steps go first on equal times.
+    const auto first = std::upper_bound(m_steps.begin() + static_cast<std::ptrdiff_t>(m_head),
+                                        m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted), m_steps[m_sorted],
+                                        earlier);
+    const auto from = static_cast<std::size_t>(first - m_steps.begin());
+    if (from < m_sorted) {
+        m_scratch.assign(first, m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted));
+        std::size_t a = 0;
+        std::size_t b = m_sorted;
+        std::size_t out = from;
+        while (a < m_scratch.size() && b < m_steps.size()) {
+            m_steps[out++] = earlier(m_steps[b], m_scratch[a]) ? m_steps[b++] : m_scratch[a++];
+        }
+        while (a < m_scratch.size()) {
+            m_steps[out++] = m_scratch[a++];
+        }
+    }
+    m_sorted = m_steps.size();
 }
 
 void MemoryUnit::advance(TimePs watermark) {
@@ -68,12 +90,14 @@ void MemoryUnit::advance(TimePs watermark) {
         return;
     }
     m_watermark = watermark;
+    settle();
     while (m_head < m_steps.size() && m_steps[m_head].first <= watermark) {
         m_baseBytes += m_steps[m_head].second;
         ++m_head;
     }
     if (m_head > 1024 && m_head * 2 > m_steps.size()) {
         m_steps.erase(m_steps.begin(), m_steps.begin() + static_cast<std::ptrdiff_t>(m_head));
+        m_sorted -= m_head;
         m_head = 0;
     }
 }

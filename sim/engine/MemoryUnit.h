@@ -28,7 +28,7 @@ public:
         TimePs time = 0;
         bool overflow = false;
     };
-    [[nodiscard]] Fit earliestFit(std::int64_t partitionBytes, TimePs notBefore) const;
+    [[nodiscard]] Fit earliestFit(std::int64_t partitionBytes, TimePs notBefore);
     void open(std::int64_t partitionBytes);
     void close(std::int64_t partitionBytes, TimePs start, TimePs end);
     void advance(TimePs watermark);
@@ -39,15 +39,22 @@ private:
     std::int64_t m_openBytes = 0;
     std::int64_t m_baseBytes = 0; ///< closed tiles still live at the watermark
     TimePs m_watermark = 0;
-    /// Closed tiles: +bytes at start, -bytes at end, for times after the watermark; sorted by time from
-    /// m_head on. A sorted vector, not a map: inserts land near the end (time moves forward), the scan in
-    /// earliestFit is contiguous, and folding at the watermark just moves m_head.
-    std::vector<std::pair<TimePs, std::int64_t>> m_steps;
+    /// Closed tiles: +bytes at start, -bytes at end, for times after the watermark. [m_head, m_sorted) is
+    /// sorted by time (equal times in the order they were added); [m_sorted, end) holds the steps added
+    /// since, in order, and is merged in only when a scan or a fold needs the order (most closes are
+    /// answered by m_maxBound without either). A vector, not a map: the scan is contiguous and folding
+    /// at the watermark just moves m_head.
+    using Step = std::pair<TimePs, std::int64_t>;
+    std::vector<Step> m_steps;
     std::size_t m_head = 0;
+    std::size_t m_sorted = 0;
+    std::vector<Step> m_scratch; ///< reused by settle()
     /// An upper bound of the closed tiles' usage at any time after the watermark: exact after each scan,
     /// raised by every close. When it leaves room, earliestFit answers without scanning.
-    mutable std::int64_t m_maxBound = 0;
-    void addStep(TimePs time, std::int64_t delta);
+    std::int64_t m_maxBound = 0;
+    /// Merges the unsorted tail into the sorted part (stable: as if each step had been inserted after
+    /// the steps of equal time already there).
+    void settle();
 };
 
 } // namespace kl::sim

@@ -40,7 +40,11 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     for (std::size_t b = 0; b < buffers.size(); ++b) {
         const Buffer& buf = buffers[b];
         const auto granule = static_cast<std::int64_t>(buf.memory == Memory::Psum ? m_hw.psum.bankBytes : 0);
-        m_buffers[b].partitionBytes = roundUp(buf.bytesPerPartition(), granule);
+        BufferState& st = m_buffers[b];
+        st.partitionBytes = roundUp(buf.bytesPerPartition(), granule);
+        st.partitions = buf.partitions();
+        st.dtypeBytes = buf.dtypeBytes;
+        st.memory = buf.memory;
     }
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
@@ -116,38 +120,33 @@ void Pipeline::advanceWatermark(std::uint32_t index) {
     }
 }
 
-const Region& Pipeline::region(const KernelIr& ir, const AccessPattern& ap) {
-    // Operands are queried and then recorded: compute each region once per instruction. Operand
-    // storage is contiguous, so its address identifies it within the instruction being scheduled.
-    const std::size_t slot = static_cast<std::size_t>(&ap - m_operandBase);
-    if (slot >= m_regions.size()) {
-        m_regions.resize(slot + 1);
-        m_regionStamp.resize(slot + 1, 0);
-    }
-    if (m_regionStamp[slot] != m_stamp) {
-        m_regions[slot] = regionOf(ir, ap);
-        m_regionStamp[slot] = m_stamp;
-    }
-    return m_regions[slot];
-}
-
 void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
+    // Every operand is queried and then recorded: compute each region once, up front. Operand storage is
+    // contiguous (dsts then srcs), so an operand's address gives its slot.
     const auto dst = ir.dsts(in);
     m_operandBase = dst.data();
-    ++m_stamp; // invalidates every cached region at once
-}
-
-void Pipeline::queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite,
-                         DependencyTracker::Ready& ready) {
-    for (const AccessPattern& ap : ops) {
-        m_deps.query(ap.buffer, region(ir, ap), isWrite, ready);
+    const std::size_t count = std::size_t{in.dstCount} + in.srcCount;
+    if (m_regions.size() < count) {
+        m_regions.resize(count);
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        const AccessPattern& ap = m_operandBase[k];
+        const BufferState& st = m_buffers[ap.buffer];
+        m_regions[k] = regionOf(ir, ap, st.dtypeBytes, st.memory == Memory::Hbm);
     }
 }
 
-void Pipeline::recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end,
+void Pipeline::queryDeps(std::span<const AccessPattern> ops, bool isWrite,
+                         DependencyTracker::Ready& ready) {
+    for (const AccessPattern& ap : ops) {
+        m_deps.query(ap.buffer, region(ap), isWrite, ready);
+    }
+}
+
+void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end,
                               std::uint32_t index) {
     for (const AccessPattern& ap : ops) {
-        m_deps.record(ap.buffer, region(ir, ap), isWrite, end, index);
+        m_deps.record(ap.buffer, region(ap), isWrite, end, index);
     }
 }
 
@@ -157,7 +156,7 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notB
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            const Memory mem = ir.buffers()[ap.buffer].memory;
+            const Memory mem = st.memory;
             if (st.state != 0 || mem == Memory::Hbm) {
                 continue;
             }
@@ -198,21 +197,20 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            const Buffer& buf = ir.buffers()[ap.buffer];
             st.lastEnd = std::max(st.lastEnd, end);
-            if (st.lastUse != index || st.state != 1 || buf.memory == Memory::Hbm) {
+            if (st.lastUse != index || st.state != 1 || st.memory == Memory::Hbm) {
                 continue;
             }
             st.state = 2;
-            (buf.memory == Memory::Sbuf ? m_sbuf : m_psum).close(st.partitionBytes, st.allocStart, st.lastEnd);
+            (st.memory == Memory::Sbuf ? m_sbuf : m_psum).close(st.partitionBytes, st.allocStart, st.lastEnd);
             m_deps.release(ap.buffer);
             MemoryEvent e;
             e.time = st.lastEnd;
             e.buffer = ap.buffer;
             e.lane = lane;
-            e.memory = buf.memory;
+            e.memory = st.memory;
             e.partitionBytes = -st.partitionBytes;
-            e.bytes = -st.partitionBytes * buf.partitions();
+            e.bytes = -st.partitionBytes * st.partitions;
             emitMemory(e);
         }
     }
@@ -241,8 +239,8 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     const std::uint16_t lane = computeLane(in.engine);
     Constraint c;
     c.unitFree = m_laneFree[lane];
-    queryDeps(ir, ir.srcs(in), false, c.dep);
-    queryDeps(ir, ir.dsts(in), true, c.dep);
+    queryDeps(ir.srcs(in), false, c.dep);
+    queryDeps(ir.dsts(in), true, c.dep);
     WaitCause capCause = WaitCause::None;
     const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
     const Placement p = place(c, start, capCause, WaitCause::Engine);
@@ -258,9 +256,9 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     const TimePs end = start + m_cost.toPs(cycles, in.engine);
     m_laneFree[lane] = end;
     commitAllocations(start, lane);
-    recordAccesses(ir, ir.srcs(in), false, end, index);
-    recordAccesses(ir, ir.dsts(in), true, end, index);
-    flushMemoryEvents(ir);
+    recordAccesses(ir.srcs(in), false, end, index);
+    recordAccesses(ir.dsts(in), true, end, index);
+    flushMemoryEvents();
     InstructionEvent e;
     e.index = index;
     e.start = start;
@@ -287,7 +285,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     Constraint cl;
     cl.unitFree = std::max(m_laneFree[ls], m_mmPrevStart);
     if (!src.empty()) {
-        queryDeps(ir, src.first(1), false, cl.dep);
+        queryDeps(src.first(1), false, cl.dep);
     }
     const TimePs lsStart = std::max(cl.unitFree, cl.dep.time);
     const TimePs lsEnd = lsStart + m_cost.toPs(mc.loadStationary, Engine::Tensor);
@@ -295,9 +293,9 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     Constraint cm;
     cm.unitFree = m_laneFree[mm];
     if (src.size() > 1) {
-        queryDeps(ir, src.subspan(1), false, cm.dep);
+        queryDeps(src.subspan(1), false, cm.dep);
     }
-    queryDeps(ir, ir.dsts(in), true, cm.dep);
+    queryDeps(ir.dsts(in), true, cm.dep);
     WaitCause capCause = WaitCause::None;
     const TimePs mmReady = std::max({cm.unitFree, cm.dep.time, lsEnd});
     const TimePs mmStart = allocate(ir, in, mmReady, capCause);
@@ -321,11 +319,11 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     m_mmPrevStart = mmStart;
     commitAllocations(mmStart, static_cast<std::uint16_t>(Lane::MultiplyMoving));
     if (!src.empty()) {
-        recordAccesses(ir, src.first(1), false, lsEnd, index);
-        recordAccesses(ir, src.subspan(1), false, mmEnd, index);
+        recordAccesses(src.first(1), false, lsEnd, index);
+        recordAccesses(src.subspan(1), false, mmEnd, index);
     }
-    recordAccesses(ir, ir.dsts(in), true, mmEnd, index);
-    flushMemoryEvents(ir);
+    recordAccesses(ir.dsts(in), true, mmEnd, index);
+    flushMemoryEvents();
     InstructionEvent e;
     e.index = index;
     e.start = lsStart;
@@ -349,8 +347,8 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     const std::uint32_t queue = m_dma.nextQueue();
     Constraint c;
     c.unitFree = m_dma.queueFree(queue);
-    queryDeps(ir, ir.srcs(in), false, c.dep);
-    queryDeps(ir, ir.dsts(in), true, c.dep);
+    queryDeps(ir.srcs(in), false, c.dep);
+    queryDeps(ir.dsts(in), true, c.dep);
     WaitCause capCause = WaitCause::None;
     const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
     const Placement p = place(c, start, capCause, WaitCause::DmaQueue);
@@ -360,8 +358,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     bool touchesHbm = false;
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            const Buffer& b = ir.buffers()[ap.buffer];
-            if (b.memory == Memory::Hbm) {
+            if (m_buffers[ap.buffer].memory == Memory::Hbm) {
                 touchesHbm = true;
                 const auto dims = ir.pattern(ap);
                 if (partitions == 0 && !dims.empty() && dims.size() > 1) {
@@ -383,9 +380,9 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     const double bytesPerPartition = static_cast<double>(bytes) / static_cast<double>(partitions);
     const DmaUnit::Transfer t = m_dma.issue(start, bytes, bytesPerPartition, partitions);
     commitAllocations(start, dmaLane(queue));
-    recordAccesses(ir, ir.srcs(in), false, t.end, index);
-    recordAccesses(ir, ir.dsts(in), true, t.end, index);
-    flushMemoryEvents(ir);
+    recordAccesses(ir.srcs(in), false, t.end, index);
+    recordAccesses(ir.dsts(in), true, t.end, index);
+    flushMemoryEvents();
 
     DmaTransferEvent d;
     d.index = index;
@@ -417,11 +414,11 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     releaseFinished(ir, in, index, t.end, dmaLane(queue));
 }
 
-void Pipeline::flushMemoryEvents(const KernelIr& ir) {
+void Pipeline::flushMemoryEvents() {
     for (MemoryEvent& e : m_pendingMemory) {
-        const Buffer& b = ir.buffers()[e.buffer];
-        e.memory = b.memory;
-        e.bytes = e.partitionBytes * b.partitions();
+        const BufferState& st = m_buffers[e.buffer];
+        e.memory = st.memory;
+        e.bytes = e.partitionBytes * st.partitions;
         emitMemory(e);
     }
     m_pendingMemory.clear();

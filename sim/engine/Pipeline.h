@@ -36,11 +36,16 @@ public:
     [[nodiscard]] Expected<void> run(const KernelIr& ir);
 
 private:
+    /// Per buffer: the facts the schedule needs from the IR's Buffer (copied once, so the hot loop never
+    /// reads the Buffer with its heap-allocated name and shape), and its allocation state.
     struct BufferState {
-        std::int64_t partitionBytes = 0;
+        std::int64_t partitionBytes = 0; ///< reservation per partition (PSUM rounded up to whole banks)
+        std::int64_t partitions = 1;
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
         std::uint32_t lastUse = kNoIndex;
+        std::int32_t dtypeBytes = 0;
+        Memory memory = Memory::Hbm;
         std::uint8_t state = 0; ///< 0 not allocated, 1 open, 2 freed
     };
     struct Constraint {
@@ -60,10 +65,10 @@ private:
     void scheduleDma(const KernelIr& ir, std::uint32_t index);
 
     void beginInstruction(const KernelIr& ir, const Instruction& in);
-    [[nodiscard]] const Region& region(const KernelIr& ir, const AccessPattern& ap);
-    void queryDeps(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite,
+    [[nodiscard]] const Region& region(const AccessPattern& ap) const { return m_regions[&ap - m_operandBase]; }
+    void queryDeps(std::span<const AccessPattern> ops, bool isWrite,
                    DependencyTracker::Ready& ready);
-    void recordAccesses(const KernelIr& ir, std::span<const AccessPattern> ops, bool isWrite, TimePs end,
+    void recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end,
                         std::uint32_t index);
     /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
     /// start and the capacity cause if room was what held it.
@@ -73,7 +78,7 @@ private:
                          std::uint16_t lane);
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
     void advanceWatermark(std::uint32_t index);
-    void flushMemoryEvents(const KernelIr& ir);
+    void flushMemoryEvents();
     void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
     void flushInstructions();
@@ -93,9 +98,7 @@ private:
     std::vector<std::uint32_t> m_newlyOpened;
     std::vector<MemoryEvent> m_pendingMemory;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
-    std::vector<Region> m_regions;                ///< its operands' regions, computed on first use
-    std::vector<std::uint64_t> m_regionStamp;     ///< m_stamp when the region was computed
-    std::uint64_t m_stamp = 0;
+    std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
     std::vector<SimListener*> m_listeners;
     std::array<InstructionEvent, kBatch> m_batch{};
     std::size_t m_batchSize = 0;
