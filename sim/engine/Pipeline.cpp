@@ -397,7 +397,6 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     for (SimListener* l : m_listeners) {
         l->onDmaTransfer(d);
     }
-    emitDmaBandwidth(false);
     InstructionEvent e;
     e.index = index;
     e.start = start;
@@ -425,10 +424,12 @@ void Pipeline::flushMemoryEvents() {
 }
 
 void Pipeline::emitDmaBandwidth(bool all) {
-    for (const DmaBandwidthEvent& b : m_dma.takeFinal(all)) {
-        for (SimListener* l : m_listeners) {
-            l->onDmaBandwidth(b);
-        }
+    const std::span<const DmaBandwidthEvent> pieces = m_dma.takeFinal(all);
+    if (pieces.empty()) {
+        return;
+    }
+    for (SimListener* l : m_listeners) {
+        l->onDmaBandwidths(pieces);
     }
 }
 
@@ -466,6 +467,7 @@ void Pipeline::flushInstructions() {
         l->onInstructions(batch);
     }
     m_batchSize = 0;
+    emitDmaBandwidth(false); // the calendar pieces finalised meanwhile, as one batch
 }
 
 } // namespace kl::sim

@@ -14,8 +14,8 @@ struct SimResult;
 /// concurrently, so a later instruction may start earlier). At the end each listener writes its part of
 /// the SimResult. Listeners never influence the schedule.
 ///
-/// Each kind of event arrives in order, but instruction and memory events are delivered in batches
-/// (onInstructions, onMemoryEvents: one virtual call per up to Pipeline::kBatch events), so the kinds
+/// Each kind of event arrives in order, but instruction, memory and bandwidth events are delivered in
+/// batches (onInstructions, onMemoryEvents, onDmaBandwidths: one virtual call per batch), so the kinds
 /// interleave arbitrarily: a listener must not correlate them by arrival time.
 class SimListener {
 public:
@@ -38,6 +38,12 @@ public:
     }
     virtual void onDmaTransfer(const DmaTransferEvent& /*event*/) {}
     virtual void onDmaBandwidth(const DmaBandwidthEvent& /*event*/) {}
+    /// Bandwidth calendar pieces, in time order, handed over in batches. The default calls onDmaBandwidth.
+    virtual void onDmaBandwidths(std::span<const DmaBandwidthEvent> events) {
+        for (const DmaBandwidthEvent& e : events) {
+            onDmaBandwidth(e);
+        }
+    }
     /// Called once after the last instruction, in the order listeners were added.
     virtual void finish(SimResult& /*result*/) {}
 };

@@ -14,8 +14,9 @@ class SimListener;
 
 /// The one place that knows the whole topology (llvm-mca's createDefaultPipeline): builds a Pipeline for
 /// a HardwareProfile, attaches the standard listeners (TimelineRecorder, OccupancyRecorder, DmaRecorder,
-/// OverlapAnalysis, WaitCauseAnalysis, SummaryCollector — in that order, the summary last because it
-/// reads the others' results), runs the IR and freezes the result.
+/// OverlapAnalysis, WaitCauseAnalysis, SummaryCollector — in that order: the overlap reads the DMA series
+/// and the summary reads everyone's results, so they finish after those), runs the IR and freezes the
+/// result.
 /// Single-threaded and re-entrant: call it from a worker thread and hand the result to the GUI.
 class Simulator {
 public:

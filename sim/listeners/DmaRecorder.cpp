@@ -19,9 +19,12 @@ void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_steps.assign(m_series.queues + 1, {});
     m_bandwidthEnd = 0;
     m_rates.clear();
+    // Two steps per transfer on its queue; about one calendar piece per transfer.
     for (std::size_t q = 0; q < m_series.queues; ++q) {
         m_steps[q].reserve(transfers * 2 / std::max<std::size_t>(m_series.queues, 1) + 16);
     }
+    m_steps.back().reserve(transfers + 16);
+    m_rates.reserve(transfers + 16);
 }
 
 void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
@@ -46,6 +49,12 @@ void DmaRecorder::onDmaBandwidth(const DmaBandwidthEvent& e) {
     m_bandwidthEnd = e.end;
 }
 
+void DmaRecorder::onDmaBandwidths(std::span<const DmaBandwidthEvent> events) {
+    for (const DmaBandwidthEvent& e : events) {
+        DmaRecorder::onDmaBandwidth(e); // bound statically: no virtual call per piece
+    }
+}
+
 void DmaRecorder::finish(SimResult& result) {
     if (m_bandwidthEnd > 0) {
         m_steps.back().push_back({m_bandwidthEnd, 0, 0, static_cast<std::int32_t>(m_rates.size())});
@@ -54,39 +63,50 @@ void DmaRecorder::finish(SimResult& result) {
     std::int64_t bytes = 0;
     double rate = 0;
     std::int64_t active = 0;
-    m_series.timePs.push_back(0);
-    m_series.bytesInFlight.push_back(0);
-    m_series.bytesPerNs.push_back(0);
-    m_series.activeTransfers.push_back(0);
-    // Each step is applied, then the series gets a point per distinct time (the last value at that time).
+    // At most one point per step plus the initial one. Reserved, not resized: pages that no point
+    // reaches are never touched.
+    std::size_t steps = 0;
+    for (const auto& list : m_steps) {
+        steps += list.size();
+    }
+    DmaSeries& s = m_series;
+    s.timePs.reserve(steps + 1);
+    s.bytesInFlight.reserve(steps + 1);
+    s.bytesPerNs.reserve(steps + 1);
+    s.activeTransfers.reserve(steps + 1);
+    s.timePs.push_back(0);
+    s.bytesInFlight.push_back(0);
+    s.bytesPerNs.push_back(0);
+    s.activeTransfers.push_back(0);
+    // Each step is applied, then the series gets a point per distinct time (the last value at that time;
+    // time 0 replaces the initial point).
     TimePs pending = -1;
     const auto flush = [&] {
         if (pending < 0) {
             return;
         }
-        const TimePs time = pending;
-        if (m_series.timePs.back() == time) {
-            m_series.bytesInFlight.back() = bytes;
-            m_series.bytesPerNs.back() = rate;
-            m_series.activeTransfers.back() = static_cast<std::uint32_t>(active);
+        if (s.timePs.back() == pending) {
+            s.bytesInFlight.back() = bytes;
+            s.bytesPerNs.back() = rate;
+            s.activeTransfers.back() = static_cast<std::uint32_t>(active);
         } else {
-            m_series.timePs.push_back(time);
-            m_series.bytesInFlight.push_back(bytes);
-            m_series.bytesPerNs.push_back(rate);
-            m_series.activeTransfers.push_back(static_cast<std::uint32_t>(active));
+            s.timePs.push_back(pending);
+            s.bytesInFlight.push_back(bytes);
+            s.bytesPerNs.push_back(rate);
+            s.activeTransfers.push_back(static_cast<std::uint32_t>(active));
         }
     };
     mergeSorted(
-        m_steps, [](const Step& s) { return s.time; },
-        [&](const Step& s) {
-            if (s.time != pending) {
+        m_steps, [](const Step& st) { return st.time; },
+        [&](const Step& st) {
+            if (st.time != pending) {
                 flush();
-                pending = s.time;
+                pending = st.time;
             }
-            bytes += s.bytes;
-            active += s.active;
-            if (s.rate >= 0) {
-                rate = m_rates[static_cast<std::size_t>(s.rate)];
+            bytes += st.bytes;
+            active += st.active;
+            if (st.rate >= 0) {
+                rate = m_rates[static_cast<std::size_t>(st.rate)];
             }
         });
     flush();

@@ -16,6 +16,7 @@ public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
     void onDmaTransfer(const DmaTransferEvent& e) override;
     void onDmaBandwidth(const DmaBandwidthEvent& e) override;
+    void onDmaBandwidths(std::span<const DmaBandwidthEvent> events) override;
     void finish(SimResult& result) override;
 
 private:

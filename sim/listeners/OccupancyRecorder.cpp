@@ -50,6 +50,14 @@ void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
     }
     std::int64_t bytes = 0;
     std::int64_t pbytes = 0;
+    // At most one point per step plus the initial one; reserved (untouched pages cost nothing).
+    std::size_t steps = 0;
+    for (const std::vector<Step>& list : lists) {
+        steps += list.size();
+    }
+    out.timePs.reserve(steps + 1);
+    out.bytes.reserve(steps + 1);
+    out.partitionBytes.reserve(steps + 1);
     out.timePs.push_back(0);
     out.bytes.push_back(0);
     out.partitionBytes.push_back(0);

@@ -8,16 +8,8 @@
 
 namespace kl::sim {
 
-void OverlapAnalysis::onStart(const KernelIr& ir, const HardwareProfile& hw) {
+void OverlapAnalysis::onStart(const KernelIr&, const HardwareProfile&) {
     m_compute.assign(kComputeLanes, {});
-    m_dma.assign(static_cast<std::size_t>(hw.dma.queues), {});
-    std::size_t transfers = 0;
-    for (const Instruction& in : ir.instructions()) {
-        transfers += in.engine == Engine::Dma ? 1 : 0;
-    }
-    for (auto& q : m_dma) {
-        q.reserve(transfers / std::max<std::size_t>(m_dma.size(), 1) + 16);
-    }
 }
 
 namespace {
@@ -40,12 +32,7 @@ inline void appendMerged(OverlapAnalysis::Intervals& lane, TimePs start, TimePs 
 
 void OverlapAnalysis::record(const InstructionEvent& e) {
     if (e.engine == Engine::Dma) {
-        const std::size_t q = e.lane - kComputeLanes;
-        if (q >= m_dma.size()) {
-            m_dma.resize(q + 1);
-        }
-        appendMerged(m_dma[q], e.start, e.end);
-        return;
+        return; // from the DMA series at the end
     }
     if (e.lsStart >= 0) {
         appendMerged(m_compute[static_cast<std::size_t>(Lane::LoadStationary)], e.lsStart, e.lsEnd);
@@ -78,6 +65,26 @@ TimePs OverlapAnalysis::unionOfLanes(const std::vector<Intervals>& lanes, Interv
                 total += iv.second - iv.first;
             }
         });
+    return total;
+}
+
+TimePs OverlapAnalysis::activeStretches(const DmaSeries& dma, Intervals& out) {
+    out.clear();
+    TimePs total = 0;
+    const std::size_t n = dma.timePs.size();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        if (dma.activeTransfers[i] == 0) {
+            continue;
+        }
+        const TimePs from = dma.timePs[i];
+        const TimePs to = dma.timePs[i + 1];
+        if (!out.empty() && out.back().second == from) {
+            out.back().second = to;
+        } else {
+            out.emplace_back(from, to);
+        }
+        total += to - from;
+    }
     return total;
 }
 
@@ -120,12 +127,11 @@ void OverlapAnalysis::finish(SimResult& result) {
     Intervals compute;
     Intervals dma;
     s.computeActivePs = unionOfLanes(m_compute, compute);
-    s.dmaActivePs = unionOfLanes(m_dma, dma);
+    s.dmaActivePs = activeStretches(result.dma, dma);
     s.overlapPs = intersection(compute, dma);
     s.dmaExposedPs = s.dmaActivePs - s.overlapPs;
     result.overlap = s;
     m_compute = {};
-    m_dma = {};
 }
 
 } // namespace kl::sim

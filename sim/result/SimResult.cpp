@@ -83,8 +83,7 @@ void TimelineData::putDuration(std::size_t i, TimePs value) {
 }
 
 void TimelineData::putStall(std::size_t i, TimePs value) {
-    constexpr TimePs kLimit = static_cast<TimePs>(std::uint64_t{kWide8} << 32);
-    if (value >= 0 && value < kLimit) {
+    if (value >= 0 && value < kStallLimit) {
         m_stall[i] = static_cast<std::uint32_t>(value);
         m_stallHigh[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> 32);
         m_wideStall.erase(i);
@@ -154,9 +153,14 @@ void TimelineData::append(const Record& r) {
     const TimePs duration = r.endPs - r.mainStartPs;
     m_duration.push_back(duration >= 0 && duration < TimePs{kWide32} ? static_cast<std::uint32_t>(duration)
                                                                       : narrow32(i, duration, m_wideDuration));
-    m_stall.push_back(0);
-    m_stallHigh.push_back(0);
-    putStall(i, r.stallPs);
+    if (r.stallPs >= 0 && r.stallPs < kStallLimit) {
+        m_stall.push_back(static_cast<std::uint32_t>(r.stallPs));
+        m_stallHigh.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(r.stallPs) >> 32));
+    } else {
+        m_stall.push_back(kWide32);
+        m_stallHigh.push_back(kWide8);
+        m_wideStall.set(i, r.stallPs);
+    }
     if (r.waitOn == kNoIndex) {
         m_waitBack.push_back(0);
     } else if (r.waitOn < i && i - r.waitOn < kWide16) {
@@ -165,8 +169,11 @@ void TimelineData::append(const Record& r) {
         m_waitBack.push_back(kWide16);
         m_wideWait.set(i, r.waitOn);
     }
-    m_loc.push_back(0);
-    setLoc(i, r.loc);
+    const std::uint16_t loc = locIndex(r.loc);
+    m_loc.push_back(loc);
+    if (loc == kWide16) {
+        m_wideLoc.set(i, static_cast<std::int64_t>((static_cast<std::uint64_t>(r.loc.file) << 32) | r.loc.line));
+    }
     m_op.push_back(r.op);
     m_lane.push_back(r.lane < kWide8 ? static_cast<std::uint8_t>(r.lane) : kWide8);
     if (r.lane >= kWide8) {

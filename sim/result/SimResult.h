@@ -149,6 +149,8 @@ private:
     static constexpr std::uint16_t kWide16 = 0xffffu;
     static constexpr std::uint8_t kWide8 = 0xffu;
     static constexpr std::uint8_t kHasLs = 0x80u;
+    /// Stalls below this fit the 40-bit (32 + 8) field.
+    static constexpr TimePs kStallLimit = static_cast<TimePs>(std::uint64_t{kWide8} << 32);
     static constexpr std::uint8_t kCauseMask = 0x7fu;
 
     /// Values that did not fit their narrow field: (index, exact value), sorted by index.
