@@ -49,7 +49,8 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const Instruction& in = instrs[i];
-        for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
+        const auto dsts = ir.dsts(in);
+        for (const auto ops : {dsts, ir.srcs(in)}) {
             for (const AccessPattern& ap : ops) {
                 if (ap.buffer >= buffers.size()) {
                     return makeError(ErrorCode::Parse,
@@ -58,6 +59,9 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
                 }
                 m_buffers[ap.buffer].lastUse = i;
             }
+        }
+        for (const AccessPattern& ap : dsts) {
+            m_buffers[ap.buffer].written = true;
         }
         if (in.engine == Engine::Dma) {
             m_laneLastUse[kComputeLanes] = i;
@@ -132,21 +136,28 @@ void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
     for (std::size_t k = 0; k < count; ++k) {
         const AccessPattern& ap = m_operandBase[k];
         const BufferState& st = m_buffers[ap.buffer];
-        m_regions[k] = regionOf(ir, ap, st.dtypeBytes, st.memory == Memory::Hbm);
+        if (k < in.dstCount || st.written) { // the others are not tracked (see recordAccesses)
+            m_regions[k] = regionOf(ir, ap, st.dtypeBytes, st.memory == Memory::Hbm);
+        }
     }
 }
 
-void Pipeline::queryDeps(std::span<const AccessPattern> ops, bool isWrite,
-                         DependencyTracker::Ready& ready) {
+void Pipeline::queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {
     for (const AccessPattern& ap : ops) {
-        m_deps.query(ap.buffer, region(ap), isWrite, ready);
+        if (isWrite || m_buffers[ap.buffer].written) {
+            m_deps.query(ap.buffer, region(ap), isWrite, ready);
+        }
     }
 }
 
-void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end,
-                              std::uint32_t index) {
+void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index) {
     for (const AccessPattern& ap : ops) {
-        m_deps.record(ap.buffer, region(ap), isWrite, end, index);
+        // Reads of a buffer nothing writes (a kernel input) can never order anything: no write will ask
+        // about them (WAR) and there is no write for them to wait on (RAW). Not tracking them keeps the
+        // lists of big input tensors, read by every load, empty.
+        if (isWrite || m_buffers[ap.buffer].written) {
+            m_deps.record(ap.buffer, region(ap), isWrite, end, index);
+        }
     }
 }
 
@@ -186,9 +197,11 @@ void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
         e.time = start;
         e.lane = lane;
         e.buffer = b;
+        e.memory = st.memory;
         e.partitionBytes = st.partitionBytes;
+        e.bytes = st.partitionBytes * st.partitions;
         e.overflow = overflow;
-        m_pendingMemory.push_back(e);
+        emitMemory(e);
     }
 }
 
@@ -258,7 +271,6 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     commitAllocations(start, lane);
     recordAccesses(ir.srcs(in), false, end, index);
     recordAccesses(ir.dsts(in), true, end, index);
-    flushMemoryEvents();
     InstructionEvent e;
     e.index = index;
     e.start = start;
@@ -323,7 +335,6 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
         recordAccesses(src.subspan(1), false, mmEnd, index);
     }
     recordAccesses(ir.dsts(in), true, mmEnd, index);
-    flushMemoryEvents();
     InstructionEvent e;
     e.index = index;
     e.start = lsStart;
@@ -382,7 +393,6 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     commitAllocations(start, dmaLane(queue));
     recordAccesses(ir.srcs(in), false, t.end, index);
     recordAccesses(ir.dsts(in), true, t.end, index);
-    flushMemoryEvents();
 
     DmaTransferEvent d;
     d.index = index;
@@ -411,16 +421,6 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     e.dmaBytes = bytes;
     emit(e);
     releaseFinished(ir, in, index, t.end, dmaLane(queue));
-}
-
-void Pipeline::flushMemoryEvents() {
-    for (MemoryEvent& e : m_pendingMemory) {
-        const BufferState& st = m_buffers[e.buffer];
-        e.memory = st.memory;
-        e.bytes = e.partitionBytes * st.partitions;
-        emitMemory(e);
-    }
-    m_pendingMemory.clear();
 }
 
 void Pipeline::emitDmaBandwidth(bool all) {

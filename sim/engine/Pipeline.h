@@ -47,6 +47,7 @@ private:
         std::int32_t dtypeBytes = 0;
         Memory memory = Memory::Hbm;
         std::uint8_t state = 0; ///< 0 not allocated, 1 open, 2 freed
+        bool written = false;   ///< some instruction writes it (else reads need no tracking)
     };
     struct Constraint {
         TimePs unitFree = 0;
@@ -78,7 +79,6 @@ private:
                          std::uint16_t lane);
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
     void advanceWatermark(std::uint32_t index);
-    void flushMemoryEvents();
     void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
     void flushInstructions();
@@ -96,7 +96,6 @@ private:
     TimePs m_mmPrevStart = 0;
     std::vector<BufferState> m_buffers;
     std::vector<std::uint32_t> m_newlyOpened;
-    std::vector<MemoryEvent> m_pendingMemory;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
     std::vector<SimListener*> m_listeners;

@@ -54,6 +54,8 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
     in.pidCount = static_cast<std::uint8_t>(pid.size());
     m_ints.insert(m_ints.end(), iter.begin(), iter.end());
     m_ints.insert(m_ints.end(), pid.begin(), pid.end());
+    m_dmaCount += in.engine == Engine::Dma ? 1 : 0;
+    m_matmulCount += in.op == Op::NcMatmul && in.engine == Engine::Tensor ? 1 : 0;
     m_instructions.push_back(in);
 }
 

@@ -128,6 +128,11 @@ public:
         return in.locCount > 0 ? m_locs[in.locBegin] : SourceLoc{};
     }
 
+    /// How many instructions are DMA transfers, and how many are TensorE matmuls (kept as instructions
+    /// are added, so that listeners can size their storage without a pass over the program).
+    [[nodiscard]] std::size_t dmaCount() const { return m_dmaCount; }
+    [[nodiscard]] std::size_t matmulCount() const { return m_matmulCount; }
+
     std::uint32_t addBuffer(Buffer buffer);
     /// Appends a pattern and returns the index of its first dimension (for AccessPattern::patternBegin).
     std::uint32_t addPattern(std::span<const PatternDim> dims);
@@ -146,6 +151,8 @@ private:
     std::vector<PatternDim> m_patternDims;
     std::vector<SourceLoc> m_locs;
     std::vector<std::int32_t> m_ints;
+    std::size_t m_dmaCount = 0;
+    std::size_t m_matmulCount = 0;
 };
 
 /// Smallest and one-past-largest element index an access pattern touches (free dimension / flat index).

@@ -12,10 +12,7 @@ namespace kl::sim {
 void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_series = {};
     m_series.queues = static_cast<std::uint32_t>(hw.dma.queues);
-    std::size_t transfers = 0;
-    for (const Instruction& in : ir.instructions()) {
-        transfers += in.engine == Engine::Dma ? 1 : 0;
-    }
+    const std::size_t transfers = ir.dmaCount();
     m_steps.assign(m_series.queues + 1, {});
     m_bandwidthEnd = 0;
     m_rates.clear();

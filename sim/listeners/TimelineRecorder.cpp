@@ -6,12 +6,8 @@ namespace kl::sim {
 
 void TimelineRecorder::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_ir = &ir;
-    std::size_t matmuls = 0;
-    for (const Instruction& in : ir.instructions()) {
-        matmuls += in.op == Op::NcMatmul && in.engine == Engine::Tensor ? 1 : 0;
-    }
     m_data = {};
-    m_data.reserve(ir.instructions().size(), matmuls); // exact: nothing grows, nothing is left over
+    m_data.reserve(ir.instructions().size(), ir.matmulCount()); // exact: nothing grows, nothing is left over
 }
 
 void TimelineRecorder::record(const InstructionEvent& e) {
