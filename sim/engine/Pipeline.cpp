@@ -33,26 +33,38 @@ Pipeline::Pipeline(const HardwareProfile& hw)
       m_psum(static_cast<std::int64_t>(hw.psum.partitionBytes)) {}
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
-    const auto& buffers = ir.buffers();
-    m_buffers.assign(buffers.size(), {});
-    m_deps.reset(buffers.size());
-    m_laneLastUse.fill(kNoIndex);
-    for (std::size_t b = 0; b < buffers.size(); ++b) {
-        const Buffer& buf = buffers[b];
-        const auto granule = static_cast<std::int64_t>(buf.memory == Memory::Psum ? m_hw.psum.bankBytes : 0);
+    const std::vector<BufferFacts>& facts = ir.bufferFacts();
+    m_buffers.assign(facts.size(), {});
+    m_deps.reset(facts.size());
+    for (std::size_t b = 0; b < facts.size(); ++b) {
+        const BufferFacts& f = facts[b];
+        const auto granule = static_cast<std::int64_t>(f.memory == Memory::Psum ? m_hw.psum.bankBytes : 0);
         BufferState& st = m_buffers[b];
-        st.partitionBytes = roundUp(buf.bytesPerPartition(), granule);
-        st.partitions = buf.partitions();
-        st.dtypeBytes = buf.dtypeBytes;
-        st.memory = buf.memory;
+        st.partitionBytes = roundUp(f.bytesPerPartition, granule);
+        st.partitions = f.partitions;
+        st.dtypeBytes = f.dtypeBytes;
+        st.memory = f.memory;
+        st.lastUse = f.lastUse;
+        st.written = f.written;
     }
+    m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = ir.lastMatmul();
+    m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = ir.lastOn(Engine::Tensor);
+    m_laneLastUse[static_cast<std::size_t>(Lane::Vector)] = ir.lastOn(Engine::Vector);
+    m_laneLastUse[static_cast<std::size_t>(Lane::Scalar)] = ir.lastOn(Engine::Scalar);
+    m_laneLastUse[static_cast<std::size_t>(Lane::GpSimd)] = ir.lastOn(Engine::GpSimd);
+    m_laneLastUse[kComputeLanes] = ir.lastOn(Engine::Dma);
+    if (!ir.hasForwardBufferRefs()) {
+        return {};
+    }
+    // Some operand named a buffer that did not exist yet when its instruction was added: work the uses
+    // out here, and refuse an operand whose buffer never came.
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const Instruction& in = instrs[i];
         const auto dsts = ir.dsts(in);
         for (const auto ops : {dsts, ir.srcs(in)}) {
             for (const AccessPattern& ap : ops) {
-                if (ap.buffer >= buffers.size()) {
+                if (ap.buffer >= facts.size()) {
                     return makeError(ErrorCode::Parse,
                                      fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i,
                                                  in.id, ap.buffer));
@@ -62,14 +74,6 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
         }
         for (const AccessPattern& ap : dsts) {
             m_buffers[ap.buffer].written = true;
-        }
-        if (in.engine == Engine::Dma) {
-            m_laneLastUse[kComputeLanes] = i;
-        } else if (isMatmul(in)) {
-            m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = i;
-            m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = i;
-        } else {
-            m_laneLastUse[computeLane(in.engine)] = i;
         }
     }
     return {};

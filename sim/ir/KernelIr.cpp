@@ -19,8 +19,14 @@ std::int64_t Buffer::partitions() const {
 }
 
 std::uint32_t KernelIr::addBuffer(Buffer buffer) {
+    const std::size_t index = m_buffers.size();
+    BufferFacts& f = m_bufferFacts.emplace_back();
+    f.bytesPerPartition = buffer.bytesPerPartition();
+    f.partitions = buffer.partitions();
+    f.dtypeBytes = buffer.dtypeBytes;
+    f.memory = buffer.memory;
     m_buffers.push_back(std::move(buffer));
-    return static_cast<std::uint32_t>(m_buffers.size() - 1);
+    return static_cast<std::uint32_t>(index);
 }
 
 std::uint32_t KernelIr::addPattern(std::span<const PatternDim> dims) {
@@ -54,8 +60,26 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
     in.pidCount = static_cast<std::uint8_t>(pid.size());
     m_ints.insert(m_ints.end(), iter.begin(), iter.end());
     m_ints.insert(m_ints.end(), pid.begin(), pid.end());
+    const auto index = static_cast<std::uint32_t>(m_instructions.size());
+    const auto use = [&](std::span<const AccessPattern> ops, bool write) {
+        for (const AccessPattern& ap : ops) {
+            if (ap.buffer >= m_bufferFacts.size()) {
+                m_forwardBufferRefs = true; // added later, or never (the simulator reports that)
+                continue;
+            }
+            BufferFacts& f = m_bufferFacts[ap.buffer];
+            f.lastUse = index;
+            f.written = f.written || write;
+        }
+    };
+    use(dst, true);
+    use(src, false);
+    const bool matmul = in.op == Op::NcMatmul && in.engine == Engine::Tensor;
     m_dmaCount += in.engine == Engine::Dma ? 1 : 0;
-    m_matmulCount += in.op == Op::NcMatmul && in.engine == Engine::Tensor ? 1 : 0;
+    m_matmulCount += matmul ? 1 : 0;
+    // An engine value outside the enum is issued to VectorE by the simulator; count it there.
+    m_lastOn[static_cast<std::size_t>(in.engine < Engine::Count ? in.engine : Engine::Vector)] = index;
+    m_lastMatmul = matmul ? index : m_lastMatmul;
     m_instructions.push_back(in);
 }
 

@@ -2,6 +2,7 @@
 
 #include "ir/IrTypes.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -90,6 +91,18 @@ struct IrDiagnostic {
     SourceLoc loc;
 };
 
+/// What the simulator reads about a buffer on every access, kept compact and up to date by KernelIr as
+/// buffers and instructions are added: no pass over the program and no pointer chasing into Buffer's
+/// name and shape while simulating.
+struct BufferFacts {
+    std::int64_t bytesPerPartition = 0; ///< Buffer::bytesPerPartition()
+    std::int64_t partitions = 1;        ///< Buffer::partitions()
+    std::uint32_t lastUse = kNoIndex;   ///< the last instruction (program order) that reads or writes it
+    std::int32_t dtypeBytes = 0;
+    Memory memory = Memory::Hbm;
+    bool written = false; ///< some instruction writes it
+};
+
 /// The Kernel IR of one traced kernel (docs/kernel-ir.md), stored compactly: instructions are fixed-size
 /// values and every variable-length part (operands, pattern dimensions, source frames, loop indices) is a
 /// range into a shared pool, so a million instructions take tens of megabytes and no pointers.
@@ -132,6 +145,14 @@ public:
     /// are added, so that listeners can size their storage without a pass over the program).
     [[nodiscard]] std::size_t dmaCount() const { return m_dmaCount; }
     [[nodiscard]] std::size_t matmulCount() const { return m_matmulCount; }
+    /// Per buffer, parallel to buffers(). Uses are counted only for operands whose buffer existed when the
+    /// instruction was added; if some did not, hasForwardBufferRefs() is true and a reader must work the
+    /// uses out from the instructions itself (and report operands whose buffer never came).
+    [[nodiscard]] const std::vector<BufferFacts>& bufferFacts() const { return m_bufferFacts; }
+    [[nodiscard]] bool hasForwardBufferRefs() const { return m_forwardBufferRefs; }
+    /// The last instruction issued to each engine (kNoIndex if none), and the last TensorE matmul.
+    [[nodiscard]] std::uint32_t lastOn(Engine engine) const { return m_lastOn[static_cast<std::size_t>(engine)]; }
+    [[nodiscard]] std::uint32_t lastMatmul() const { return m_lastMatmul; }
 
     std::uint32_t addBuffer(Buffer buffer);
     /// Appends a pattern and returns the index of its first dimension (for AccessPattern::patternBegin).
@@ -153,6 +174,11 @@ private:
     std::vector<std::int32_t> m_ints;
     std::size_t m_dmaCount = 0;
     std::size_t m_matmulCount = 0;
+    std::vector<BufferFacts> m_bufferFacts;
+    bool m_forwardBufferRefs = false;
+    std::array<std::uint32_t, static_cast<std::size_t>(Engine::Count)> m_lastOn{kNoIndex, kNoIndex, kNoIndex, kNoIndex,
+                                                                                kNoIndex};
+    std::uint32_t m_lastMatmul = kNoIndex;
 };
 
 /// Smallest and one-past-largest element index an access pattern touches (free dimension / flat index).

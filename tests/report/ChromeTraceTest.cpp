@@ -101,7 +101,7 @@ TEST(ChromeTrace, OptionsLeaveOutFlowsAndCounters) {
     const std::string text = ChromeTrace::write(*run, {.flows = false, .counters = false});
     EXPECT_EQ(text.find("\"ph\":\"s\""), std::string::npos);
     EXPECT_EQ(text.find("\"ph\":\"C\""), std::string::npos);
-    EXPECT_NO_THROW((void)Json::parse(text));
+    EXPECT_TRUE(Json::accept(text));
 }
 
 } // namespace
