@@ -90,10 +90,24 @@ void MemoryUnit::advance(TimePs watermark) {
         return;
     }
     m_watermark = watermark;
-    settle();
-    while (m_head < m_steps.size() && m_steps[m_head].first <= watermark) {
+    // Fold every step at or before the watermark into the base: the sorted part from its head, the tail
+    // by a pass that keeps the rest in order. The tail is sorted only when a scan needs it (or when it
+    // grows long), so most steps are folded without ever being sorted.
+    while (m_head < m_sorted && m_steps[m_head].first <= watermark) {
         m_baseBytes += m_steps[m_head].second;
         ++m_head;
+    }
+    std::size_t kept = m_sorted;
+    for (std::size_t i = m_sorted; i < m_steps.size(); ++i) {
+        if (m_steps[i].first <= watermark) {
+            m_baseBytes += m_steps[i].second;
+        } else {
+            m_steps[kept++] = m_steps[i];
+        }
+    }
+    m_steps.resize(kept);
+    if (m_steps.size() - m_sorted > kMaxTail) {
+        settle();
     }
     if (m_head > 1024 && m_head * 2 > m_steps.size()) {
         m_steps.erase(m_steps.begin(), m_steps.begin() + static_cast<std::ptrdiff_t>(m_head));

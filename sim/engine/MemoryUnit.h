@@ -41,8 +41,8 @@ private:
     TimePs m_watermark = 0;
     /// Closed tiles: +bytes at start, -bytes at end, for times after the watermark. [m_head, m_sorted) is
     /// sorted by time (equal times in the order they were added); [m_sorted, end) holds the steps added
-    /// since, in order, and is merged in only when a scan or a fold needs the order (most closes are
-    /// answered by m_maxBound without either). A vector, not a map: the scan is contiguous and folding
+    /// since, in order, and is merged in only when a scan needs the order (most fits are answered by
+    /// m_maxBound without one); folding at the watermark takes tail steps out without sorting them. A vector, not a map: the scan is contiguous and folding
     /// at the watermark just moves m_head.
     using Step = std::pair<TimePs, std::int64_t>;
     std::vector<Step> m_steps;
@@ -52,6 +52,8 @@ private:
     /// An upper bound of the closed tiles' usage at any time after the watermark: exact after each scan,
     /// raised by every close. When it leaves room, earliestFit answers without scanning.
     std::int64_t m_maxBound = 0;
+    /// Past this many unsorted steps, advance() sorts them in (its pass over the tail stays short).
+    static constexpr std::size_t kMaxTail = 512;
     /// Merges the unsorted tail into the sorted part (stable: as if each step had been inserted after
     /// the steps of equal time already there).
     void settle();

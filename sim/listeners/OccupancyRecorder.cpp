@@ -13,6 +13,8 @@ void OccupancyRecorder::onStart(const KernelIr&, const HardwareProfile& hw) {
     m_lanes = lanes;
     m_sbuf.assign(2 * lanes, {});
     m_psum.assign(2 * lanes, {});
+    m_sbufUnsorted.assign(2 * lanes, false);
+    m_psumUnsorted.assign(2 * lanes, false);
     m_sbufMeta = {};
     m_psumMeta = {};
     m_sbufMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
@@ -33,19 +35,23 @@ void OccupancyRecorder::record(const MemoryEvent& e) {
         ++meta.tiles;
         meta.overflowCount += e.overflow ? 1 : 0;
     }
-    Lists& lists = e.memory == Memory::Psum ? m_psum : m_sbuf;
+    const bool psum = e.memory == Memory::Psum;
     const std::size_t lane = std::min<std::size_t>(e.lane, m_lanes - 1);
-    lists[e.partitionBytes < 0 ? lane : m_lanes + lane].push_back({e.time, e.bytes, e.partitionBytes});
+    const std::size_t l = e.partitionBytes < 0 ? lane : m_lanes + lane;
+    std::vector<Step>& list = (psum ? m_psum : m_sbuf)[l];
+    if (!list.empty() && list.back().time > e.time) {
+        (psum ? m_psumUnsorted : m_sbufUnsorted)[l] = true;
+    }
+    list.push_back({e.time, e.bytes, e.partitionBytes});
 }
 
-void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
+void OccupancyRecorder::build(Lists& lists, const std::vector<bool>& unsorted, OccupancySeries& out) {
     // A lane's frees are nearly always in time order already (a tile is freed at the end of its last
     // use, and a lane runs in order); the rare list that is not gets sorted. Every list must be sorted
     // by time for the merge; the order of frees at one time does not matter (they only lower the level).
-    for (std::vector<Step>& list : lists) {
-        const auto byTime = [](const Step& a, const Step& b) { return a.time < b.time; };
-        if (!std::is_sorted(list.begin(), list.end(), byTime)) {
-            std::sort(list.begin(), list.end(), byTime);
+    for (std::size_t l = 0; l < lists.size(); ++l) {
+        if (unsorted[l]) {
+            std::sort(lists[l].begin(), lists[l].end(), [](const Step& a, const Step& b) { return a.time < b.time; });
         }
     }
     std::int64_t bytes = 0;
@@ -95,8 +101,8 @@ void OccupancyRecorder::build(Lists& lists, OccupancySeries& out) {
 }
 
 void OccupancyRecorder::finish(SimResult& result) {
-    build(m_sbuf, m_sbufMeta);
-    build(m_psum, m_psumMeta);
+    build(m_sbuf, m_sbufUnsorted, m_sbufMeta);
+    build(m_psum, m_psumUnsorted, m_psumMeta);
     result.sbuf = std::move(m_sbufMeta);
     result.psum = std::move(m_psumMeta);
 }

@@ -32,11 +32,15 @@ private:
     /// not), [lanes + lane] allocations of that lane (in time order, lanes run in order): merged with a
     /// heap, without sorting everything.
     using Lists = std::vector<std::vector<Step>>;
-    static void build(Lists& lists, OccupancySeries& out);
+    /// `unsorted[l]`: list l received a step earlier than its last one (checked as steps arrive, so
+    /// finish() does not read every list an extra time to find out).
+    static void build(Lists& lists, const std::vector<bool>& unsorted, OccupancySeries& out);
 
     std::size_t m_lanes = 1;
     Lists m_sbuf;
     Lists m_psum;
+    std::vector<bool> m_sbufUnsorted;
+    std::vector<bool> m_psumUnsorted;
     OccupancySeries m_sbufMeta;
     OccupancySeries m_psumMeta;
 };
