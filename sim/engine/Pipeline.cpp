@@ -85,6 +85,8 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
     }
     m_batchSize = 0;
     m_memoryBatchSize = 0;
+    m_mark = 0;
+    m_markSent = 0;
     for (SimListener* l : m_listeners) {
         l->onStart(ir, m_hw);
     }
@@ -125,6 +127,7 @@ void Pipeline::advanceWatermark(std::uint32_t index) {
     if (mark > 0) {
         m_sbuf.advance(mark);
         m_psum.advance(mark);
+        m_mark = std::max(m_mark, mark);
     }
 }
 
@@ -472,6 +475,14 @@ void Pipeline::flushInstructions() {
     }
     m_batchSize = 0;
     emitDmaBandwidth(false); // the calendar pieces finalised meanwhile, as one batch
+    if (m_mark > m_markSent) {
+        // Every event of the instructions so far is out (tile events included); no later one is earlier.
+        flushMemoryBatch();
+        for (SimListener* l : m_listeners) {
+            l->onWatermark(m_mark);
+        }
+        m_markSent = m_mark;
+    }
 }
 
 } // namespace kl::sim

@@ -94,6 +94,8 @@ private:
     std::array<TimePs, kComputeLanes> m_laneFree{};
     std::array<std::uint32_t, kComputeLanes + 1> m_laneLastUse{}; ///< last instruction per lane; [5] = any DMA
     TimePs m_mmPrevStart = 0;
+    TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
+    TimePs m_markSent = 0; ///< the last watermark given to the listeners
     std::vector<BufferState> m_buffers;
     std::vector<std::uint32_t> m_newlyOpened;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled

@@ -44,6 +44,13 @@ public:
             onDmaBandwidth(e);
         }
     }
+    /// Every event earlier than `time` has been delivered, and none delivered after this call is
+    /// earlier (an instruction's start, a tile's allocation or free, a transfer's start or end).
+    /// Bandwidth pieces are the exception: they arrive once final, in time order, possibly after the
+    /// watermark has passed their start. Listeners that turn per-lane records
+    /// into time-ordered series can emit everything earlier than `time` here instead of keeping the
+    /// whole run until finish(). Comes every few hundred instructions, never decreasing.
+    virtual void onWatermark(TimePs /*time*/) {}
     /// Called once after the last instruction, in the order listeners were added.
     virtual void finish(SimResult& /*result*/) {}
 };

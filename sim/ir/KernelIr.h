@@ -145,6 +145,10 @@ public:
     /// are added, so that listeners can size their storage without a pass over the program).
     [[nodiscard]] std::size_t dmaCount() const { return m_dmaCount; }
     [[nodiscard]] std::size_t matmulCount() const { return m_matmulCount; }
+    /// How many buffers live in `memory`.
+    [[nodiscard]] std::size_t bufferCount(Memory memory) const {
+        return m_bufferCount[static_cast<std::size_t>(memory)];
+    }
     /// Per buffer, parallel to buffers(). Uses are counted only for operands whose buffer existed when the
     /// instruction was added; if some did not, hasForwardBufferRefs() is true and a reader must work the
     /// uses out from the instructions itself (and report operands whose buffer never came).
@@ -176,6 +180,7 @@ private:
     std::size_t m_matmulCount = 0;
     std::vector<BufferFacts> m_bufferFacts;
     bool m_forwardBufferRefs = false;
+    std::array<std::size_t, 3> m_bufferCount{}; ///< per Memory
     std::array<std::uint32_t, static_cast<std::size_t>(Engine::Count)> m_lastOn{kNoIndex, kNoIndex, kNoIndex, kNoIndex,
                                                                                 kNoIndex};
     std::uint32_t m_lastMatmul = kNoIndex;

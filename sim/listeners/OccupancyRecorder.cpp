@@ -2,25 +2,34 @@
 
 #include "hw/HardwareProfile.h"
 #include "ir/KernelIr.h"
-#include "listeners/SortedMerge.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace kl::sim {
 
-void OccupancyRecorder::onStart(const KernelIr&, const HardwareProfile& hw) {
+void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     const std::size_t lanes = kComputeLanes + static_cast<std::size_t>(hw.dma.queues);
     m_lanes = lanes;
-    m_sbuf.assign(2 * lanes, {});
-    m_psum.assign(2 * lanes, {});
-    m_sbufUnsorted.assign(2 * lanes, false);
-    m_psumUnsorted.assign(2 * lanes, false);
-    m_sbufMeta = {};
-    m_psumMeta = {};
-    m_sbufMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
-    m_sbufMeta.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions);
-    m_psumMeta.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes);
-    m_psumMeta.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions);
+    for (Track* t : {&m_sbuf, &m_psum}) {
+        t->steps.reset(2 * lanes);
+        t->series = {};
+        t->bytes = 0;
+        t->partitionBytes = 0;
+        t->pending = -1;
+        // At most one point per allocation and per free, plus the first: reserved, not resized.
+        const std::size_t points = 2 * ir.bufferCount(t == &m_sbuf ? Memory::Sbuf : Memory::Psum) + 1;
+        t->series.timePs.reserve(points);
+        t->series.bytes.reserve(points);
+        t->series.partitionBytes.reserve(points);
+        t->series.timePs.push_back(0);
+        t->series.bytes.push_back(0);
+        t->series.partitionBytes.push_back(0);
+    }
+    m_sbuf.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
+    m_sbuf.series.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions);
+    m_psum.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes);
+    m_psum.series.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions);
 }
 
 void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {
@@ -30,81 +39,58 @@ void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {
 }
 
 void OccupancyRecorder::record(const MemoryEvent& e) {
-    OccupancySeries& meta = e.memory == Memory::Psum ? m_psumMeta : m_sbufMeta;
+    Track& t = e.memory == Memory::Psum ? m_psum : m_sbuf;
     if (e.partitionBytes > 0) {
-        ++meta.tiles;
-        meta.overflowCount += e.overflow ? 1 : 0;
+        ++t.series.tiles;
+        t.series.overflowCount += e.overflow ? 1 : 0;
     }
-    const bool psum = e.memory == Memory::Psum;
     const std::size_t lane = std::min<std::size_t>(e.lane, m_lanes - 1);
-    const std::size_t l = e.partitionBytes < 0 ? lane : m_lanes + lane;
-    std::vector<Step>& list = (psum ? m_psum : m_sbuf)[l];
-    if (!list.empty() && list.back().time > e.time) {
-        (psum ? m_psumUnsorted : m_sbufUnsorted)[l] = true;
-    }
-    list.push_back({e.time, e.bytes, e.partitionBytes});
+    t.steps.push(e.partitionBytes < 0 ? lane : m_lanes + lane, {e.time, e.bytes, e.partitionBytes});
 }
 
-void OccupancyRecorder::build(Lists& lists, const std::vector<bool>& unsorted, OccupancySeries& out) {
-    // A lane's frees are nearly always in time order already (a tile is freed at the end of its last
-    // use, and a lane runs in order); the rare list that is not gets sorted. Every list must be sorted
-    // by time for the merge; the order of frees at one time does not matter (they only lower the level).
-    for (std::size_t l = 0; l < lists.size(); ++l) {
-        if (unsorted[l]) {
-            std::sort(lists[l].begin(), lists[l].end(), [](const Step& a, const Step& b) { return a.time < b.time; });
-        }
+void OccupancyRecorder::Track::closePoint() {
+    if (pending < 0) {
+        return;
     }
-    std::int64_t bytes = 0;
-    std::int64_t pbytes = 0;
-    // At most one point per step plus the initial one; reserved (untouched pages cost nothing).
-    std::size_t steps = 0;
-    for (const std::vector<Step>& list : lists) {
-        steps += list.size();
+    if (series.timePs.back() == pending) { // time 0 replaces the initial point
+        series.bytes.back() = bytes;
+        series.partitionBytes.back() = partitionBytes;
+    } else {
+        series.timePs.push_back(pending);
+        series.bytes.push_back(bytes);
+        series.partitionBytes.push_back(partitionBytes);
     }
-    out.timePs.reserve(steps + 1);
-    out.bytes.reserve(steps + 1);
-    out.partitionBytes.reserve(steps + 1);
-    out.timePs.push_back(0);
-    out.bytes.push_back(0);
-    out.partitionBytes.push_back(0);
-    TimePs pending = -1;
-    const auto flush = [&] {
-        if (pending < 0) {
-            return;
-        }
-        if (out.timePs.back() == pending) {
-            out.bytes.back() = bytes;
-            out.partitionBytes.back() = pbytes;
-        } else {
-            out.timePs.push_back(pending);
-            out.bytes.push_back(bytes);
-            out.partitionBytes.push_back(pbytes);
-        }
-    };
-    // Frees are lists [0, lanes), allocations [lanes, 2 lanes), so at equal times frees come before
-    // allocations (ties go to the lower list): the running maximum is then the true peak, as the
-    // MemoryUnit placed tiles.
-    mergeSorted(
-        lists, [](const Step& s) { return s.time; },
-        [&](const Step& s) {
-            if (s.time != pending) {
-                flush();
-                pending = s.time;
-            }
-            bytes += s.bytes;
-            pbytes += s.partitionBytes;
-            out.peakBytes = std::max(out.peakBytes, bytes);
-            out.peakPartitionBytes = std::max(out.peakPartitionBytes, pbytes);
-        });
-    flush();
-    lists = {};
+}
+
+void OccupancyRecorder::Track::apply(const Step& s) {
+    // One point per distinct time, with the level after its last step; the peaks follow every step.
+    if (s.time != pending) {
+        closePoint();
+        pending = s.time;
+    }
+    bytes += s.bytes;
+    partitionBytes += s.partitionBytes;
+    series.peakBytes = std::max(series.peakBytes, bytes);
+    series.peakPartitionBytes = std::max(series.peakPartitionBytes, partitionBytes);
+}
+
+void OccupancyRecorder::Track::drainBefore(TimePs time) {
+    steps.drainBefore(time, [this](const Step& s) { apply(s); });
+}
+
+void OccupancyRecorder::onWatermark(TimePs time) {
+    m_sbuf.drainBefore(time);
+    m_psum.drainBefore(time);
 }
 
 void OccupancyRecorder::finish(SimResult& result) {
-    build(m_sbuf, m_sbufUnsorted, m_sbufMeta);
-    build(m_psum, m_psumUnsorted, m_psumMeta);
-    result.sbuf = std::move(m_sbufMeta);
-    result.psum = std::move(m_psumMeta);
+    for (Track* t : {&m_sbuf, &m_psum}) {
+        t->drainBefore(std::numeric_limits<TimePs>::max());
+        t->closePoint();
+        t->steps.reset(0);
+    }
+    result.sbuf = std::move(m_sbuf.series);
+    result.psum = std::move(m_psum.series);
 }
 
 } // namespace kl::sim

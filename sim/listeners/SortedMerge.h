@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace kl::sim {
@@ -19,7 +20,7 @@ namespace kl::sim {
 /// comparison; the root is replaced and sifted down once per element, and a list that stays ahead of
 /// every other head is drained without touching the heap.
 template <typename T, typename Key, typename Visit>
-void mergeSorted(const std::vector<std::vector<T>>& lists, Key key, Visit visit) {
+void mergeSorted(const std::vector<std::span<const T>>& lists, Key key, Visit visit) {
     const auto listBits = static_cast<unsigned>(std::bit_width(lists.size()));
     const std::uint64_t listMask = (std::uint64_t{1} << listBits) - 1;
     const auto pack = [&](const T& item, std::size_t list) {
@@ -60,7 +61,7 @@ void mergeSorted(const std::vector<std::vector<T>>& lists, Key key, Visit visit)
     constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
     while (!heap.empty()) {
         const std::size_t l = heap[0] & listMask;
-        const std::vector<T>& list = lists[l];
+        const std::span<const T> list = lists[l];
         std::size_t& i = next[l];
         // The smallest other head is one of the root's children.
         std::uint64_t bound = heap.size() > 1 ? heap[1] : kNone;
@@ -81,6 +82,13 @@ void mergeSorted(const std::vector<std::vector<T>>& lists, Key key, Visit visit)
         }
         siftDown(0);
     }
+}
+
+/// The same over whole vectors.
+template <typename T, typename Key, typename Visit>
+void mergeSorted(const std::vector<std::vector<T>>& lists, Key key, Visit visit) {
+    std::vector<std::span<const T>> spans(lists.begin(), lists.end());
+    mergeSorted(spans, key, visit);
 }
 
 } // namespace kl::sim
