@@ -22,10 +22,6 @@ bool isMatmul(const Instruction& in) {
     return in.op == Op::NcMatmul && in.engine == Engine::Tensor;
 }
 
-std::int64_t roundUp(std::int64_t value, std::int64_t granule) {
-    return granule > 0 ? (value + granule - 1) / granule * granule : value;
-}
-
 } // namespace
 
 Pipeline::Pipeline(const HardwareProfile& hw)
@@ -36,17 +32,9 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const std::vector<BufferFacts>& facts = ir.bufferFacts();
     m_buffers.assign(facts.size(), {});
     m_deps.reset(facts.size());
-    for (std::size_t b = 0; b < facts.size(); ++b) {
-        const BufferFacts& f = facts[b];
-        const auto granule = static_cast<std::int64_t>(f.memory == Memory::Psum ? m_hw.psum.bankBytes : 0);
-        BufferState& st = m_buffers[b];
-        st.partitionBytes = roundUp(f.bytesPerPartition, granule);
-        st.partitions = f.partitions;
-        st.dtypeBytes = f.dtypeBytes;
-        st.memory = f.memory;
-        st.lastUse = f.lastUse;
-        st.written = f.written;
-    }
+    m_facts = facts.data();
+    m_ownFacts.clear();
+    m_bankBytes = static_cast<std::int64_t>(m_hw.psum.bankBytes);
     m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = ir.lastMatmul();
     m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = ir.lastOn(Engine::Tensor);
     m_laneLastUse[static_cast<std::size_t>(Lane::Vector)] = ir.lastOn(Engine::Vector);
@@ -58,6 +46,8 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     }
     // Some operand named a buffer that did not exist yet when its instruction was added: work the uses
     // out here, and refuse an operand whose buffer never came.
+    m_ownFacts = facts;
+    m_facts = m_ownFacts.data();
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const Instruction& in = instrs[i];
@@ -69,11 +59,11 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
                                      fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i,
                                                  in.id, ap.buffer));
                 }
-                m_buffers[ap.buffer].lastUse = i;
+                m_ownFacts[ap.buffer].lastUse = i;
             }
         }
         for (const AccessPattern& ap : dsts) {
-            m_buffers[ap.buffer].written = true;
+            m_ownFacts[ap.buffer].written = true;
         }
     }
     return {};
@@ -142,16 +132,16 @@ void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
     }
     for (std::size_t k = 0; k < count; ++k) {
         const AccessPattern& ap = m_operandBase[k];
-        const BufferState& st = m_buffers[ap.buffer];
-        if (k < in.dstCount || st.written) { // the others are not tracked (see recordAccesses)
-            m_regions[k] = regionOf(ir, ap, st.dtypeBytes, st.memory == Memory::Hbm);
+        const BufferFacts& f = m_facts[ap.buffer];
+        if (k < in.dstCount || f.written) { // the others are not tracked (see recordAccesses)
+            m_regions[k] = regionOf(ir, ap, f.dtypeBytes, f.memory == Memory::Hbm);
         }
     }
 }
 
 void Pipeline::queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {
     for (const AccessPattern& ap : ops) {
-        if (isWrite || m_buffers[ap.buffer].written) {
+        if (isWrite || m_facts[ap.buffer].written) {
             m_deps.query(ap.buffer, region(ap), isWrite, ready);
         }
     }
@@ -162,7 +152,7 @@ void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, 
         // Reads of a buffer nothing writes (a kernel input) can never order anything: no write will ask
         // about them (WAR) and there is no write for them to wait on (RAW). Not tracking them keeps the
         // lists of big input tensors, read by every load, empty.
-        if (isWrite || m_buffers[ap.buffer].written) {
+        if (isWrite || m_facts[ap.buffer].written) {
             m_deps.record(ap.buffer, region(ap), isWrite, end, index);
         }
     }
@@ -174,17 +164,19 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notB
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            const Memory mem = st.memory;
+            const BufferFacts& f = m_facts[ap.buffer];
+            const Memory mem = f.memory;
             if (st.state != 0 || mem == Memory::Hbm) {
                 continue;
             }
             MemoryUnit& unit = mem == Memory::Sbuf ? m_sbuf : m_psum;
-            const MemoryUnit::Fit fit = unit.earliestFit(st.partitionBytes, t);
+            const std::int64_t bytes = reserved(f);
+            const MemoryUnit::Fit fit = unit.earliestFit(bytes, t);
             if (fit.time > t) {
                 t = fit.time;
                 capCause = mem == Memory::Sbuf ? WaitCause::SbufCapacity : WaitCause::PsumCapacity;
             }
-            unit.open(st.partitionBytes);
+            unit.open(bytes);
             st.state = 1;
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
@@ -198,15 +190,16 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notB
 void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
     for (const std::uint32_t b : m_newlyOpened) {
         BufferState& st = m_buffers[b];
+        const BufferFacts& f = m_facts[b];
         const bool overflow = st.allocStart < 0;
         st.allocStart = start;
         MemoryEvent e;
         e.time = start;
         e.lane = lane;
         e.buffer = b;
-        e.memory = st.memory;
-        e.partitionBytes = st.partitionBytes;
-        e.bytes = st.partitionBytes * st.partitions;
+        e.memory = f.memory;
+        e.partitionBytes = reserved(f);
+        e.bytes = e.partitionBytes * f.partitions;
         e.overflow = overflow;
         emitMemory(e);
     }
@@ -217,20 +210,22 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
+            const BufferFacts& f = m_facts[ap.buffer];
             st.lastEnd = std::max(st.lastEnd, end);
-            if (st.lastUse != index || st.state != 1 || st.memory == Memory::Hbm) {
+            if (f.lastUse != index || st.state != 1 || f.memory == Memory::Hbm) {
                 continue;
             }
             st.state = 2;
-            (st.memory == Memory::Sbuf ? m_sbuf : m_psum).close(st.partitionBytes, st.allocStart, st.lastEnd);
+            const std::int64_t bytes = reserved(f);
+            (f.memory == Memory::Sbuf ? m_sbuf : m_psum).close(bytes, st.allocStart, st.lastEnd);
             m_deps.release(ap.buffer);
             MemoryEvent e;
             e.time = st.lastEnd;
             e.buffer = ap.buffer;
             e.lane = lane;
-            e.memory = st.memory;
-            e.partitionBytes = -st.partitionBytes;
-            e.bytes = -st.partitionBytes * st.partitions;
+            e.memory = f.memory;
+            e.partitionBytes = -bytes;
+            e.bytes = -bytes * f.partitions;
             emitMemory(e);
         }
     }
@@ -376,7 +371,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     bool touchesHbm = false;
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            if (m_buffers[ap.buffer].memory == Memory::Hbm) {
+            if (m_facts[ap.buffer].memory == Memory::Hbm) {
                 touchesHbm = true;
                 const auto dims = ir.pattern(ap);
                 if (partitions == 0 && !dims.empty() && dims.size() > 1) {

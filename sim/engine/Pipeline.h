@@ -36,18 +36,12 @@ public:
     [[nodiscard]] Expected<void> run(const KernelIr& ir);
 
 private:
-    /// Per buffer: the facts the schedule needs from the IR's Buffer (copied once, so the hot loop never
-    /// reads the Buffer with its heap-allocated name and shape), and its allocation state.
+    /// Per buffer, what changes while scheduling; what does not (sizes, memory, last use) is read from
+    /// the IR's BufferFacts.
     struct BufferState {
-        std::int64_t partitionBytes = 0; ///< reservation per partition (PSUM rounded up to whole banks)
-        std::int64_t partitions = 1;
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
-        std::uint32_t lastUse = kNoIndex;
-        std::int32_t dtypeBytes = 0;
-        Memory memory = Memory::Hbm;
         std::uint8_t state = 0; ///< 0 not allocated, 1 open, 2 freed
-        bool written = false;   ///< some instruction writes it (else reads need no tracking)
     };
     struct Constraint {
         TimePs unitFree = 0;
@@ -96,7 +90,17 @@ private:
     TimePs m_mmPrevStart = 0;
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
+    /// Bytes a buffer reserves in each partition (PSUM rounded up to whole banks).
+    [[nodiscard]] std::int64_t reserved(const BufferFacts& f) const {
+        return f.memory == Memory::Psum && m_bankBytes > 0
+                   ? (f.bytesPerPartition + m_bankBytes - 1) / m_bankBytes * m_bankBytes
+                   : f.bytesPerPartition;
+    }
+
     std::vector<BufferState> m_buffers;
+    const BufferFacts* m_facts = nullptr; ///< the IR's, or m_ownFacts when the IR's uses are incomplete
+    std::vector<BufferFacts> m_ownFacts;
+    std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
