@@ -11,8 +11,10 @@ bool isFp32(DType d) {
     return d == DType::Float32;
 }
 
+// Buffers are read through KernelIr::bufferFacts(): compact, so costing an instruction does not miss the
+// cache on a Buffer's name and shape.
 std::int64_t operandPartitions(const KernelIr& ir, const AccessPattern& ap) {
-    const Buffer& b = ir.buffers()[ap.buffer];
+    const BufferFacts& b = ir.bufferFacts()[ap.buffer];
     if (b.memory == Memory::Hbm) {
         const auto dims = ir.pattern(ap);
         return dims.empty() ? 1 : dims.front().count;
@@ -61,7 +63,7 @@ CostModel::MatmulCycles CostModel::matmul(const KernelIr& ir, const Instruction&
     }
     DType inType = in.attrs.dtypeIn;
     if (inType == DType::Unknown && !src.empty()) {
-        inType = src[0].dtype != DType::Unknown ? src[0].dtype : ir.buffers()[src[0].buffer].dtype;
+        inType = src[0].dtype != DType::Unknown ? src[0].dtype : ir.bufferFacts()[src[0].buffer].dtype;
     }
     const double factor = isFp32(inType) ? c.fp32MatmulFactor : 1.0;
     MatmulCycles out;
@@ -75,7 +77,7 @@ bool CostModel::tensorTensorFastPath(const KernelIr& ir, const Instruction& in) 
     const auto src = ir.srcs(in);
     bool allBf16Sbuf = !src.empty();
     for (const AccessPattern& ap : src) {
-        const Buffer& b = ir.buffers()[ap.buffer];
+        const BufferFacts& b = ir.bufferFacts()[ap.buffer];
         if (b.memory == Memory::Psum) {
             return true;
         }
@@ -106,7 +108,7 @@ double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
         const auto src = ir.srcs(in);
         const DType d = src.empty()
                             ? DType::Unknown
-                            : (src[0].dtype != DType::Unknown ? src[0].dtype : ir.buffers()[src[0].buffer].dtype);
+                            : (src[0].dtype != DType::Unknown ? src[0].dtype : ir.bufferFacts()[src[0].buffer].dtype);
         const bool fast = d == DType::BFloat16 && (in.attrs.op0 == AluOp::Add || in.attrs.op0 == AluOp::Max);
         // N is the input size per partition for a reduction (the output is one element per partition).
         const double inN = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));

@@ -386,7 +386,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     std::int64_t bytes = in.bytes;
     if (bytes <= 0 && !ir.dsts(in).empty()) {
         const AccessPattern& d = ir.dsts(in).front();
-        const Buffer& b = ir.buffers()[d.buffer];
+        const BufferFacts& b = m_facts[d.buffer]; // not ir.buffers(): a cache miss per transfer
         const int eb = d.dtype != DType::Unknown ? dtypeBytes(d.dtype) : b.dtypeBytes;
         bytes = elementCount(ir, d) * (b.memory == Memory::Hbm ? 1 : d.partCount) * std::max(eb, 1);
     }

@@ -25,6 +25,7 @@ std::uint32_t KernelIr::addBuffer(Buffer buffer) {
     f.partitions = buffer.partitions();
     f.dtypeBytes = buffer.dtypeBytes;
     f.memory = buffer.memory;
+    f.dtype = buffer.dtype;
     ++m_bufferCount[std::min<std::size_t>(static_cast<std::size_t>(buffer.memory), m_bufferCount.size() - 1)];
     m_buffers.push_back(std::move(buffer));
     return static_cast<std::uint32_t>(index);

@@ -100,6 +100,7 @@ struct BufferFacts {
     std::uint32_t lastUse = kNoIndex;   ///< the last instruction (program order) that reads or writes it
     std::int32_t dtypeBytes = 0;
     Memory memory = Memory::Hbm;
+    DType dtype = DType::Unknown;
     bool written = false; ///< some instruction writes it
 };
 
