@@ -1,12 +1,15 @@
 #include "TestIr.h"
 
 #include "engine/DependencyTracker.h"
+#include "engine/SimListener.h"
 #include "ir/IrLoader.h"
 #include "engine/Simulator.h"
 #include "output/ResultJson.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 
 namespace kl::sim::test {
@@ -169,6 +172,150 @@ TEST(Invariants, SameInputGivesByteIdenticalJson) {
             EXPECT_EQ(parsed["instructions"]["rows"].size(), ir->instructions().size());
         } else {
             EXPECT_EQ(json, first);
+        }
+    }
+}
+
+namespace {
+
+/// Keeps every tile, transfer and bandwidth event, to rebuild the series the plain way: sort all of them
+/// at the end (the recorders instead merge short per-lane lists at each watermark).
+class EventLog : public SimListener {
+public:
+    void onMemory(const MemoryEvent& e) override { memory.push_back(e); }
+    void onDmaTransfer(const DmaTransferEvent& e) override { transfers.push_back(e); }
+    void onDmaBandwidth(const DmaBandwidthEvent& e) override { bandwidth.push_back(e); }
+    void onWatermark(TimePs time) override {
+        EXPECT_GE(time, lastWatermark);
+        lastWatermark = time;
+        watermarks.push_back({time, memory.size(), transfers.size()});
+    }
+    struct Mark {
+        TimePs time;
+        std::size_t memoryEvents;
+        std::size_t transfers;
+    };
+    std::vector<MemoryEvent> memory;
+    std::vector<DmaTransferEvent> transfers;
+    std::vector<DmaBandwidthEvent> bandwidth;
+    std::vector<Mark> watermarks;
+    TimePs lastWatermark = 0;
+};
+
+/// The occupancy series by definition: the level after all steps at each distinct time (frees first
+/// at one instant, for the peak).
+OccupancySeries expectedOccupancy(const std::vector<MemoryEvent>& events, Memory memory) {
+    std::map<TimePs, std::pair<std::vector<const MemoryEvent*>, std::vector<const MemoryEvent*>>> byTime;
+    for (const MemoryEvent& e : events) {
+        if (e.memory == memory) {
+            (e.partitionBytes < 0 ? byTime[e.time].first : byTime[e.time].second).push_back(&e);
+        }
+    }
+    OccupancySeries s;
+    s.timePs = {0};
+    s.bytes = {0};
+    s.partitionBytes = {0};
+    std::int64_t bytes = 0;
+    std::int64_t pbytes = 0;
+    for (const auto& [time, steps] : byTime) {
+        for (const auto* list : {&steps.first, &steps.second}) {
+            for (const MemoryEvent* e : *list) {
+                bytes += e->bytes;
+                pbytes += e->partitionBytes;
+                s.peakBytes = std::max(s.peakBytes, bytes);
+                s.peakPartitionBytes = std::max(s.peakPartitionBytes, pbytes);
+            }
+        }
+        if (s.timePs.back() != time) {
+            s.timePs.push_back(time);
+            s.bytes.push_back(bytes);
+            s.partitionBytes.push_back(pbytes);
+        } else {
+            s.bytes.back() = bytes;
+            s.partitionBytes.back() = pbytes;
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
+    for (const char* hwName : {"trn1", "trn2"}) {
+        const HardwareProfile hw = profile(hwName);
+        for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+            SCOPED_TRACE(testing::Message() << hwName << " seed " << seed);
+            const KernelIr ir = randomIr(seed, 300).load();
+            EventLog log;
+            SimListener* const extra[] = {&log};
+            auto run = Simulator::run(ir, hw, extra);
+            ASSERT_TRUE(run.has_value());
+            const SimResult& r = **run;
+            ASSERT_FALSE(log.watermarks.empty()); // the streaming path was taken
+            // The watermark promise: nothing delivered after a watermark is earlier than it.
+            for (const EventLog::Mark& m : log.watermarks) {
+                for (std::size_t i = m.memoryEvents; i < log.memory.size(); ++i) {
+                    ASSERT_GE(log.memory[i].time, m.time) << "tile event " << i;
+                }
+                for (std::size_t i = m.transfers; i < log.transfers.size(); ++i) {
+                    ASSERT_GE(log.transfers[i].start, m.time) << "transfer " << i;
+                }
+            }
+            for (const Memory memory : {Memory::Sbuf, Memory::Psum}) {
+                const OccupancySeries want = expectedOccupancy(log.memory, memory);
+                const OccupancySeries& got = memory == Memory::Sbuf ? r.sbuf : r.psum;
+                EXPECT_EQ(got.timePs, want.timePs);
+                EXPECT_EQ(got.bytes, want.bytes);
+                EXPECT_EQ(got.partitionBytes, want.partitionBytes);
+                EXPECT_EQ(got.peakBytes, want.peakBytes);
+                EXPECT_EQ(got.peakPartitionBytes, want.peakPartitionBytes);
+            }
+            // DMA: bytes in flight and active transfers after all steps at each time; the rate of the
+            // bandwidth piece starting there (pieces are gap-free, so the rate holds until the next).
+            std::map<TimePs, std::pair<std::int64_t, std::int64_t>> delta;
+            for (const DmaTransferEvent& t : log.transfers) {
+                delta[t.start].first += t.bytes;
+                delta[t.start].second += 1;
+                delta[t.end].first -= t.bytes;
+                delta[t.end].second -= 1;
+            }
+            std::map<TimePs, double> rateAt;
+            for (const DmaBandwidthEvent& b : log.bandwidth) {
+                rateAt[b.start] = b.bytesPerNs;
+                delta[b.start];
+                if (&b == &log.bandwidth.back()) {
+                    rateAt[b.end] = 0.0;
+                    delta[b.end];
+                }
+            }
+            std::vector<TimePs> times{0};
+            std::vector<std::int64_t> inFlight{0};
+            std::vector<std::uint32_t> active{0};
+            std::vector<double> rate{0.0};
+            std::int64_t bytes = 0;
+            std::int64_t count = 0;
+            double current = 0;
+            for (const auto& [time, d] : delta) {
+                bytes += d.first;
+                count += d.second;
+                if (const auto it = rateAt.find(time); it != rateAt.end()) {
+                    current = it->second;
+                }
+                if (times.back() != time) {
+                    times.push_back(time);
+                    inFlight.push_back(bytes);
+                    active.push_back(static_cast<std::uint32_t>(count));
+                    rate.push_back(current);
+                } else {
+                    inFlight.back() = bytes;
+                    active.back() = static_cast<std::uint32_t>(count);
+                    rate.back() = current;
+                }
+            }
+            EXPECT_EQ(r.dma.timePs, times);
+            EXPECT_EQ(r.dma.bytesInFlight, inFlight);
+            EXPECT_EQ(r.dma.activeTransfers, active);
+            EXPECT_EQ(r.dma.bytesPerNs, rate);
         }
     }
 }
