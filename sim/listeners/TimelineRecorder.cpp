@@ -10,7 +10,7 @@ void TimelineRecorder::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_data.reserve(ir.instructions().size(), ir.matmulCount()); // exact: nothing grows, nothing is left over
 }
 
-void TimelineRecorder::record(const InstructionEvent& e) {
+TimelineData::Record TimelineRecorder::toRecord(const InstructionEvent& e) const {
     const Instruction& in = m_ir->instructions()[e.index];
     TimelineData::Record r;
     r.irId = in.id;
@@ -24,13 +24,19 @@ void TimelineRecorder::record(const InstructionEvent& e) {
     r.stallPs = e.stall;
     r.lsStartPs = e.lsStart;
     r.lsEndPs = e.lsEnd;
-    m_data.append(r);
+    return r;
+}
+
+void TimelineRecorder::onInstruction(const InstructionEvent& e) {
+    m_data.append(toRecord(e));
 }
 
 void TimelineRecorder::onInstructions(std::span<const InstructionEvent> events) {
+    m_records.clear();
     for (const InstructionEvent& e : events) {
-        record(e);
+        m_records.push_back(toRecord(e));
     }
+    m_data.append(m_records);
 }
 
 void TimelineRecorder::finish(SimResult& result) {

@@ -3,6 +3,8 @@
 #include "engine/SimListener.h"
 #include "result/SimResult.h"
 
+#include <vector>
+
 namespace kl::sim {
 
 /// Records every scheduled instruction into the packed struct-of-arrays TimelineData (start, end, lane,
@@ -12,14 +14,15 @@ namespace kl::sim {
 class TimelineRecorder : public SimListener {
 public:
     void onStart(const KernelIr& ir, const HardwareProfile& hw) override;
-    void onInstruction(const InstructionEvent& e) override { record(e); }
+    void onInstruction(const InstructionEvent& e) override;
     void onInstructions(std::span<const InstructionEvent> events) override;
     void finish(SimResult& result) override;
 
 private:
-    void record(const InstructionEvent& e);
+    [[nodiscard]] TimelineData::Record toRecord(const InstructionEvent& e) const;
     const KernelIr* m_ir = nullptr;
     TimelineData m_data;
+    std::vector<TimelineData::Record> m_records; ///< one batch, reused
 };
 
 } // namespace kl::sim

@@ -129,63 +129,82 @@ std::uint16_t TimelineData::locIndex(SourceLoc loc) {
 }
 
 void TimelineData::append(const Record& r) {
-    // The common case inline: every value fits its narrow field and nothing is stored for `i` yet.
-    const std::size_t i = size();
-    if (i % kBlock == 0) {
-        m_startBase.push_back(r.mainStartPs);
-    }
-    if (!m_irId.empty() || r.irId != i) {
-        if (m_irId.empty()) {
-            m_irId.reserve(m_op.capacity());
-            for (std::size_t k = 0; k < i; ++k) {
-                m_irId.push_back(static_cast<std::uint32_t>(k));
-            }
+    append(std::span<const Record>(&r, 1));
+}
+
+void TimelineData::append(std::span<const Record> records) {
+    // Each array grows once per batch; then every field is written in place. The common case inline:
+    // every value fits its narrow field and nothing is stored for an index yet.
+    const std::size_t first = size();
+    const std::size_t n = records.size();
+    m_startOff.resize(first + n);
+    m_duration.resize(first + n);
+    m_stall.resize(first + n);
+    m_stallHigh.resize(first + n);
+    m_waitBack.resize(first + n);
+    m_loc.resize(first + n);
+    m_lane.resize(first + n);
+    m_cause.resize(first + n);
+    m_op.resize(first + n); // last: size() is m_op's
+    for (std::size_t k = 0; k < n; ++k) {
+        const Record& r = records[k];
+        const std::size_t i = first + k;
+        if (i % kBlock == 0) {
+            m_startBase.push_back(r.mainStartPs);
         }
-        m_irId.push_back(r.irId);
-    }
-    const TimePs off = r.mainStartPs - m_startBase.back();
-    if (off > std::numeric_limits<std::int32_t>::min() && off <= std::numeric_limits<std::int32_t>::max()) {
-        m_startOff.push_back(static_cast<std::int32_t>(off));
-    } else {
-        m_startOff.push_back(kWideOffset);
-        m_wideStart.set(i, r.mainStartPs);
-    }
-    const TimePs duration = r.endPs - r.mainStartPs;
-    m_duration.push_back(duration >= 0 && duration < TimePs{kWide32} ? static_cast<std::uint32_t>(duration)
-                                                                      : narrow32(i, duration, m_wideDuration));
-    if (r.stallPs >= 0 && r.stallPs < kStallLimit) {
-        m_stall.push_back(static_cast<std::uint32_t>(r.stallPs));
-        m_stallHigh.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(r.stallPs) >> 32));
-    } else {
-        m_stall.push_back(kWide32);
-        m_stallHigh.push_back(kWide8);
-        m_wideStall.set(i, r.stallPs);
-    }
-    if (r.waitOn == kNoIndex) {
-        m_waitBack.push_back(0);
-    } else if (r.waitOn < i && i - r.waitOn < kWide16) {
-        m_waitBack.push_back(static_cast<std::uint16_t>(i - r.waitOn));
-    } else {
-        m_waitBack.push_back(kWide16);
-        m_wideWait.set(i, r.waitOn);
-    }
-    const std::uint16_t loc = locIndex(r.loc);
-    m_loc.push_back(loc);
-    if (loc == kWide16) {
-        m_wideLoc.set(i, static_cast<std::int64_t>((static_cast<std::uint64_t>(r.loc.file) << 32) | r.loc.line));
-    }
-    m_op.push_back(r.op);
-    m_lane.push_back(r.lane < kWide8 ? static_cast<std::uint8_t>(r.lane) : kWide8);
-    if (r.lane >= kWide8) {
-        m_wideLane.set(i, r.lane);
-    }
-    const bool ls = r.lsStartPs >= 0;
-    m_cause.push_back(static_cast<std::uint8_t>(static_cast<std::uint8_t>(r.cause) | (ls ? kHasLs : 0)));
-    if (ls) {
-        const std::size_t k = m_lsIndex.size();
-        m_lsIndex.push_back(static_cast<std::uint32_t>(i));
-        m_lsLead.push_back(narrow32(k, r.mainStartPs - r.lsStartPs, m_wideLsLead));
-        m_lsDuration.push_back(narrow32(k, r.lsEndPs - r.lsStartPs, m_wideLsDuration));
+        if (!m_irId.empty() || r.irId != i) {
+            if (m_irId.empty()) {
+                m_irId.reserve(m_op.capacity());
+                for (std::size_t id = 0; id < i; ++id) {
+                    m_irId.push_back(static_cast<std::uint32_t>(id));
+                }
+            }
+            m_irId.push_back(r.irId);
+        }
+        const TimePs off = r.mainStartPs - m_startBase.back();
+        if (off > std::numeric_limits<std::int32_t>::min() && off <= std::numeric_limits<std::int32_t>::max()) {
+            m_startOff[i] = static_cast<std::int32_t>(off);
+        } else {
+            m_startOff[i] = kWideOffset;
+            m_wideStart.set(i, r.mainStartPs);
+        }
+        const TimePs duration = r.endPs - r.mainStartPs;
+        m_duration[i] = duration >= 0 && duration < TimePs{kWide32} ? static_cast<std::uint32_t>(duration)
+                                                                     : narrow32(i, duration, m_wideDuration);
+        if (r.stallPs >= 0 && r.stallPs < kStallLimit) {
+            m_stall[i] = static_cast<std::uint32_t>(r.stallPs);
+            m_stallHigh[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(r.stallPs) >> 32);
+        } else {
+            m_stall[i] = kWide32;
+            m_stallHigh[i] = kWide8;
+            m_wideStall.set(i, r.stallPs);
+        }
+        if (r.waitOn == kNoIndex) {
+            m_waitBack[i] = 0;
+        } else if (r.waitOn < i && i - r.waitOn < kWide16) {
+            m_waitBack[i] = static_cast<std::uint16_t>(i - r.waitOn);
+        } else {
+            m_waitBack[i] = kWide16;
+            m_wideWait.set(i, r.waitOn);
+        }
+        const std::uint16_t loc = locIndex(r.loc);
+        m_loc[i] = loc;
+        if (loc == kWide16) {
+            m_wideLoc.set(i, static_cast<std::int64_t>((static_cast<std::uint64_t>(r.loc.file) << 32) | r.loc.line));
+        }
+        m_op[i] = r.op;
+        m_lane[i] = r.lane < kWide8 ? static_cast<std::uint8_t>(r.lane) : kWide8;
+        if (r.lane >= kWide8) {
+            m_wideLane.set(i, r.lane);
+        }
+        const bool ls = r.lsStartPs >= 0;
+        m_cause[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(r.cause) | (ls ? kHasLs : 0));
+        if (ls) {
+            const std::size_t row = m_lsIndex.size();
+            m_lsIndex.push_back(static_cast<std::uint32_t>(i));
+            m_lsLead.push_back(narrow32(row, r.mainStartPs - r.lsStartPs, m_wideLsLead));
+            m_lsDuration.push_back(narrow32(row, r.lsEndPs - r.lsStartPs, m_wideLsDuration));
+        }
     }
 }
 

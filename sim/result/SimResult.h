@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -59,6 +60,8 @@ public:
     /// Exact reservation, so that a run of known length never grows (and never over-allocates) its arrays.
     void reserve(std::size_t instructions, std::size_t loadStationaries);
     void append(const Record& r);
+    /// Appends consecutive instructions (each array grows once per call).
+    void append(std::span<const Record> records);
     /// Releases spare capacity once all records are in (the TimelineRecorder freezes what it recorded).
     /// The accessors work before and after.
     void freeze();
