@@ -4,15 +4,16 @@
 #include "ir/KernelIr.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace kl::sim {
 
 void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_series = {};
     m_series.queues = static_cast<std::uint32_t>(hw.dma.queues);
-    m_steps.reset(m_series.queues + 1);
+    m_steps.reset(std::max<std::size_t>(m_series.queues, 1));
     m_rates.clear();
-    m_rateBase = 0;
+    m_rateHead = 0;
     m_bandwidthEnd = 0;
     m_bytes = 0;
     m_active = 0;
@@ -35,21 +36,20 @@ void DmaRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     ++m_series.transfers;
     m_series.bytes += e.bytes;
     m_series.hbmBytes += e.touchesHbm ? e.bytes : 0;
-    const std::size_t queue = std::min<std::size_t>(e.queue, m_steps.size() - 2);
+    const std::size_t queue = std::min<std::size_t>(e.queue, m_steps.size() - 1);
     // A queue's next transfer often starts when its previous one ends: fold the two steps into one (the
     // series only keeps the state after all steps at one time, so the result is the same).
     if (Step* last = m_steps.last(queue); last != nullptr && last->time == e.start) {
         last->bytes += e.bytes;
         last->active += 1;
     } else {
-        m_steps.push(queue, {e.start, e.bytes, 1, -1});
+        m_steps.push(queue, {e.start, e.bytes, 1});
     }
-    m_steps.push(queue, {e.end, -e.bytes, -1, -1});
+    m_steps.push(queue, {e.end, -e.bytes, -1});
 }
 
 void DmaRecorder::onDmaBandwidth(const DmaBandwidthEvent& e) {
-    m_steps.push(m_steps.size() - 1, {e.start, 0, 0, static_cast<std::int32_t>(m_rateBase + m_rates.size())});
-    m_rates.push_back(e.bytesPerNs);
+    m_rates.push_back({e.start, e.bytesPerNs});
     m_bandwidthEnd = e.end;
 }
 
@@ -76,40 +76,46 @@ void DmaRecorder::closePoint() {
     }
 }
 
-void DmaRecorder::apply(const Step& st) {
+void DmaRecorder::applyStep(TimePs time, std::int64_t bytes, std::int64_t active) {
     // Each step is applied; the series gets a point per distinct time with the values after the last.
-    if (st.time != m_pending) {
+    if (time != m_pending) {
         closePoint();
-        m_pending = st.time;
+        m_pending = time;
     }
-    m_bytes += st.bytes;
-    m_active += st.active;
-    if (st.rate >= 0) {
-        m_rate = m_rates[static_cast<std::size_t>(st.rate) - m_rateBase];
+    m_bytes += bytes;
+    m_active += active;
+}
+
+void DmaRecorder::applyRatesBefore(TimePs time) {
+    for (; m_rateHead < m_rates.size() && m_rates[m_rateHead].start < time; ++m_rateHead) {
+        applyStep(m_rates[m_rateHead].start, 0, 0);
+        m_rate = m_rates[m_rateHead].bytesPerNs;
     }
 }
 
 void DmaRecorder::onWatermark(TimePs time) {
     // Later transfers start at or after `time`, later pieces at or after the end of the last one.
     const TimePs limit = std::min(time, m_bandwidthEnd);
-    std::size_t lastRate = m_rateBase;
-    m_steps.drainBefore(limit, [&](const Step& st) {
-        apply(st);
-        lastRate = st.rate >= 0 ? static_cast<std::size_t>(st.rate) : lastRate;
+    m_steps.drainBefore(limit, [this](const Step& st) {
+        applyRatesBefore(st.time);
+        applyStep(st.time, st.bytes, st.active);
     });
-    // Rates before the last one applied are no longer needed.
-    if (lastRate > m_rateBase && lastRate - m_rateBase > 4096) {
-        m_rates.erase(m_rates.begin(), m_rates.begin() + static_cast<std::ptrdiff_t>(lastRate - m_rateBase));
-        m_rateBase = lastRate;
+    applyRatesBefore(limit);
+    if (m_rateHead > 4096 && m_rateHead * 2 > m_rates.size()) {
+        m_rates.erase(m_rates.begin(), m_rates.begin() + static_cast<std::ptrdiff_t>(m_rateHead));
+        m_rateHead = 0;
     }
 }
 
 void DmaRecorder::finish(SimResult& result) {
     if (m_bandwidthEnd > 0) {
-        m_steps.push(m_steps.size() - 1, {m_bandwidthEnd, 0, 0, static_cast<std::int32_t>(m_rateBase + m_rates.size())});
-        m_rates.push_back(0.0);
+        m_rates.push_back({m_bandwidthEnd, 0.0}); // after the last piece, nothing is granted
     }
-    m_steps.drainAll([this](const Step& st) { apply(st); });
+    m_steps.drainAll([this](const Step& st) {
+        applyRatesBefore(st.time);
+        applyStep(st.time, st.bytes, st.active);
+    });
+    applyRatesBefore(std::numeric_limits<TimePs>::max());
     closePoint();
     m_steps.reset(0);
     m_rates = {};

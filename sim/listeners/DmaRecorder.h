@@ -25,23 +25,33 @@ public:
     void finish(SimResult& result) override;
 
 private:
-    /// 24 bytes: two steps per transfer and one per calendar piece.
+    /// A transfer's start or end on its queue (the start of a queue's next transfer folded into the end
+    /// of its previous one when they meet).
     struct Step {
         TimePs time;
         std::int64_t bytes;  ///< change of bytes in flight
-        std::int32_t active; ///< change of active transfers
-        std::int32_t rate;   ///< index into m_rates of the new aggregate rate, -1 if it does not set one
+        std::int64_t active; ///< change of active transfers
     };
     struct TimeOf {
         TimePs operator()(const Step& s) const { return s.time; }
     };
-    void apply(const Step& s);
+    /// A calendar piece: from `start` on, the aggregate rate is `bytesPerNs`.
+    struct Rate {
+        TimePs start;
+        double bytesPerNs;
+    };
+    void applyStep(TimePs time, std::int64_t bytes, std::int64_t active);
+    /// Applies the calendar pieces that start before `time` (strictly: at one instant transfer steps go
+    /// first, as the lower list in the merge order).
+    void applyRatesBefore(TimePs time);
     /// Ends the series point of the time being applied, if any.
     void closePoint();
 
-    TimeOrderedLists<Step, TimeOf> m_steps; ///< per queue, and a last list with the calendar's pieces
-    std::vector<double> m_rates;            ///< rates of the pieces not yet applied, from m_rateBase on
-    std::size_t m_rateBase = 0;
+    TimeOrderedLists<Step, TimeOf> m_steps; ///< per queue
+    /// Calendar pieces not yet applied, in time order from m_rateHead on (they arrive in order: a plain
+    /// two-way merge with the transfer steps, not a heap entry each).
+    std::vector<Rate> m_rates;
+    std::size_t m_rateHead = 0;
     TimePs m_bandwidthEnd = 0; ///< end of the last piece: no later piece starts before it
     // The running state and the point being built.
     std::int64_t m_bytes = 0;
