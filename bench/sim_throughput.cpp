@@ -139,11 +139,14 @@ public:
         m_count = ir.instructions().size();
         m_start = threadCpuSeconds();
     }
-    void onInstruction(const InstructionEvent&) override {
-        if (--m_count == 0)
+    // Batches, not the default per-event loops: the clock should not add to what it measures.
+    void onInstructions(std::span<const InstructionEvent> events) override {
+        m_count -= std::min(m_count, events.size());
+        if (m_count == 0)
             m_scheduled = threadCpuSeconds();
     }
-    void onMemoryEvents(std::span<const MemoryEvent>) override {} // not the default per-event loop
+    void onMemoryEvents(std::span<const MemoryEvent>) override {}
+    void onDmaBandwidths(std::span<const DmaBandwidthEvent>) override {}
     void finish(SimResult&) override { m_finished = threadCpuSeconds(); }
     double scheduling() const { return m_scheduled - m_start; }
     double finishing() const { return m_finished - m_scheduled; }
