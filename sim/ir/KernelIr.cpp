@@ -95,7 +95,7 @@ void KernelIr::reserve(std::size_t instructions) {
 std::size_t KernelIr::memoryBytes() const {
     return m_instructions.capacity() * sizeof(Instruction) + m_operands.capacity() * sizeof(AccessPattern) +
            m_patternDims.capacity() * sizeof(PatternDim) + m_locs.capacity() * sizeof(SourceLoc) +
-           m_ints.capacity() * sizeof(std::int32_t);
+           m_ints.capacity() * sizeof(std::int32_t) + m_bufferFacts.capacity() * sizeof(BufferFacts);
 }
 
 ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap) {

@@ -167,7 +167,8 @@ public:
                         std::span<const SourceLoc> locs = {}, std::span<const std::int32_t> iter = {},
                         std::span<const std::int32_t> pid = {});
     void reserve(std::size_t instructions);
-    /// Heap bytes held by the instruction pools (for the benchmark's bytes-per-instruction figure).
+    /// Heap bytes held by the instruction pools and the buffer facts (for the benchmark's
+    /// bytes-per-instruction figure).
     [[nodiscard]] std::size_t memoryBytes() const;
 
 private:
