@@ -123,6 +123,27 @@ private slots:
         QVERIFY(view->markCount() >= 20);
     }
 
+    void foldedMarksShowHowBusyTheirSpanIs() {
+        // Same instructions, back to back or with nine times their length of idle time in between: at
+        // full zoom-out both fold, and the folded marks say how busy the lane really is.
+        constexpr TimePs kDuration = 1000;
+        for (const TimePs gap : {TimePs{0}, 9 * kDuration}) {
+            const TimelineRows rows(kl::sim::makeSyntheticRun(50'000, kDuration, gap));
+            std::vector<kl::views::TimelineMark> marks;
+            rows.buildMarks(0, rows.endTime(), 1000.0, 3.0, marks);
+            const double expected = static_cast<double>(kDuration) / static_cast<double>(kDuration + gap);
+            std::size_t folded = 0;
+            for (const auto& mark : marks) {
+                if (mark.count > 1 && rows.rowKind(mark.row) == TimelineRows::Kind::Engine) {
+                    ++folded;
+                    QVERIFY2(std::abs(mark.busy - expected) < 0.15,
+                             qPrintable(QStringLiteral("busy %1, expected about %2").arg(mark.busy).arg(expected)));
+                }
+            }
+            QVERIFY(folded > 100);
+        }
+    }
+
     void dmaQueuesCollapseIntoOneRow() {
         auto view = makeView(100);
         const std::size_t expanded = view->rows()->rowCount();

@@ -179,11 +179,31 @@ void TimelineRows::buildRowMarks(std::size_t row, TimePs t0, TimePs t1, double p
         }
         // Everything that starts within the next few pixels becomes one mark.
         const std::size_t next = std::max(k + 1, firstStartingAtOrAfter(row, k + 1, start + foldSpan));
-        x1 = std::max(x0 + minWidthPx, static_cast<double>(interval(row, next - 1).second - t0) * pxPerPs);
+        const TimePs lastEnd = interval(row, next - 1).second;
+        x1 = std::max(x0 + minWidthPx, static_cast<double>(lastEnd - t0) * pxPerPs);
         out.push_back({x0, x1, static_cast<std::uint32_t>(row), instructionAt(row, k),
-                       static_cast<std::uint32_t>(next - k)});
+                       static_cast<std::uint32_t>(next - k), busyShare(row, k, next, lastEnd - start)});
         k = next;
     }
+}
+
+float TimelineRows::busyShare(std::size_t row, std::size_t first, std::size_t end, TimePs span) const {
+    // A row's instructions never overlap, so busy time / span is the share drawn as solid. Evenly spaced
+    // samples (all of them for a short run) estimate the mean duration.
+    const std::size_t count = end - first;
+    if (count <= 1 || span <= 0) {
+        return 1.0F;
+    }
+    const std::size_t step = std::max<std::size_t>(1, count / kBusySamples);
+    TimePs sampled = 0;
+    std::size_t samples = 0;
+    for (std::size_t k = first; k < end && samples < kBusySamples; k += step, ++samples) {
+        const auto [s, e] = interval(row, k);
+        sampled += e - s;
+    }
+    const double busy = static_cast<double>(sampled) / static_cast<double>(samples) * static_cast<double>(count) /
+                        static_cast<double>(span);
+    return static_cast<float>(std::clamp(busy, 0.0, 1.0));
 }
 
 void TimelineRows::buildMarks(TimePs t0, TimePs t1, double widthPx, double minWidthPx,

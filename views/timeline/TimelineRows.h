@@ -21,7 +21,13 @@ struct TimelineMark {
     std::uint32_t row = 0;
     std::uint32_t first = 0; ///< program-order index of the first instruction, kNoInstruction on the DMA summary
     std::uint32_t count = 1; ///< 1 = a single instruction; more = a folded run
+    /// Share of the mark's span its instructions are busy (1 for a single instruction). Estimated from at
+    /// most kBusySamples of a folded run's instructions, so building marks stays independent of how many
+    /// instructions a pixel holds.
+    float busy = 1;
 };
+
+inline constexpr std::size_t kBusySamples = 8;
 
 /// The rows of the timeline and, for each row, the instructions on it in time order. Built once per run.
 ///
@@ -74,6 +80,8 @@ private:
     void buildRowMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
                        std::vector<TimelineMark>& out) const;
     [[nodiscard]] std::size_t firstEndingAfter(std::size_t row, TimePs t) const;
+    /// Busy share of instructions [first, end) of `row`, which span `span` from the first start.
+    [[nodiscard]] float busyShare(std::size_t row, std::size_t first, std::size_t end, TimePs span) const;
     [[nodiscard]] TimePs longest(std::size_t row) const;
     [[nodiscard]] std::size_t firstStartingAtOrAfter(std::size_t row, std::size_t from, TimePs t) const;
     void rebuildVisibleRows();

@@ -276,8 +276,9 @@ void TimelineView::paintMarks(QPainter& painter) {
         const QRectF box(kLabelWidth + mark.x0, top, std::max(1.0, mark.x1 - mark.x0), kRowHeight - 6);
         QColor colour = mark.first == kNoInstruction ? summaryColour : colourOf(mark.first);
         if (mark.count > 1) {
-            // A folded run mixes busy and idle time narrower than a pixel: lighter than a solid instruction.
-            colour.setAlpha(150);
+            // A folded run mixes busy and idle time narrower than a pixel: its opacity follows how busy it
+            // is, so a mostly idle lane does not look busy at full zoom-out.
+            colour.setAlpha(40 + static_cast<int>(200.0F * mark.busy));
         }
         if (dimming && mark.first != kNoInstruction) {
             // A folded run is judged by its first instruction: exact enough at a few pixels wide.
