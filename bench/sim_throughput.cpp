@@ -159,8 +159,7 @@ private:
 /// FNV-1a over the values a simulation produced, in a fixed order.
 class Digest {
 public:
-    template <typename T>
-    void add(T value) {
+    template <typename T> void add(T value) {
         std::uint64_t bits = 0;
         if constexpr (std::is_floating_point_v<T>) {
             bits = std::bit_cast<std::uint64_t>(static_cast<double>(value));
@@ -171,8 +170,7 @@ public:
             m_hash = (m_hash ^ ((bits >> (8 * b)) & 0xffu)) * 0x100000001b3ull;
         }
     }
-    template <typename T>
-    void addAll(const std::vector<T>& values) {
+    template <typename T> void addAll(const std::vector<T>& values) {
         add(values.size());
         for (const T& v : values) {
             add(v);

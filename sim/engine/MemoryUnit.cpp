@@ -66,9 +66,9 @@ void MemoryUnit::settle() {
     std::stable_sort(m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted), m_steps.end(), earlier);
     // Merge: the tail lands near the end of the sorted part (time moves forward), so only the sorted
     // steps after the tail's first time move. Sorted steps go first on equal times.
-    const auto first = std::upper_bound(m_steps.begin() + static_cast<std::ptrdiff_t>(m_head),
-                                        m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted), m_steps[m_sorted],
-                                        earlier);
+    const auto first =
+        std::upper_bound(m_steps.begin() + static_cast<std::ptrdiff_t>(m_head),
+                         m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted), m_steps[m_sorted], earlier);
     const auto from = static_cast<std::size_t>(first - m_steps.begin());
     if (from < m_sorted) {
         m_scratch.assign(first, m_steps.begin() + static_cast<std::ptrdiff_t>(m_sorted));

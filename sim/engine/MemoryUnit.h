@@ -42,8 +42,8 @@ private:
     /// Closed tiles: +bytes at start, -bytes at end, for times after the watermark. [m_head, m_sorted) is
     /// sorted by time (equal times in the order they were added); [m_sorted, end) holds the steps added
     /// since, in order, and is merged in only when a scan needs the order (most fits are answered by
-    /// m_maxBound without one); folding at the watermark takes tail steps out without sorting them. A vector, not a map: the scan is contiguous and folding
-    /// at the watermark just moves m_head.
+    /// m_maxBound without one); folding at the watermark takes tail steps out without sorting them. A vector, not a
+    /// map: the scan is contiguous and folding at the watermark just moves m_head.
     using Step = std::pair<TimePs, std::int64_t>;
     std::vector<Step> m_steps;
     std::size_t m_head = 0;

@@ -61,10 +61,8 @@ private:
 
     void beginInstruction(const KernelIr& ir, const Instruction& in);
     [[nodiscard]] const Region& region(const AccessPattern& ap) const { return m_regions[&ap - m_operandBase]; }
-    void queryDeps(std::span<const AccessPattern> ops, bool isWrite,
-                   DependencyTracker::Ready& ready);
-    void recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end,
-                        std::uint32_t index);
+    void queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready);
+    void recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
     /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
     /// start and the capacity cause if room was what held it.
     [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
@@ -72,6 +70,12 @@ private:
     void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end,
                          std::uint16_t lane);
     [[nodiscard]] static Placement place(const Constraint& c, TimePs start, WaitCause capCause, WaitCause unitCause);
+    /// Bytes a buffer reserves in each partition (PSUM rounded up to whole banks).
+    [[nodiscard]] std::int64_t reserved(const BufferFacts& f) const {
+        return f.memory == Memory::Psum && m_bankBytes > 0
+                   ? (f.bytesPerPartition + m_bankBytes - 1) / m_bankBytes * m_bankBytes
+                   : f.bytesPerPartition;
+    }
     void advanceWatermark(std::uint32_t index);
     void emitDmaBandwidth(bool all);
     void emit(const InstructionEvent& e);
@@ -90,13 +94,6 @@ private:
     TimePs m_mmPrevStart = 0;
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
-    /// Bytes a buffer reserves in each partition (PSUM rounded up to whole banks).
-    [[nodiscard]] std::int64_t reserved(const BufferFacts& f) const {
-        return f.memory == Memory::Psum && m_bankBytes > 0
-                   ? (f.bytesPerPartition + m_bankBytes - 1) / m_bankBytes * m_bankBytes
-                   : f.bytesPerPartition;
-    }
-
     std::vector<BufferState> m_buffers;
     const BufferFacts* m_facts = nullptr; ///< the IR's, or m_ownFacts when the IR's uses are incomplete
     std::vector<BufferFacts> m_ownFacts;

@@ -41,7 +41,7 @@ private:
     void addToUnion(const Interval& iv);
 
     TimeOrderedLists<Interval, StartOf> m_lanes; ///< per compute lane, LoadStationary included
-    Intervals m_union;                            ///< sorted, disjoint: the compute-busy time so far
+    Intervals m_union;                           ///< sorted, disjoint: the compute-busy time so far
     TimePs m_computeActive = 0;
 };
 

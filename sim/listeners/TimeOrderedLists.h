@@ -18,8 +18,7 @@ namespace kl::sim {
 /// last few hundred instructions: they stay in cache, and the run never holds all its steps at once.
 ///
 /// `TimeOf` gives a step's time (a non-negative integer, see mergeSorted).
-template <typename Step, typename TimeOf>
-class TimeOrderedLists {
+template <typename Step, typename TimeOf> class TimeOrderedLists {
 public:
     explicit TimeOrderedLists(TimeOf timeOf = {}) : m_timeOf(timeOf) {}
 
@@ -39,8 +38,7 @@ public:
         return l.items.size() > l.head ? &l.items.back() : nullptr;
     }
 
-    template <typename Visit>
-    void drainBefore(TimePs limit, Visit visit) {
+    template <typename Visit> void drainBefore(TimePs limit, Visit visit) {
         m_spans.clear();
         for (List& l : m_lists) {
             const auto begin = l.items.begin() + static_cast<std::ptrdiff_t>(l.head);
@@ -68,10 +66,7 @@ public:
             }
         }
     }
-    template <typename Visit>
-    void drainAll(Visit visit) {
-        drainBefore(std::numeric_limits<TimePs>::max(), visit);
-    }
+    template <typename Visit> void drainAll(Visit visit) { drainBefore(std::numeric_limits<TimePs>::max(), visit); }
 
 private:
     struct List {
