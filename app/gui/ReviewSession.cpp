@@ -1,7 +1,9 @@
 #include "gui/ReviewSession.h"
 
 #include "review/AnnotationCommands.h"
+#include "review/AddReplyCommand.h"
 #include "review/SetScoreCommand.h"
+#include "review/SetTaskStatusCommand.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
 
@@ -44,9 +46,10 @@ qint64 nowMs() {
 /// is reported and leaves the command marked obsolete so the stack drops it.
 class CoreEditCommand : public QUndoCommand {
 public:
-    CoreEditCommand(ReviewSession& session, std::unique_ptr<core::EditCommand> command, bool changesScores)
+    CoreEditCommand(ReviewSession& session, std::unique_ptr<core::EditCommand> command, bool changesScores,
+                    bool changesTasks)
         : QUndoCommand(q(command->description())), m_session(session), m_command(std::move(command)),
-          m_changesScores(changesScores) {}
+          m_changesScores(changesScores), m_changesTasks(changesTasks) {}
 
     void redo() override { finish(m_command->apply(*m_session.file())); }
     void undo() override { finish(m_command->revert(*m_session.file())); }
@@ -61,11 +64,15 @@ private:
         if (m_changesScores) {
             emit m_session.scoresChanged();
         }
+        if (m_changesTasks) {
+            emit m_session.tasksChanged();
+        }
     }
 
     ReviewSession& m_session;
     std::unique_ptr<core::EditCommand> m_command;
     bool m_changesScores;
+    bool m_changesTasks;
 };
 
 } // namespace
@@ -165,8 +172,10 @@ void ReviewSession::setCurrentTask(std::int64_t taskId) {
     // Undo history belongs to the task it was made in; mixing tasks would undo out of sight.
     m_undo->clear();
     for (const auto& task : tasks()) {
-        if (task.id == taskId && task.status == core::TaskStatus::Todo) {
-            setTaskStatus(taskId, core::TaskStatus::InProgress);
+        // Opening a task to do starts it: bookkeeping, not an edit to undo.
+        if (task.id == taskId && task.status == core::TaskStatus::Todo &&
+            check(m_file->tasks().setStatus(taskId, core::TaskStatus::InProgress))) {
+            emit tasksChanged();
         }
     }
     emit annotationsChanged();
@@ -215,9 +224,13 @@ QString ReviewSession::materializeTask(std::int64_t taskId, QString* error) {
 }
 
 void ReviewSession::setTaskStatus(std::int64_t taskId, core::TaskStatus status) {
-    if (m_file && check(m_file->tasks().setStatus(taskId, status))) {
-        emit tasksChanged();
+    if (!m_file) {
+        return;
     }
+    if (auto task = m_file->tasks().get(taskId); task && task->status == status) {
+        return; // nothing to change, nothing to undo
+    }
+    push(std::make_unique<core::SetTaskStatusCommand>(taskId, status), false, true);
 }
 
 std::vector<core::Annotation> ReviewSession::annotations() const {
@@ -238,12 +251,12 @@ std::vector<core::Reply> ReviewSession::replies(std::int64_t annotationId) const
     return list ? *list : std::vector<core::Reply>{};
 }
 
-void ReviewSession::push(std::unique_ptr<core::EditCommand> command, bool changesScores) {
+void ReviewSession::push(std::unique_ptr<core::EditCommand> command, bool changesScores, bool changesTasks) {
     if (!m_file) {
         emit failed(tr("Open or create a review file first (File > New Review / Open)."));
         return;
     }
-    auto* undoable = new CoreEditCommand(*this, std::move(command), changesScores);
+    auto* undoable = new CoreEditCommand(*this, std::move(command), changesScores, changesTasks);
     m_undo->push(undoable); // runs redo(): the edit is in the file when push returns
 }
 
@@ -267,12 +280,7 @@ void ReviewSession::addReply(std::int64_t annotationId, const QString& text) {
     if (!m_file) {
         return;
     }
-    auto reply = m_file->annotations().addReply(annotationId, m_reviewer.toStdString(), text.toStdString());
-    if (!reply) {
-        emit failed(describe(reply.error()));
-        return;
-    }
-    emit annotationsChanged();
+    push(std::make_unique<core::AddReplyCommand>(annotationId, m_reviewer.toStdString(), text.toStdString()), false);
 }
 
 std::optional<core::Scorecard> ReviewSession::scorecard() const {

@@ -76,7 +76,7 @@ signals:
 
 private:
     void adopt(core::ReviewFile file);
-    void push(std::unique_ptr<core::EditCommand> command, bool changesScores);
+    void push(std::unique_ptr<core::EditCommand> command, bool changesScores, bool changesTasks = false);
     bool check(const kl::Expected<void>& result);
 
     std::unique_ptr<core::ReviewFile> m_file;

@@ -202,6 +202,38 @@ private slots:
         QVERIFY(!file->runs().list(tasks->at(1).id)->empty()); // the run was recorded in the review
     }
 
+    void markingDoneAndReplyingAreUndoable() {
+        kl::app::ReviewSession* session = m_window->review();
+        const std::int64_t task = *session->currentTask();
+        const auto statusOnDisk = [&] {
+            return kl::core::ReviewFile::open(m_review.toStdString())->tasks().get(task)->status;
+        };
+        QVERIFY(statusOnDisk() == kl::core::TaskStatus::InProgress);
+        QSignalSpy tasksChanged(session, &kl::app::ReviewSession::tasksChanged);
+        session->setTaskStatus(task, kl::core::TaskStatus::Done);
+        QVERIFY(statusOnDisk() == kl::core::TaskStatus::Done);
+        QCOMPARE(session->undoStack()->undoText(), QStringLiteral("Mark task done"));
+        session->undoStack()->undo();
+        QVERIFY(statusOnDisk() == kl::core::TaskStatus::InProgress);
+        QVERIFY(tasksChanged.count() >= 2); // the queue redraws after the edit and after its undo
+
+        kl::core::Annotation note;
+        note.anchor = kl::core::Anchor::timeRange(0, 1000);
+        note.severity = kl::core::Severity::Minor;
+        note.text = "a note to answer";
+        session->addAnnotation(note);
+        const auto annotations = session->annotations();
+        QVERIFY(!annotations.empty());
+        const std::int64_t id = annotations.back().id;
+        session->addReply(id, QStringLiteral("answered"));
+        QCOMPARE(session->replies(id).size(), std::size_t{1});
+        session->undoStack()->undo();
+        QVERIFY(session->replies(id).empty());
+        session->undoStack()->redo();
+        QCOMPARE(session->replies(id).size(), std::size_t{1});
+        QCOMPARE(session->replies(id).front().author, std::string("Ana"));
+    }
+
     void aFileThatIsNotAReviewIsRefusedAndLeftAlone() {
         const QString bogus = m_dir.filePath(QStringLiteral("notes.klreview"));
         QFile f(bogus);

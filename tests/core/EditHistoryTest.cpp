@@ -1,8 +1,10 @@
 #include "TestSupport.h"
 
+#include "review/AddReplyCommand.h"
 #include "review/AnnotationCommands.h"
 #include "review/EditHistory.h"
 #include "review/SetScoreCommand.h"
+#include "review/SetTaskStatusCommand.h"
 
 #include <gtest/gtest.h>
 
@@ -162,6 +164,45 @@ TEST_F(EditHistoryTest, ScoreChangesUndoToThePreviousScore) {
     ASSERT_TRUE(history.redo());
     EXPECT_EQ(scores.find(m_taskId, "perf.dma").value()->reviewer, "bob");
     EXPECT_FALSE(history.push(std::make_unique<SetScoreCommand>(m_taskId, "perf.dma", 9, "bob")));
+}
+
+TEST_F(EditHistoryTest, TaskStatusUndoRedo) {
+    EditHistory history(*m_file);
+    const auto status = [&] { return m_file->tasks().get(m_taskId).value().status; };
+    ASSERT_EQ(status(), TaskStatus::Todo);
+    ASSERT_TRUE(history.push(std::make_unique<SetTaskStatusCommand>(m_taskId, TaskStatus::InProgress)));
+    ASSERT_TRUE(history.push(std::make_unique<SetTaskStatusCommand>(m_taskId, TaskStatus::Done)));
+    EXPECT_EQ(status(), TaskStatus::Done);
+    EXPECT_EQ(history.undoText(), "Mark task done");
+    ASSERT_TRUE(history.undo());
+    EXPECT_EQ(status(), TaskStatus::InProgress);
+    ASSERT_TRUE(history.undo());
+    EXPECT_EQ(status(), TaskStatus::Todo);
+    ASSERT_TRUE(history.redo());
+    ASSERT_TRUE(history.redo());
+    EXPECT_EQ(status(), TaskStatus::Done);
+    // A missing task is refused and changes nothing.
+    EXPECT_FALSE(history.push(std::make_unique<SetTaskStatusCommand>(m_taskId + 100, TaskStatus::Done)));
+    EXPECT_EQ(history.undoText(), "Mark task done");
+}
+
+TEST_F(EditHistoryTest, ReplyUndoRedo) {
+    auto annotation = m_file->annotations().create(draft("needs a reply"));
+    ASSERT_TRUE(annotation);
+    EditHistory history(*m_file);
+    const auto replies = [&] { return m_file->annotations().replies(annotation->id).value(); };
+    ASSERT_TRUE(history.push(std::make_unique<AddReplyCommand>(annotation->id, "bob", "agreed")));
+    ASSERT_EQ(replies().size(), 1u);
+    EXPECT_EQ(replies()[0].text, "agreed");
+    EXPECT_EQ(replies()[0].author, "bob");
+    ASSERT_TRUE(history.undo());
+    EXPECT_TRUE(replies().empty());
+    ASSERT_TRUE(history.redo());
+    ASSERT_EQ(replies().size(), 1u);
+    EXPECT_EQ(replies()[0].text, "agreed");
+    // A reply to an annotation that does not exist is refused.
+    EXPECT_FALSE(history.push(std::make_unique<AddReplyCommand>(annotation->id + 100, "bob", "lost")));
+    EXPECT_EQ(replies().size(), 1u);
 }
 
 } // namespace

@@ -1,0 +1,27 @@
+#include "review/AddReplyCommand.h"
+
+#include "review/ReviewFile.h"
+
+namespace kl::core {
+
+Expected<void> AddReplyCommand::apply(ReviewFile& file) {
+    auto reply = file.annotations().addReply(m_annotationId, m_author, m_text);
+    if (!reply) {
+        return std::unexpected(reply.error());
+    }
+    m_reply = std::move(*reply);
+    return {};
+}
+
+Expected<void> AddReplyCommand::revert(ReviewFile& file) {
+    if (!m_reply) {
+        return makeError(ErrorCode::Internal, "undo of a reply that was never added");
+    }
+    if (auto removed = file.annotations().removeReply(m_reply->id); !removed) {
+        return removed;
+    }
+    m_reply.reset();
+    return {};
+}
+
+} // namespace kl::core

@@ -1,0 +1,39 @@
+#include "review/SetTaskStatusCommand.h"
+
+#include "review/ReviewFile.h"
+
+namespace kl::core {
+
+Expected<void> SetTaskStatusCommand::apply(ReviewFile& file) {
+    auto tasks = file.tasks();
+    if (!m_before) {
+        auto task = tasks.get(m_taskId);
+        if (!task) {
+            return std::unexpected(task.error());
+        }
+        if (auto set = tasks.setStatus(m_taskId, m_status); !set) {
+            return set;
+        }
+        m_before = task->status;
+        return {};
+    }
+    return tasks.setStatus(m_taskId, m_status);
+}
+
+Expected<void> SetTaskStatusCommand::revert(ReviewFile& file) {
+    if (!m_before) {
+        return makeError(ErrorCode::Internal, "undo of a task status change that was never applied");
+    }
+    return file.tasks().setStatus(m_taskId, *m_before);
+}
+
+std::string SetTaskStatusCommand::description() const {
+    switch (m_status) {
+    case TaskStatus::Todo: return "Mark task to do";
+    case TaskStatus::InProgress: return "Mark task in progress";
+    case TaskStatus::Done: return "Mark task done";
+    }
+    return "Change task status";
+}
+
+} // namespace kl::core
