@@ -359,19 +359,24 @@ def index_view(view, key):
 _expr_templates = {}
 
 
+def _checked_index(key, i, count, view):
+    """The integer index `i` (written `key` by the kernel) within a dimension of `count`, negative from
+    the end as in Python; out of range is the kernel's error."""
+    if i < 0:
+        i += count
+    if i < 0 or i >= count:
+        raise kernel_error(f"index {key} is out of bounds for a dimension of size {count}{_What(view)}",
+                           "check the tile offsets and the tensor shape")
+    return i
+
+
 def _expr_view(view, key, dims, template):
     out_dims, axes, out_shape = template
     off = view.off
     checks = []
     for k, (stride, count) in zip(key, dims):
         if type(k) is int:
-            i = k
-            if i < 0:
-                i += count
-            if i < 0 or i >= count:
-                raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
-                                   "check the tile offsets and the tensor shape")
-            off += i * stride
+            off += _checked_index(k, k, count, view) * stride
         else:
             off += stride * k.const
             checks.append((k, count, axes[len(checks)]))
@@ -397,13 +402,7 @@ def _index_general(view, key, dims, nk):
         if tk is int:
             stride, count = dims[di]
             di += 1
-            i = k
-            if i < 0:
-                i += count
-            if i < 0 or i >= count:
-                raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
-                                   "check the tile offsets and the tensor shape")
-            off += i * stride
+            off += _checked_index(k, k, count, view) * stride
             continue
         if k is None:
             out.append((0, 1))
@@ -432,12 +431,7 @@ def _index_general(view, key, dims, nk):
                 raise unsupported("indexing with a tile (indirect/dynamic access)",
                                   "indices must be Python integers, slices, nl.ds or nl.arange expressions")
             raise unsupported(f"index of type {type(k).__name__}")
-        if i < 0:
-            i += count
-        if i < 0 or i >= count:
-            raise kernel_error(f"index {k} is out of bounds for a dimension of size {count}{_What(view)}",
-                               "check the tile offsets and the tensor shape")
-        off += i * stride
+        off += _checked_index(k, i, count, view) * stride
     out.extend(dims[di:])
     checks = None
     if exprs:
