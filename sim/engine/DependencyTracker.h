@@ -28,19 +28,9 @@ struct Region {
 [[nodiscard]] Region regionOf(const KernelIr& ir, const AccessPattern& ap);
 /// The same from the buffer's element size and memory, for callers that keep those at hand.
 [[nodiscard]] inline Region regionOf(const KernelIr& ir, const AccessPattern& ap, std::int64_t dtypeBytes, bool hbm) {
-    std::int64_t lo = ap.offset;
-    std::int64_t hi = ap.offset + 1;
-    for (const PatternDim& d : ir.pattern(ap)) {
-        if (d.count <= 0) {
-            lo = ap.offset;
-            hi = ap.offset;
-            break;
-        }
-        const std::int64_t span = d.stride * (d.count - 1);
-        (span < 0 ? lo : hi) += span;
-    }
+    const ElementRange r = elementRange(ir, ap);
     const std::int64_t eb = std::max<std::int64_t>(dtypeBytes, 1);
-    Region out{lo * eb, hi * eb, 0, 1};
+    Region out{r.lo * eb, r.hi * eb, 0, 1};
     if (!hbm) {
         out.partLo = ap.partStart;
         out.partHi = static_cast<std::uint16_t>(ap.partStart + std::max<std::uint16_t>(ap.partCount, 1));

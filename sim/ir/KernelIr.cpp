@@ -98,19 +98,6 @@ std::size_t KernelIr::memoryBytes() const {
            m_ints.capacity() * sizeof(std::int32_t) + m_bufferFacts.capacity() * sizeof(BufferFacts);
 }
 
-ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap) {
-    std::int64_t lo = ap.offset;
-    std::int64_t hi = ap.offset;
-    for (const PatternDim& d : ir.pattern(ap)) {
-        if (d.count <= 0) {
-            return {ap.offset, ap.offset};
-        }
-        const std::int64_t span = d.stride * (d.count - 1);
-        (span < 0 ? lo : hi) += span;
-    }
-    return {lo, hi + 1};
-}
-
 std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap) {
     std::int64_t n = 1;
     for (const PatternDim& d : ir.pattern(ap)) {

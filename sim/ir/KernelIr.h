@@ -193,7 +193,19 @@ struct ElementRange {
     std::int64_t lo = 0;
     std::int64_t hi = 0;
 };
-[[nodiscard]] ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap);
+/// Inline: the simulator takes the range of every tracked operand.
+[[nodiscard]] inline ElementRange elementRange(const KernelIr& ir, const AccessPattern& ap) {
+    std::int64_t lo = ap.offset;
+    std::int64_t hi = ap.offset;
+    for (const PatternDim& d : ir.pattern(ap)) {
+        if (d.count <= 0) {
+            return {ap.offset, ap.offset};
+        }
+        const std::int64_t span = d.stride * (d.count - 1);
+        (span < 0 ? lo : hi) += span;
+    }
+    return {lo, hi + 1};
+}
 /// Number of elements per partition an access pattern touches (product of the pattern counts).
 [[nodiscard]] std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap);
 
