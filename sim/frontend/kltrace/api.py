@@ -2,9 +2,10 @@
 import difflib
 import sys
 
-from . import isa, language
+from . import isa, language, compiler, collectives  # isa first: it loads ops before emit (see views.py)
 from .errors import unsupported
 from .tracer import T, fill_location
+from .views import Tensor
 
 
 class Kernel:
@@ -13,6 +14,8 @@ class Kernel:
     registry = []
 
     def __init__(self, func, options):
+        while isinstance(func, Kernel):  # nki.jit applied twice (decorator and call site)
+            func = func.func
         self.func = func
         self.options = options
         self.__name__ = getattr(func, "__name__", "kernel")
@@ -55,34 +58,44 @@ class _TypeStub:
         return self
 
 
-def top_namespace():
+def top_namespace(generation):
     ns = {k: _decorator(k) for k in ("jit", "baremetal", "trace", "benchmark", "profile")}
     ns.update({k: _not_while_tracing(k) for k in ("simulate_kernel", "simulate")})
+    ns.update({"dtype": str, "tensor": Tensor, "Kernel": Kernel})
     return ns
 
 
-def typing_namespace():
+def typing_namespace(generation):
     return {"tensor": _TypeStub(), "mutable_tensor": _TypeStub(), "scalar": _TypeStub()}
 
 
-_SUBMODULES = ("language", "isa", "typing", "nki", "compiler")
-_PREFIX = {"language": "nl", "isa": "nisa", "top": "nki", "typing": "nt"}
+def _constants_namespace(generation):
+    """`nki.isa.constants`: the ISA's configuration enums."""
+    return {k: v for k, v in isa.namespace(generation).items() if k in isa.ENUM_NAMES}
+
+
+# Shim module kind -> (namespace for an API generation, prefix used in messages). One table for every
+# shim module of both generations (sim/frontend/shims/...).
+KINDS = {
+    "top": (top_namespace, "nki"),
+    "language": (language.namespace, "nl"),
+    "isa": (isa.namespace, "nisa"),
+    "constants": (_constants_namespace, "nisa.constants"),
+    "typing": (typing_namespace, "nt"),
+    "compiler": (lambda generation: compiler.namespace(), "ncc"),
+    "collectives": (lambda generation: collectives.namespace(), "ncc"),
+    "lnc": (lambda generation: collectives.lnc_namespace(), "nki.lnc"),
+}
+_SUBMODULES = ("language", "isa", "typing", "nki", "compiler", "collectives", "lnc", "constants")
 
 
 def install(module_name, kind, generation):
     """Fill module `module_name` with the `kind` namespace of API `generation` ('legacy' or 'nki')."""
     mod = sys.modules[module_name]
     T.api_seen.add(generation)
-    if kind == "language":
-        ns = language.namespace(generation)
-    elif kind == "isa":
-        ns = isa.namespace(generation)
-    elif kind == "typing":
-        ns = typing_namespace()
-    else:
-        ns = top_namespace()
+    make, prefix = KINDS[kind]
+    ns = make(generation)
     mod.__dict__.update(ns)
-    prefix = _PREFIX[kind]
     public = sorted(n for n in ns if not n.startswith("_"))
 
     def __getattr__(name):

@@ -23,6 +23,7 @@ def parse_flags(argv):
     src.add_argument("--task")
     src.add_argument("--kernel-file")
     p.add_argument("--kernel")
+    p.add_argument("--package-root")
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
     p.add_argument("--scalar", action="append", default=None)
@@ -123,7 +124,7 @@ def build_spec(flags):
     for s in flags.scalar or []:
         k, v = parse_scalar(s)
         scalars[k] = v
-    return KernelSpec(kernel_file, name, args, grid, scalars, base)
+    return KernelSpec(kernel_file, name, args, grid, scalars, base, flags.package_root)
 
 
 def emit_error(err):
@@ -158,6 +159,8 @@ def main(argv=None):
         spec.kernel_file = os.path.abspath(spec.kernel_file)
         if spec.base_dir:
             spec.base_dir = os.path.abspath(spec.base_dir)
+        if spec.package_root:
+            spec.package_root = os.path.abspath(spec.package_root)
         from .runner import prepare_imports, trace
         prepare_imports()
         sandbox.block_network()

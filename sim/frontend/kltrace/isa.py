@@ -12,6 +12,7 @@ from .indexing import IndexExpr
 from .ops import op_name, engine_arg, _result, _is_tile, _scalar
 from .tracer import T
 from .views import Tensor
+from .isa_more import MORE, BODIES, VirtualRegister
 
 
 class _EnumValue:
@@ -42,6 +43,7 @@ class _Enum:
 engine = _Enum("engine", ("tensor", "vector", "scalar", "gpsimd", "unknown", "sync", "activation", "pool"))
 reduce_cmd = _Enum("reduce_cmd", ("idle", "reset", "reduce", "reset_reduce"))
 dge_mode = _Enum("dge_mode", ("none", "swdge", "hwdge", "unknown"))
+dma_engine = _Enum("dma_engine", ("dma", "gpsimd_dma", "unknown"))
 nc_version = _Enum("nc_version", ("gen2", "gen3", "gen4"))
 oob_mode = _Enum("oob_mode", ("error", "skip"))
 matmul_perf_mode = _Enum("matmul_perf_mode", ("none", "double_row"))
@@ -49,6 +51,13 @@ matmul_perf_mode = _Enum("matmul_perf_mode", ("none", "double_row"))
 
 def _loc():
     return T.loc(sys._getframe(2))
+
+
+def _current_nc_version():
+    """The target's NeuronCore generation: --target, else gen3 (Trainium2) for `nki.*` kernels, as current
+    NKI releases target Trainium2/3, and gen2 (Trainium1) for legacy `neuronxcc.nki` kernels."""
+    name = T.nc_version or ("gen2" if T.api_seen == {"legacy"} else "gen3")
+    return getattr(nc_version, name)
 
 
 def _engine(e, default):
@@ -298,8 +307,8 @@ def _standalone():
         _check_dst(dst, "nisa.memset")
         ops.memset(dst, value, engine=engine)
 
-    def affine_select_(dst, pattern=None, offset=0, channel_multiplier=0, on_true_tile=None, on_false_value=0,
-                       cmp_op=None, **_):
+    def affine_select_(dst, pattern=None, channel_multiplier=0, on_true_tile=None, on_false_value=0,
+                       cmp_op=None, offset=0, **_):
         _check_dst(dst, "nisa.affine_select")
         affine_select(dst, on_true_tile, on_false_value,
                       {"pattern": pattern, "offset": offset, "channel_multiplier": channel_multiplier,
@@ -320,12 +329,22 @@ def _standalone():
     def tensor_tensor_scan_(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False, **_):
         tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0, reverse1)
 
-    return {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
-            "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
-            "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
-            "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
-            "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
-            "tensor_tensor_scan": tensor_tensor_scan_}
+    table = {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
+             "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
+             "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
+             "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
+             "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
+             "tensor_tensor_scan": tensor_tensor_scan_}
+    table.update(MORE)
+    return table
+
+
+def _legacy_form(body):
+    """The legacy (`neuronxcc.nki.isa`) form of a standalone body: no dst, the result is returned."""
+    def legacy(*args, **kwargs):
+        return body(None, *args, **kwargs)
+    legacy.__name__ = body.__name__
+    return legacy
 
 
 def _check_dst(dst, what):
@@ -335,11 +354,20 @@ def _check_dst(dst, what):
                            "standalone nki ISA calls take the destination tile first")
 
 
+ENUM_NAMES = ("engine", "reduce_cmd", "dge_mode", "nc_version", "oob_mode", "matmul_perf_mode", "dma_engine")
+
+
 def namespace(generation):
-    ns = _legacy() if generation == "legacy" else _standalone()
+    if generation == "legacy":
+        # The classic calls keep their legacy signatures; the later ones take the standalone form minus dst.
+        ns = {k: _legacy_form(v) for k, v in MORE.items() if k in BODIES}
+        ns.update(_legacy())
+    else:
+        ns = _standalone()
     ns.update({"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "nc_version": nc_version,
-               "oob_mode": oob_mode, "matmul_perf_mode": matmul_perf_mode,
-               "get_nc_version": lambda: nc_version.gen2,
+               "oob_mode": oob_mode, "matmul_perf_mode": matmul_perf_mode, "dma_engine": dma_engine,
+               "get_nc_version": _current_nc_version, "get_nc_sub_version": lambda: 0,
+               "VirtualRegister": VirtualRegister, "NkiValidationError": ValueError,
                "tensor_engine": engine.tensor, "vector_engine": engine.vector, "scalar_engine": engine.scalar,
                "gpsimd_engine": engine.gpsimd, "unknown_engine": engine.unknown})
     return ns

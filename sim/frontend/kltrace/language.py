@@ -2,7 +2,7 @@
 import dis
 import sys
 
-from . import ops, alloc
+from . import ops, alloc, language_more
 from .alloc import MEMORIES, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
@@ -29,7 +29,7 @@ class _TileSize:
 
 
 UNARY_ACTIVATIONS = ("exp", "log", "tanh", "sigmoid", "relu", "gelu", "gelu_apprx_tanh", "gelu_apprx_sigmoid",
-                     "gelu_dx", "silu", "silu_dx", "sqrt", "rsqrt", "abs", "square", "erf", "erf_dx", "softplus",
+                     "gelu_dx", "gelu_apprx_sigmoid_dx", "silu", "silu_dx", "sqrt", "rsqrt", "abs", "square", "erf", "erf_dx", "softplus",
                      "mish", "sin", "cos", "tan", "arctan", "sign", "ceil", "floor", "trunc", "reciprocal")
 VECTOR_UNARY = ("negative", "logical_not", "invert", "bitwise_not")
 BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "fmod", "mod",
@@ -39,7 +39,8 @@ BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power"
 REDUCTIONS = {"sum": "add", "max": "max", "min": "min", "mean": "mean", "prod": "multiply",
               "all": "logical_and", "any": "logical_or"}
 DTYPE_NAMES = ("float32", "float16", "bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2", "float8_e4m3fn",
-               "int32", "int16", "int8", "uint32", "uint16", "uint8")
+               "int32", "int16", "int8", "uint32", "uint16", "uint8", "bool",
+               "float8_e5m2_x4", "float8_e4m3fn_x4", "float4_e2m1fn_x4")
 
 
 def _binary(name):
@@ -220,6 +221,7 @@ def namespace(generation):
     for n, alu in REDUCTIONS.items():
         ns[n] = _reduction(n, alu)
     ns["identity"] = identity
+    ns.update(language_more.namespace())
     return ns
 
 

@@ -456,7 +456,8 @@ def store(dst, value, mask=None, loc=None):
 
 
 # ---------------------------------------------------------------------------------------------- TensorE
-_MM_DTYPES = ("float8_e4m3", "float8_e5m2", "bfloat16", "float16", "tfloat32", "float32")
+_MM_DTYPES = ("float8_e4m3", "float8_e5m2", "float8_e4m3fn", "bfloat16", "float16", "tfloat32", "float32",
+              "float8_e5m2_x4", "float8_e4m3fn_x4", "float4_e2m1fn_x4")
 
 
 def _mm_operand(t, role):
@@ -470,7 +471,8 @@ def _mm_operand(t, role):
         raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
 
 
-def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False):
+def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False, extra_srcs=(),
+              isa=None):
     """stationary [K, M] and moving [K, N] in SBUF -> [M, N] float32 in PSUM."""
     loc = loc or _loc()
     require_onchip(stationary, "matmul", "stationary")
@@ -494,12 +496,15 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
              "contraction": k1}
     if is_transpose:
         attrs["is_transpose"] = True
+    if isa:
+        attrs["isa"] = isa
+    srcs = [stationary, moving] + list(extra_srcs)
     if dst is None:
         res = new_tile((m, n), "float32", "psum", loc, "matmul")
         if mask is None:
-            ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
+            ins = emit_new("nc_matmul", "tensor", res, srcs, attrs, loc)
         else:
-            ins = emit("nc_matmul", "tensor", [res], [stationary, moving], attrs, mask, loc=loc)
+            ins = emit("nc_matmul", "tensor", [res], srcs, attrs, mask, loc=loc)
         if ins is not None:
             res.buf.producer = ins
             res.buf.mm_keys = {(0, 0)}
@@ -508,7 +513,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
         raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
     require_shape("nc_matmul", (m, n), dst.shape)
     attrs["accumulate"] = _matmul_acc(dst, accumulate)
-    emit("nc_matmul", "tensor", [dst], [stationary, moving], attrs, mask, loc=loc)
+    emit("nc_matmul", "tensor", [dst], srcs, attrs, mask, loc=loc)
     return dst
 
 

@@ -1,5 +1,6 @@
 """Loads a kernel file, launches the chosen kernel over its SPMD grid and renders the IR."""
 import gc
+import importlib
 import inspect
 import itertools
 from itertools import chain
@@ -8,7 +9,7 @@ import os
 import sys
 import types
 
-from . import irjson
+from . import imports, irjson
 from .api import Kernel
 from .errors import TraceError
 from .loops import traced_range
@@ -24,8 +25,9 @@ _RESERVED = {"nki", "neuronxcc", "numpy", "kltrace"}
 class KernelSpec:
     """What to run: the kernel file and function, tensor args (name, shape, dtype), scalars and grid."""
 
-    def __init__(self, kernel_file, kernel_name, args, grid, scalars, base_dir=None):
+    def __init__(self, kernel_file, kernel_name, args, grid, scalars, base_dir=None, package_root=None):
         self.kernel_file = kernel_file
+        self.package_root = package_root
         self.kernel_name = kernel_name
         self.args = args
         self.grid = tuple(grid) if grid else (1,)
@@ -162,16 +164,18 @@ def launch(func, tensors, spec):
 def trace(spec):
     """Run the kernel described by spec; returns the IR text. Raises TraceError."""
     real, code = load_source(spec.kernel_file)
+    module_name, package_root = imports.install(real, spec.package_root)
     base = os.path.realpath(spec.base_dir or os.path.dirname(real))
+    if package_root is not None:
+        base = os.path.commonpath([base, package_root])
     T.kernel_dir = base + "/"
     if not real.startswith(T.kernel_dir):
         T.kernel_dir = os.path.dirname(real) + "/"
     T.file_id(real)
     T.grid = spec.grid
     T.pid = tuple(0 for _ in spec.grid)
-    sys.path.insert(1, os.path.dirname(real))
     try:
-        module = run_module(real, code)
+        module = run_module(real, code) if module_name is None else importlib.import_module(module_name)
         func = pick_kernel(module, real, spec.kernel_name)
         decl = ((0, func.__code__.co_firstlineno),) if hasattr(func, "__code__") else ((0, 0),)
         tensors = make_args(func, spec, decl)

@@ -87,6 +87,8 @@ class Tracer:
         self.pid = (0,)
         self.grid = (1,)
         self.api_seen = set()
+        self.nc_version = None   # "gen2"/"gen3"/"gen4" from --target; None: by the API generation
+        self.stand_ins = set()   # top-level modules imported as stand-ins (see imports.py)
         self.diagnostics = []
         self._warned = set()
         self._names = {}

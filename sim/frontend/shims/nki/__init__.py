@@ -3,4 +3,4 @@ from kltrace.api import install
 
 install(__name__, "top", "nki")
 
-from . import language, isa, typing  # noqa: E402,F401
+from . import language, isa, typing, compiler, collectives, lnc  # noqa: E402,F401

@@ -1,0 +1,171 @@
+"""`nl` names of the `nki` releases 0.2-0.8 beyond the classic set in language.py: kernel-side classes
+(NKIObject, NkiTensor, DType), memory-kind queries, data-dependent loops, shared constants and the
+composite operators, each lowered to recorded instructions or refused with what to use instead."""
+import enum
+import sys
+
+from . import ops
+from .alloc import MEMORIES, allocate
+from .errors import kernel_error, unsupported
+from .isa_more import VirtualRegister
+from .loops import TracedRange
+from .tracer import T
+from .views import Tensor
+
+
+class NKIObject:
+    """Base of kernel-side helper classes (configs, tile plans). Plain Python while tracing."""
+
+    def __init__(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+
+class MemoryRegion(enum.Enum):
+    sbuf = "sbuf"
+    psum = "psum"
+    hbm = "hbm"
+    private_hbm = "private_hbm"
+    shared_hbm = "shared_hbm"
+
+
+def _memory_of(buffer):
+    if isinstance(buffer, Tensor):
+        return buffer.buf.memory
+    return getattr(buffer, "memory", getattr(buffer, "value", buffer))
+
+
+def is_hbm(buffer):
+    return _memory_of(buffer) == "hbm" or getattr(buffer, "value", None) in ("private_hbm", "shared_hbm")
+
+
+def is_sbuf(buffer):
+    return _memory_of(buffer) == "sbuf"
+
+
+def is_psum(buffer):
+    return _memory_of(buffer) == "psum"
+
+
+def is_on_chip(buffer):
+    return is_sbuf(buffer) or is_psum(buffer)
+
+
+def _bound(value, what):
+    """A loop bound: an int, or a register whose traced value stands in for the data it was loaded from."""
+    if isinstance(value, VirtualRegister):
+        return value.value
+    if isinstance(value, Tensor):
+        raise unsupported(f"a tile as the bound of {what}",
+                          "load the value into a register (nisa.register_alloc / nisa.register_load) first")
+    return value
+
+
+def dynamic_range(start, stop=None, step=1):
+    """A loop whose trip count may come from device memory; traced with the registers' traced values."""
+    args = [_bound(a, "nl.dynamic_range") for a in ((start,) if stop is None else (start, stop))]
+    return TracedRange(*args, _bound(step, "nl.dynamic_range"), kind="dynamic_range")
+
+
+def fori_loop(lower, upper, body_fun, step=1, init_val=None):
+    """`body_fun(i)` (or `body_fun(i, carry)` with an initial value) for i in [lower, upper)."""
+    carry = init_val
+    for i in TracedRange(_bound(lower, "fori_loop"), _bound(upper, "fori_loop"), _bound(step, "fori_loop"),
+                         kind="fori_loop"):
+        carry = body_fun(i) if init_val is None else body_fun(i, carry)
+    return carry
+
+
+_WHILE_LIMIT = 1_000_000
+
+
+def while_loop(init, body_fun, cond_fun=None):
+    """Runs `body_fun` while the condition (a register, or `cond_fun(state)`) is non-zero while tracing."""
+    state = init
+    for n in range(_WHILE_LIMIT + 1):
+        cond = cond_fun(state) if cond_fun is not None else state
+        value = cond.value if isinstance(cond, VirtualRegister) else cond
+        if isinstance(value, Tensor):
+            raise unsupported("a while_loop condition held in a tile", "keep the condition in a register")
+        if not value:
+            return state
+        if n == _WHILE_LIMIT:
+            raise kernel_error(f"while_loop ran {_WHILE_LIMIT} iterations while tracing",
+                               "its condition never became zero with the traced register values")
+        result = body_fun(state)
+        state = state if result is None else result
+    return state
+
+
+def shared_constant(constant, dtype=None, **_):
+    """A constant tensor in HBM; its values are not traced, only its shape."""
+    shape = getattr(constant, "shape", None)
+    if shape is None:
+        raise unsupported("nl.shared_constant of a value without a shape", "pass a NumPy array")
+    dt = dtype or getattr(getattr(constant, "dtype", None), "name", None) or "float32"
+    t = allocate(tuple(shape), dt, MEMORIES["shared_hbm"], "constant", loc=T.loc(sys._getframe(1)))
+    t.buf.role = "input"
+    t.buf.written = True
+    return t
+
+
+def shared_identity_matrix(n, dtype="uint8", dst=None, **_):
+    """An n x n identity in SBUF (built on GpSimdE with iota and a compare)."""
+    loc = T.loc(sys._getframe(1))
+    res = dst if dst is not None else allocate((n, n), dtype, MEMORIES["sbuf"], "identity", loc=loc)
+    from .emit import emit
+    emit("iota", "gpsimd", [res], [], {"isa": "shared_identity_matrix"}, loc=loc)
+    return res
+
+
+def expand_dims(x, axis):
+    return x.expand_dim(axis)
+
+
+def _composite(name, hint):
+    def refuse(*_, **__):
+        raise unsupported(f"nl.{name} (a composite operator)", hint)
+    refuse.__name__ = name
+    return refuse
+
+
+def _binary_alu(name):
+    def f(x, y, *, dtype=None, mask=None, **_):
+        return ops.binary_op(name, x, y, dtype, mask)
+    f.__name__ = name
+    return f
+
+
+def var(x, axis, *, dtype=None, keepdims=False, **_):
+    """Variance as the engines compute it: bn_stats then bn_aggr over the free axis."""
+    from . import isa
+    stats = isa.bn_stats(None, x)
+    return isa.bn_aggr(None, stats)
+
+
+class _NoReorder:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        return False
+
+    def __call__(self, fn=None):
+        return fn if fn is not None else self
+
+
+def namespace():
+    return {
+        "NKIObject": NKIObject, "NkiTensor": Tensor, "tensor": Tensor, "DType": str, "MemoryRegion": MemoryRegion,
+        "is_hbm": is_hbm, "is_sbuf": is_sbuf, "is_psum": is_psum, "is_on_chip": is_on_chip,
+        "dynamic_range": dynamic_range, "fori_loop": fori_loop, "while_loop": while_loop,
+        "shared_constant": shared_constant, "shared_identity_matrix": shared_identity_matrix,
+        "expand_dims": expand_dims, "var": var, "no_reorder": _NoReorder(),
+        "abs_max": _binary_alu("abs_max"), "abs_min": _binary_alu("abs_min"),
+        "average": "average", "prelu": "prelu", "bypass": "bypass",
+        "softmax": _composite("softmax", "write it with nl.max, nl.exp, nl.sum and nl.divide (or nisa calls)"),
+        "rms_norm": _composite("rms_norm", "write it with nisa.activation(square) + reduce, rsqrt and multiply"),
+        "gather_flattened": _composite("gather_flattened", "use nisa.local_gather or an indirect DMA"),
+        "dropout": _composite("dropout", "use nisa.dropout(dst, data, prob)"),
+        "rand": _composite("rand", "use nisa.rand2"), "random_seed": _composite("random_seed", "use nisa.set_rng_seed"),
+    }
