@@ -8,8 +8,9 @@ from . import dtypes, sandbox
 from .errors import TraceError
 from .tracer import T
 
-USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--arg NAME=4096x8192:bfloat16 ...] "
-         "[--grid N|AxB] [--scalar NAME=VALUE ...] -o OUT.json [--timeout S] [--memory-mb M] [--pretty]")
+USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
+         "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
+         "[--list-kernels] -o OUT.json [--timeout S] [--memory-mb M] [--pretty]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,6 +25,8 @@ def parse_flags(argv):
     src.add_argument("--kernel-file")
     p.add_argument("--kernel")
     p.add_argument("--package-root")
+    p.add_argument("--list-kernels", action="store_true", help="write the file's kernels and parameters as JSON")
+    p.add_argument("--target", choices=("trn1", "trn2", "trn3"), help="answer nisa.get_nc_version() for this chip")
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
     p.add_argument("--scalar", action="append", default=None)
@@ -66,16 +69,15 @@ def parse_grid(text):
 
 
 def parse_scalar(text):
+    """NAME=VALUE; VALUE stays text until the kernel's module is loaded (see arguments.resolve_value)."""
     if "=" not in text:
         raise TraceError("invalid_argument", f"bad --scalar '{text}'", "expected NAME=VALUE")
     name, value = text.split("=", 1)
-    for conv in (int, float):
-        try:
-            return name, conv(value)
-        except ValueError:
-            pass
-    if value in ("True", "true", "False", "false"):
-        return name, value.lower() == "true"
+    if not name.isidentifier():
+        raise TraceError("invalid_argument", f"bad --scalar '{text}': '{name}' is not a parameter name",
+                         "expected NAME=VALUE")
+    if value in ("true", "false"):
+        value = value.title()  # the command-line spelling of a bool
     return name, value
 
 
@@ -156,6 +158,8 @@ def main(argv=None):
         flags = parse_flags(sys.argv[1:] if argv is None else argv)
         out_path = os.path.abspath(flags.output)
         spec = build_spec(flags)
+        spec.list_kernels = flags.list_kernels
+        T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
         spec.kernel_file = os.path.abspath(spec.kernel_file)
         if spec.base_dir:
             spec.base_dir = os.path.abspath(spec.base_dir)
@@ -170,15 +174,16 @@ def main(argv=None):
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
         text = trace(spec)
         sandbox.disarm_alarm()
-        if flags.pretty:
+        if flags.pretty and not flags.list_kernels:
             text = json.dumps(json.loads(text), indent=1)
         try:
             with open(out_path, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as e:
             raise TraceError("io", f"cannot write {out_path}: {e.strerror}")
-        sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
-                         f"{sum(1 for b in T.buffers if not b.dropped)} buffers -> {flags.output}\n")
+        if not flags.list_kernels:
+            sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
+                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers -> {flags.output}\n")
         return 0
     except TraceError as e:
         emit_error(e)

@@ -3,14 +3,15 @@ import gc
 import importlib
 import inspect
 import itertools
+import json
 from itertools import chain
 from operator import attrgetter, itemgetter
 import os
 import sys
 import types
 
-from . import imports, irjson
-from .api import Kernel
+from .api import Kernel  # first: it loads the ISA modules in the order their import cycle needs (views.py)
+from . import arguments, imports, irjson
 from .errors import TraceError
 from .loops import traced_range
 from .tracer import T
@@ -28,6 +29,7 @@ class KernelSpec:
     def __init__(self, kernel_file, kernel_name, args, grid, scalars, base_dir=None, package_root=None):
         self.kernel_file = kernel_file
         self.package_root = package_root
+        self.list_kernels = False
         self.kernel_name = kernel_name
         self.args = args
         self.grid = tuple(grid) if grid else (1,)
@@ -96,8 +98,7 @@ def run_module(real, code):
 
 
 def pick_kernel(module, real, wanted):
-    own = [k for k in Kernel.registry if getattr(k.func, "__code__", None) is not None
-           and os.path.realpath(k.func.__code__.co_filename) == real]
+    own = own_kernels(real)
     if wanted:
         obj = module.__dict__.get(wanted)
         if obj is None:
@@ -119,22 +120,6 @@ def pick_kernel(module, real, wanted):
                      "choose one with --kernel NAME")
 
 
-def make_args(func, spec, decl):
-    tensors = []
-    for name, shape, dtype in spec.args:
-        buf = T.new_buffer(name, "hbm", tuple(shape), dtype, "input", decl)
-        buf.written = True
-        from .emit import root_dims
-        tensors.append(Tensor(buf, 0, root_dims(buf.shape), dtype, root=True))
-    try:
-        inspect.signature(func).bind(*tensors, **spec.scalars)
-    except TypeError as e:
-        params = ", ".join(inspect.signature(func).parameters)
-        raise TraceError("invalid_argument", f"arguments do not match {func.__name__}({params}): {e}",
-                         "give one --arg per tensor parameter in order, and --scalar NAME=VALUE for the others")
-    return tensors
-
-
 def _mark_outputs(result, arg_bufs):
     stack = [result]
     while stack:
@@ -152,17 +137,24 @@ def _mark_outputs(result, arg_bufs):
             b.role = "output"
 
 
-def launch(func, tensors, spec):
+def launch(func, positional, keywords, spec):
     result = None
     for pid in itertools.product(*[range(g) for g in spec.grid]):
         T.pid = pid
         T.shared_ordinal = 0
-        result = func(*tensors, **spec.scalars)
+        result = func(*positional, **keywords)
+    tensors = positional + [v for v in keywords.values() if isinstance(v, Tensor)]
     _mark_outputs(result, [t.buf for t in tensors])
 
 
+def own_kernels(real):
+    return [k for k in Kernel.registry if getattr(k.func, "__code__", None) is not None
+            and os.path.realpath(k.func.__code__.co_filename) == real]
+
+
 def trace(spec):
-    """Run the kernel described by spec; returns the IR text. Raises TraceError."""
+    """Run the kernel described by spec; returns the IR text (or, with spec.list_kernels, the JSON list
+    of the file's kernels). Raises TraceError."""
     real, code = load_source(spec.kernel_file)
     module_name, package_root = imports.install(real, spec.package_root)
     base = os.path.realpath(spec.base_dir or os.path.dirname(real))
@@ -176,12 +168,19 @@ def trace(spec):
     T.pid = tuple(0 for _ in spec.grid)
     try:
         module = run_module(real, code) if module_name is None else importlib.import_module(module_name)
+        if spec.list_kernels:
+            return json.dumps({"kernels": arguments.describe_kernels(own_kernels(real), T.files[0])}, indent=1)
         func = pick_kernel(module, real, spec.kernel_name)
         decl = ((0, func.__code__.co_firstlineno),) if hasattr(func, "__code__") else ((0, 0),)
-        tensors = make_args(func, spec, decl)
+        try:
+            positional, keywords = arguments.bind(func, spec, module.__dict__, decl)
+        except TraceError as e:
+            if e.file is None:  # an argument mistake points at the kernel's def line
+                e.file, e.line = T.files[T.file_id(func.__code__.co_filename)], func.__code__.co_firstlineno
+            raise
         T.stop_code = launch.__code__
         gc.disable()  # the trace only grows; cyclic collection would rescan it over and over
-        launch(func, tensors, spec)
+        launch(func, positional, keywords, spec)
     except TraceError as e:
         raise locate(e, e.__traceback__)
     except MemoryError as e:
