@@ -80,6 +80,23 @@ class PackageFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
+class SystemNumpyFinder(importlib.abc.MetaPathFinder):
+    """Finds NumPy, and only NumPy, in the system's package folder (Debian's python3-numpy).
+
+    The front end runs with -S (no site packages); kernels use NumPy for constants and dtypes
+    (np.finfo, np.float32), so this one package is let in, nothing else from that folder.
+    """
+    FOLDERS = ("/usr/lib/python3/dist-packages",)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "numpy":
+            return None
+        for folder in self.FOLDERS:
+            if os.path.isfile(os.path.join(folder, "numpy", "__init__.py")):
+                return importlib.machinery.PathFinder.find_spec(fullname, [folder])
+        return None
+
+
 # ------------------------------------------------------------------------------------------ stand-ins
 def _refuse(path, action):
     file, line = T.where(sys._getframe(2))

@@ -43,10 +43,11 @@ def prepare_imports():
     if force_shim:
         sys.path.insert(0, NUMPY_SHIM_DIR)
         return
-    try:
-        import numpy  # noqa: F401  (real NumPy gives kernels their dtypes)
-    except ImportError:
+    finder = imports.SystemNumpyFinder()
+    if finder.find_spec("numpy") is None:
         sys.path.insert(1, NUMPY_SHIM_DIR)
+    else:  # imported only if the kernel does (kernels compute constants with it, e.g. np.finfo)
+        sys.meta_path.append(finder)
 
 
 def load_source(path):
