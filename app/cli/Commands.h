@@ -12,5 +12,6 @@ int runSimulateCommand(const std::vector<std::string>& args);
 int runReviewCommand(const std::vector<std::string>& args);
 int runReportCommand(const std::vector<std::string>& args);
 int runExportTraceCommand(const std::vector<std::string>& args);
+int runCompatCommand(const std::vector<std::string>& args);
 
 } // namespace kl::app

@@ -1,4 +1,5 @@
 // `kernellens-cli export-trace`: a simulated run as Chrome trace event JSON (Perfetto, chrome://tracing).
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/TraceArguments.h"
 
@@ -20,7 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kExportTraceUsage = R"(Usage: kernellens-cli export-trace (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
+constexpr const char* kExportTraceUsage =
+    R"(Usage: kernellens-cli export-trace (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
                                    [--hw trn1|trn2|PROFILE.json] [--no-flows] [--no-counters] -o TRACE.json
 
 Simulates the kernel and writes the run as Chrome trace event JSON, for Perfetto (ui.perfetto.dev) or
@@ -34,16 +36,12 @@ Options:
   --arg NAME=SHAPE:DTYPE   a tensor argument (repeat, in call order)
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
+  --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --hw NAME|FILE           hardware profile (default: the task's, else trn1)
   --no-flows               leave out dependency arrows
   --no-counters            leave out occupancy and DMA counters
   -o, --output FILE        where the trace goes ('-' for stdout)
 )";
-
-int fail(const Error& error, int code) {
-    std::fprintf(stderr, "%s\n", formatError(error).c_str());
-    return code;
-}
 
 } // namespace
 
@@ -72,16 +70,17 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
     }
     auto parsed = parseTraceArguments(traceArgs, /*requireOutput=*/false);
     if (!parsed || !parsed->rest.empty() || parsed->request.output.empty()) {
-        const std::string message = !parsed                   ? formatError(parsed.error())
-                                    : !parsed->rest.empty()   ? fmt::format("unknown option '{}'", parsed->rest.front())
-                                                              : "export-trace needs -o TRACE.json";
+        const std::string message = !parsed                 ? formatError(parsed.error())
+                                    : !parsed->rest.empty() ? fmt::format("unknown option '{}'", parsed->rest.front())
+                                                            : "export-trace needs -o TRACE.json";
         std::fprintf(stderr, "%s\n\n%s", message.c_str(), kExportTraceUsage);
         return 2;
     }
     const core::TraceRequest& request = parsed->request;
     const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
     if (ir.has_value() == hasInput) {
-        std::fprintf(stderr, "give exactly one of --ir IR_FILE, a task folder or a kernel file\n\n%s", kExportTraceUsage);
+        std::fprintf(stderr, "give exactly one of --ir IR_FILE, a task folder or a kernel file\n\n%s",
+                     kExportTraceUsage);
         return 2;
     }
     std::shared_ptr<const sim::SimResult> result;
@@ -101,7 +100,8 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
         run.hardware = hardware.value_or("trn1");
         if (!hardware && !request.taskDir.empty()) {
             if (auto spec = core::loadTaskSpec(request.taskDir)) {
-                run.hardware = spec->hardware.ends_with(".json") ? (request.taskDir / spec->hardware).string() : spec->hardware;
+                run.hardware =
+                    spec->hardware.ends_with(".json") ? (request.taskDir / spec->hardware).string() : spec->hardware;
             }
         }
         auto outcome = core::traceAndSimulate(run);

@@ -1,4 +1,5 @@
 // `kernellens-cli report`: an annotated report of a review file in HTML, PDF, Markdown, JSON or CSV.
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 
 #include "report/CsvReport.h"
@@ -134,11 +135,6 @@ Expected<void> writeFileAtomically(const std::string& path, const std::string& b
         return makeError(ErrorCode::Io, "cannot write the report", path);
     }
     return {};
-}
-
-int fail(const Error& error, int code) {
-    std::fprintf(stderr, "%s\n", formatError(error).c_str());
-    return code;
 }
 
 } // namespace

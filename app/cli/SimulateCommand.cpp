@@ -1,4 +1,5 @@
 // `kernellens-cli simulate`: simulate a kernel (traced now, or an IR file) on a NeuronCore profile.
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/TraceArguments.h"
 
@@ -14,7 +15,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <unistd.h>
 
@@ -36,6 +36,7 @@ Options:
   --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
+  --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that traces longer (default 120)
   --hw NAME|FILE           hardware profile (default trn1)
   --json FILE              also write the result as JSON (schema: docs/simulator.md); '-' for stdout
@@ -85,20 +86,6 @@ Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
     return o;
 }
 
-/// Where to look for resources/hw: the source tree this binary was built from, then around the binary.
-std::vector<fs::path> resourceBases() {
-    std::vector<fs::path> bases;
-#ifdef KL_SOURCE_DIR
-    bases.emplace_back(KL_SOURCE_DIR);
-#endif
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        bases.push_back(exe.parent_path());
-    }
-    return bases;
-}
-
 /// The IR from --ir, or from tracing the task folder / kernel file with the front end.
 Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
@@ -136,23 +123,6 @@ Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
     std::error_code ec;
     fs::remove(outcome->irFile, ec);
     return ir;
-}
-
-Expected<void> writeText(const std::string& path, const std::string& text) {
-    if (path == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return {};
-    }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) {
-        return makeError(ErrorCode::Io, "cannot write the JSON result", path);
-    }
-    return {};
-}
-
-int fail(const Error& error, int code) {
-    std::fprintf(stderr, "%s\n", formatError(error).c_str());
-    return code;
 }
 
 } // namespace

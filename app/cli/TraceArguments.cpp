@@ -21,7 +21,7 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
             return makeError(ErrorCode::Cancelled, "help");
         }
         const bool takesValue = flag == "--kernel" || flag == "--arg" || flag == "--scalar" || flag == "--grid" ||
-                                flag == "--timeout" || flag == "-o" || flag == "--output";
+                                flag == "--package-root" || flag == "--timeout" || flag == "-o" || flag == "--output";
         if (!takesValue) {
             if (!flag.starts_with("-") && input.empty()) {
                 input = flag;
@@ -42,6 +42,8 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
             request.scalars.push_back(*v);
         } else if (flag == "--grid") {
             request.grid = *v;
+        } else if (flag == "--package-root") {
+            request.packageRoot = *v;
         } else if (flag == "--timeout") {
             try {
                 request.timeoutSeconds = std::stoi(*v);

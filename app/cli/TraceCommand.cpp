@@ -22,6 +22,7 @@ Options:
   --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
+  --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that runs longer (default 120)
   -o, --output FILE        where to write the IR (required)
 )";

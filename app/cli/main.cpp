@@ -19,6 +19,7 @@ Commands:
   review     Create and edit review files (.klreview): tasks, annotations, scores
   report     Write an annotated report of a review: HTML, PDF, Markdown, JSON or CSV
   export-trace  Write a simulated run as Chrome trace JSON (Perfetto, chrome://tracing)
+  compat     Trace and simulate many kernels (a manifest, task folders, files) and tabulate which run
 
 Options:
   -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
@@ -29,6 +30,7 @@ Examples:
   kernellens-cli simulate examples/matmul_basic_tiled --hw trn1 --timeline 20
   kernellens-cli report review.klreview --format html -o report.html
   kernellens-cli export-trace examples/matmul_basic_tiled -o trace.json
+  kernellens-cli compat examples --json compat.json
 )";
 
 int dispatch(std::string_view command, const std::vector<std::string>& rest) {
@@ -46,6 +48,9 @@ int dispatch(std::string_view command, const std::vector<std::string>& rest) {
     }
     if (command == "export-trace") {
         return kl::app::runExportTraceCommand(rest);
+    }
+    if (command == "compat") {
+        return kl::app::runCompatCommand(rest);
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

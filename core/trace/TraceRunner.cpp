@@ -50,6 +50,12 @@ std::vector<std::string> buildCommand(const TraceRequest& request, const fs::pat
     if (!request.grid.empty()) {
         argv.insert(argv.end(), {"--grid", request.grid});
     }
+    if (!request.packageRoot.empty()) {
+        argv.insert(argv.end(), {"--package-root", fs::absolute(request.packageRoot).string()});
+    }
+    if (request.listKernels) {
+        argv.emplace_back("--list-kernels");
+    }
     argv.insert(argv.end(), {"-o", fs::absolute(output).string(), "--timeout", std::to_string(request.timeoutSeconds),
                              "--memory-mb", std::to_string(request.memoryMegabytes)});
     return argv;

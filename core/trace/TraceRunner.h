@@ -18,7 +18,9 @@ struct TraceRequest {
     std::vector<std::string> argSpecs; ///< NAME=4096x8192:bfloat16
     std::string grid;                  ///< "4" or "2x2", empty: the task's
     std::vector<std::string> scalars;  ///< NAME=VALUE
-    std::filesystem::path output;      ///< where the IR JSON goes
+    std::filesystem::path packageRoot; ///< the folder the kernel's package imports resolve from, or empty
+    std::filesystem::path output;      ///< where the IR JSON goes (the kernel list with listKernels)
+    bool listKernels = false;          ///< list the file's kernels and their parameters instead of tracing
     int timeoutSeconds = 120;
     long memoryMegabytes = 4096;
 };

@@ -16,14 +16,37 @@ from .isa_more import MORE, BODIES, VirtualRegister
 
 
 class _EnumValue:
-    __slots__ = ("value", "label")
+    """One member; members of an enum order by declaration (nc_version.gen2 < gen3 < gen4)."""
+    __slots__ = ("value", "label", "rank")
 
-    def __init__(self, label, value):
+    def __init__(self, label, value, rank=0):
         self.label = label
         self.value = value
+        self.rank = rank
 
     def __repr__(self):
         return self.label
+
+    def _rank_of(self, other):
+        if not isinstance(other, _EnumValue) or other.label.rsplit(".", 1)[0] != self.label.rsplit(".", 1)[0]:
+            return NotImplemented
+        return other.rank
+
+    def __lt__(self, other):
+        r = self._rank_of(other)
+        return r if r is NotImplemented else self.rank < r
+
+    def __le__(self, other):
+        r = self._rank_of(other)
+        return r if r is NotImplemented else self.rank <= r
+
+    def __gt__(self, other):
+        r = self._rank_of(other)
+        return r if r is NotImplemented else self.rank > r
+
+    def __ge__(self, other):
+        r = self._rank_of(other)
+        return r if r is NotImplemented else self.rank >= r
 
 
 class _Enum:
@@ -31,8 +54,8 @@ class _Enum:
 
     def __init__(self, name, members):
         self._name = name
-        for m in members:
-            setattr(self, m, _EnumValue(f"nisa.{name}.{m}", m))
+        for rank, m in enumerate(members):
+            setattr(self, m, _EnumValue(f"nisa.{name}.{m}", m, rank))
 
     def __getattr__(self, item):
         if item.startswith("__"):

@@ -8,7 +8,7 @@ attributes, so the timeline and the inspector still say what the kernel called.
 from . import ops
 from .emit import emit, new_tile, require_onchip, dtype_arg
 from .errors import kernel_error
-from .ops import op_name, engine_arg, _result, _is_tile
+from .ops import op_name, engine_arg, _is_tile
 from .tracer import T
 from .views import Tensor
 
@@ -53,8 +53,13 @@ def generic(name, dst, srcs, scalars=None, out_shape=None, dtype=None, engine=No
     like = tiles[0] if tiles else dst
     if like is None:
         raise kernel_error(f"nisa.{name} needs a destination tile")
-    shape = out_shape if out_shape is not None else like.shape
-    res = _result(dst, shape, dtype_arg(dtype, like.dtype), "sbuf", loc, name, f"nisa.{name}")
+    if dst is None:
+        shape = out_shape if out_shape is not None else like.shape
+        res = new_tile(shape, dtype_arg(dtype, like.dtype), "sbuf", loc, name)
+    elif isinstance(dst, Tensor):
+        res = dst  # these calls change shapes in call-specific ways (gathers, shuffles, top-8): dst is the truth
+    else:
+        raise kernel_error(f"nisa.{name}: dst must be a tile, got {type(dst).__name__}")
     attrs = {"isa": name}
     for key, value in (scalars or {}).items():
         if _is_tile(value):

@@ -158,7 +158,7 @@ def namespace():
     return {
         "NKIObject": NKIObject, "NkiTensor": Tensor, "tensor": Tensor, "DType": str, "MemoryRegion": MemoryRegion,
         "is_hbm": is_hbm, "is_sbuf": is_sbuf, "is_psum": is_psum, "is_on_chip": is_on_chip,
-        "dynamic_range": dynamic_range, "fori_loop": fori_loop, "while_loop": while_loop,
+        "dynamic_range": dynamic_range, "range": TracedRange, "fori_loop": fori_loop, "while_loop": while_loop,
         "shared_constant": shared_constant, "shared_identity_matrix": shared_identity_matrix,
         "expand_dims": expand_dims, "var": var, "no_reorder": _NoReorder(),
         "abs_max": _binary_alu("abs_max"), "abs_min": _binary_alu("abs_min"),

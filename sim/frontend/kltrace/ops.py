@@ -423,7 +423,7 @@ def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=Fal
         dst = new_tile(shape or (1,), dtype_arg(dtype, src.dtype), "sbuf", loc, "load")
     elif not isinstance(dst, Tensor):
         raise kernel_error(f"{what}: destination must be a tensor, got {type(dst).__name__}")
-    else:
+    elif _unit_free(shape) != _unit_free(dst.shape):
         require_shape(what, shape, dst.shape)
     if dst.buf.memory == "psum" or src.buf.memory == "psum":
         raise kernel_error(f"{what}: DMA cannot access PSUM", "copy the PSUM tile to SBUF first (nl.copy)")
@@ -437,6 +437,11 @@ def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=Fal
     else:
         emit("dma_copy", "dma", [dst], [src], attrs, mask, loc=loc)
     return dst
+
+
+def _unit_free(shape):
+    """A DMA moves elements: [32] and [1, 32] (or [] and [1, 1]) describe the same transfer."""
+    return tuple(d for d in shape if d != 1)
 
 
 def store(dst, value, mask=None, loc=None):

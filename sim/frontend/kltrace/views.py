@@ -123,15 +123,30 @@ class Tensor:
             n *= s
         if n != self.size:
             raise kernel_error(f"cannot reshape {list(self.shape)} into {list(shape)}")
+        if self.buf.memory != "hbm":
+            return self._reshape_free(shape)
         if not self._contiguous():
             raise unsupported("reshape of a non-contiguous view", "reshape the whole tensor before slicing it")
         dims, stride = [], 1
-        if self.buf.memory != "hbm":
-            raise unsupported("reshape of an on-chip tile", "allocate the tile in the shape you need")
         for s in reversed(shape):
             dims.append((stride, s))
             stride *= s
         return Tensor(self.buf, self.off, tuple(reversed(dims)), self.dtype)
+
+    def _reshape_free(self, shape):
+        """An on-chip tile keeps its partition dim; its free dims may be regrouped when they are contiguous."""
+        if not shape or shape[0] != self.shape[0]:
+            raise unsupported(f"reshape of on-chip tile '{self.buf.name}' from {list(self.shape)} to {list(shape)} "
+                              "changes its partition dimension", "an on-chip reshape keeps the first dimension")
+        free = Tensor(self.buf, self.off, self.dims[1:], self.dtype)
+        if not free._contiguous():
+            raise unsupported(f"reshape of a non-contiguous view of on-chip tile '{self.buf.name}'",
+                              "reshape the whole tile before slicing it")
+        dims, stride = [], 1
+        for s in reversed(shape[1:]):
+            dims.append((stride, s))
+            stride *= s
+        return Tensor(self.buf, self.off, (self.dims[0],) + tuple(reversed(dims)), self.dtype)
 
     def _contiguous(self):
         stride = 1
@@ -179,8 +194,9 @@ class Tensor:
     def __le__(self, o): return self._bin(o, "less_equal")
     def __gt__(self, o): return self._bin(o, "greater")
     def __ge__(self, o): return self._bin(o, "greater_equal")
-    def __eq__(self, o): return self._bin(o, "equal")
-    def __ne__(self, o): return self._bin(o, "not_equal")
+    # `t == None` / `t != None` in kernel code is a Python test, not an elementwise compare.
+    def __eq__(self, o): return False if o is None else self._bin(o, "equal")
+    def __ne__(self, o): return True if o is None else self._bin(o, "not_equal")
     __hash__ = object.__hash__
 
     def __neg__(self):
