@@ -197,7 +197,9 @@ def check_entry(rep, root, i, e):
                 line = int(m.group(2))
                 if not 1 <= line <= n_lines:
                     rep.error(where, f"shape_source line {line} outside 1..{n_lines}")
-    return (rel, e["kernel"])
+    # Two entries are duplicates only if they describe the very same launch.
+    return (rel, e["kernel"], json.dumps(e["args"], sort_keys=True), json.dumps(scalars, sort_keys=True),
+            json.dumps(e.get("grid")))
 
 
 def check_manifest(manifest, root):
@@ -227,7 +229,7 @@ def check_manifest(manifest, root):
         key = check_entry(rep, root, i, e)
         if key:
             if key in keys:
-                rep.warn(f"entry {i}", f"{key[0]}::{key[1]} also listed as entry {keys[key]}")
+                rep.warn(f"entry {i}", f"{key[0]}::{key[1]} duplicates entry {keys[key]} (same args, scalars and grid)")
             keys.setdefault(key, i)
     return rep, len(entries)
 
