@@ -26,8 +26,18 @@ def _transfers(name, srcs, dsts, attrs=None):
         emit("dma_copy", "dma", [dst], [src] if src is not None else [], dict(attrs or {}, isa=name))
 
 
+def _flat(items):
+    out = []
+    for item in items or []:
+        out.extend(_flat(item) if isinstance(item, (list, tuple)) else [item])
+    return out
+
+
 def _collective(name):
-    def call(srcs=None, dsts=None, *args, op=None, **_):
+    def call(*args, op=None, **kwargs):
+        # srcs/dsts, or per-channel lists (srcs_by_channel, srcs0_by_channel, dsts_by_channel) by keyword
+        srcs = _flat([v for k, v in kwargs.items() if k.startswith("srcs")] or args[:1])
+        dsts = _flat([v for k, v in kwargs.items() if k.startswith("dsts")] or args[1:2])
         _transfers(name, srcs, dsts, {"op0": op_name(op)} if op is not None else None)
     call.__name__ = name
     return call

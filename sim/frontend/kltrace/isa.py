@@ -113,7 +113,8 @@ def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc
     name = op_name(op)
     require_onchip(data1, f"nisa.tensor_tensor({name})", "data1")
     require_onchip(data2, f"nisa.tensor_tensor({name})", "data2")
-    if data1.shape != data2.shape and squeeze_free(data1.shape) != squeeze_free(data2.shape):
+    if data1.shape != data2.shape and squeeze_free(data1.shape) != squeeze_free(data2.shape) \
+            and (data1.shape[0] != data2.shape[0] or data1.size != data2.size):
         raise kernel_error(f"shape mismatch in nisa.tensor_tensor: {list(data1.shape)} and {list(data2.shape)}",
                            "tensor_tensor needs equal shapes; use tensor_scalar for a [P, 1] operand")
     from . import dtypes

@@ -13,7 +13,22 @@ from .tracer import T
 from .views import Tensor
 
 
-class NKIObject:
+class _NKIObjectType(type):
+    """Lets a `@dataclass` subclass whose fields are plain class attributes (no annotations, so the
+    dataclass takes no arguments for them) be built with those names as keywords, as NKI accepts."""
+
+    def __call__(cls, *args, **kwargs):
+        fields = getattr(cls, "__dataclass_fields__", None)
+        extra = {}
+        if fields is not None:
+            extra = {k: kwargs.pop(k) for k in list(kwargs) if k not in fields and hasattr(cls, k)}
+        obj = super().__call__(*args, **kwargs)
+        for key, value in extra.items():
+            setattr(obj, key, value)
+        return obj
+
+
+class NKIObject(metaclass=_NKIObjectType):
     """Base of kernel-side helper classes (configs, tile plans). Plain Python while tracing."""
 
     def __init__(self, **kwargs):

@@ -9,7 +9,7 @@ import dis
 import sys
 
 from . import dtypes
-from .emit import (emit, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
+from .emit import (squeeze_free, emit, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .tracer import T, PSUM_BANK_BYTES
@@ -472,8 +472,13 @@ def _mm_operand(t, role):
     if t.dtype not in _MM_DTYPES:
         raise kernel_error(f"matmul {role} operand '{t.buf.name}' has dtype {t.dtype}; TensorE takes "
                            "float8/bfloat16/float16/tfloat32/float32", "cast the operand with nl.copy(x, dtype=nl.bfloat16)")
-    if len(t.shape) != 2:
+    if len(t.shape) != 2 and len(squeeze_free(t.shape)) != 2:
         raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
+
+
+def _matrix(shape):
+    """[P, F] of a matmul operand given with extra unit free dims ([128, 1, 96] -> (128, 96))."""
+    return shape if len(shape) == 2 else (shape[0], squeeze_free(shape)[1])
 
 
 def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False, extra_srcs=(),
@@ -484,8 +489,8 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     require_onchip(moving, "matmul", "moving")
     _mm_operand(stationary, "stationary")
     _mm_operand(moving, "moving")
-    k1, m = stationary.shape
-    k2, n = moving.shape
+    k1, m = _matrix(stationary.shape)
+    k2, n = _matrix(moving.shape)
     if k1 != k2:
         raise kernel_error(f"matmul contraction mismatch: stationary {list(stationary.shape)} vs moving "
                            f"{list(moving.shape)}", "both operands carry the contraction dim K on partitions")
@@ -494,7 +499,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     if m > 128:
         raise kernel_error(f"matmul stationary free size {m} exceeds 128 (nl.tile_size.gemm_stationary_fmax)",
                            "tile the stationary (lhsT) operand into 128 columns")
-    if n > 512:
+    if n > 512 and isa != "nc_matmul_mx":  # MX moving tiles: packed elements, limit not published (assumed)
         raise kernel_error(f"matmul moving free size {n} exceeds 512 (nl.tile_size.gemm_moving_fmax)",
                            "tile the moving (rhs) operand into 512 columns")
     attrs = {"accumulate": False, "dtype_in": moving.dtype, "moving_free": n, "stationary_free": m,

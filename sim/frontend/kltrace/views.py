@@ -64,7 +64,11 @@ class Tensor:
         raise unsupported("iterating over a tile in Python", "index it with slices or nl.arange instead")
 
     def __bool__(self):
-        raise unsupported("a tile used as a Python bool (tile values are not known while tracing)",
+        # A named tensor is a Python object (`if bias:` tests that one was passed); the result of an
+        # operation is data, whose values are not known while tracing.
+        if not self.buf.temp:
+            return True
+        raise unsupported("a computed tile used as a Python bool (tile values are not known while tracing)",
                           "use nl.where / masks; control flow can only depend on shapes and loop indices")
 
     def __repr__(self):
