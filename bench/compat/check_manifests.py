@@ -8,7 +8,8 @@ For every manifest/checkout pair this verifies that
   * the manifest is valid JSON in format 1 (format, source, entries),
   * every entry's `file` exists in the checkout and defines `def KERNEL(...)`,
   * every arg and scalar name is a parameter of that def, no name is given twice,
-    and every parameter without a default value is supplied,
+    every parameter without a default value is supplied, and args follow the
+    parameter order (a warning otherwise),
   * shapes are lists of positive integers, dtypes and scalar values are strings,
     scalar values are Python expressions, `grid` is a list of positive integers,
   * `package_root` (if present) is a directory of the checkout containing the file,
@@ -165,6 +166,10 @@ def check_entry(rep, root, i, e):
         except SyntaxError as exc:
             rep.error(where, f"scalar '{k}': {v!r} is not a Python expression ({exc.msg})")
         given.append(k)
+
+    order = [names.index(a["name"]) for a in args if isinstance(a, dict) and a.get("name") in names]
+    if order != sorted(order):
+        rep.warn(where, "args are not in the kernel's parameter (call) order")
 
     seen = set()
     for name in given:
