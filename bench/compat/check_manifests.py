@@ -10,8 +10,9 @@ For every manifest/checkout pair this verifies that
   * every arg and scalar name is a parameter of that def, no name is given twice,
     every parameter without a default value is supplied, and args follow the
     parameter order (a warning otherwise),
-  * shapes are lists of positive integers, dtypes and scalar values are strings,
-    scalar values are Python expressions, `grid` is a list of positive integers,
+  * only the format-1 entry keys are used (kernellens-cli rejects any other key),
+  * shapes are lists of 1 to 8 positive integers, dtypes and scalar values are strings,
+    scalar values are Python expressions, `grid` is a list of 1 to 3 positive integers,
   * `package_root` (if present) is a directory of the checkout containing the file,
   * `shape_source` names an existing file and a line inside it.
 
@@ -107,8 +108,8 @@ def check_entry(rep, root, i, e):
         where = f"entry {i} ({e['file']}::{e['kernel']})"
     for k in REQUIRED_KEYS - e.keys():
         rep.error(where, f"missing key '{k}'")
-    for k in e.keys() - ENTRY_KEYS:
-        rep.warn(where, f"unknown key '{k}'")
+    for k in sorted(e.keys() - ENTRY_KEYS):
+        rep.error(where, f"unknown key '{k}' (kernellens-cli rejects keys outside {', '.join(sorted(ENTRY_KEYS))})")
     if not REQUIRED_KEYS <= e.keys():
         return
 
@@ -147,8 +148,8 @@ def check_entry(rep, root, i, e):
         if not isinstance(a, dict) or not {"name", "shape", "dtype"} <= a.keys():
             rep.error(where, f"args[{j}] needs name, shape and dtype")
             continue
-        if not is_pos_int_list(a["shape"]) or not a["shape"]:
-            rep.error(where, f"arg '{a['name']}': shape must be a non-empty list of positive integers, got {a['shape']!r}")
+        if not is_pos_int_list(a["shape"]) or not 1 <= len(a["shape"]) <= 8:
+            rep.error(where, f"arg '{a['name']}': shape must be a list of 1 to 8 positive integers, got {a['shape']!r}")
         if not isinstance(a["dtype"], str) or not re.fullmatch(r"[a-z][a-z0-9_]*", a["dtype"]):
             rep.error(where, f"arg '{a['name']}': dtype must be a plain name, got {a['dtype']!r}")
         given.append(a["name"])
@@ -182,8 +183,8 @@ def check_entry(rep, root, i, e):
     if missing:
         rep.error(where, f"required parameter(s) not supplied: {', '.join(missing)}")
 
-    if "grid" in e and not (is_pos_int_list(e["grid"]) and e["grid"]):
-        rep.error(where, f"grid must be a non-empty list of positive integers, got {e['grid']!r}")
+    if "grid" in e and not (is_pos_int_list(e["grid"]) and 1 <= len(e["grid"]) <= 3):
+        rep.error(where, f"grid must be a list of 1 to 3 positive integers, got {e['grid']!r}")
     if "hw" in e and not isinstance(e["hw"], str):
         rep.error(where, "hw must be a string")
 
