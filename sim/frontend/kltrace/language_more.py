@@ -14,18 +14,39 @@ from .views import Tensor
 
 
 class _NKIObjectType(type):
-    """Lets a `@dataclass` subclass whose fields are plain class attributes (no annotations, so the
-    dataclass takes no arguments for them) be built with those names as keywords, as NKI accepts."""
+    """Builds `@dataclass` subclasses as NKI's compiler does, which is laxer than Python: keywords that
+    are not fields (plain class attributes, or undeclared names) become attributes, and left-out fields
+    are None. The laxness is warned about; the NKI Library depends on it."""
 
     def __call__(cls, *args, **kwargs):
         fields = getattr(cls, "__dataclass_fields__", None)
         extra = {}
-        if fields is not None:
-            extra = {k: kwargs.pop(k) for k in list(kwargs) if k not in fields and hasattr(cls, k)}
+        init_code = getattr(cls.__init__, "__code__", None)
+        if fields is not None and init_code is not None and init_code.co_filename == "<string>":
+            # only the __init__ that @dataclass generated; a class's own __init__ is taken as written
+            extra = {k: kwargs.pop(k) for k in list(kwargs) if k not in fields}
+            for k in extra:
+                if not hasattr(cls, k):
+                    T.warn(f"{cls.__name__}(...) is given '{k}', which it does not declare; kept as an attribute",
+                           once_key=("field", cls.__name__, k))
+            _default_missing_fields(cls, fields, args, kwargs)
         obj = super().__call__(*args, **kwargs)
         for key, value in extra.items():
             setattr(obj, key, value)
         return obj
+
+
+def _default_missing_fields(cls, fields, args, kwargs):
+    """A required field left out of the call is None, with a warning: NKI's compiler accepts such calls
+    (the NKI Library relies on it) where plain Python would raise TypeError."""
+    import dataclasses
+    init_fields = [f for f in fields.values() if f.init and f._field_type is dataclasses._FIELD]
+    for f in init_fields[len(args):]:
+        if f.name in kwargs or f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            continue
+        kwargs[f.name] = None
+        T.warn(f"{cls.__name__}(...) leaves out field '{f.name}'; it is None while tracing",
+               once_key=("field", cls.__name__, f.name))
 
 
 class NKIObject(metaclass=_NKIObjectType):
