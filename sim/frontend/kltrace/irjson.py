@@ -4,6 +4,7 @@ Written by hand rather than through dicts because traces hold hundreds of thousa
 operand and location strings are cached per distinct tuple.
 """
 import json
+import math
 
 from . import dtypes
 
@@ -49,6 +50,8 @@ def _ints(t, cache):
 def _attr_value(v):
     if hasattr(v, "value") and not isinstance(v, (int, float, str)):
         v = v.value
+    if isinstance(v, float) and not math.isfinite(v):
+        return repr(v)  # JSON has no infinity or NaN: "inf", "-inf", "nan" (docs/kernel-ir.md)
     return v
 
 

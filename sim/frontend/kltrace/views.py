@@ -108,15 +108,21 @@ class Tensor:
             return
         _ops.assign(index_view(self, key), value)
 
-    def ap(self, pattern, offset=0, **_):
-        """Standalone `.ap(pattern=[[step, num], ...], offset=...)` over this view's buffer."""
-        buf = self.buf
-        dims = []
-        for i, (step, num) in enumerate(pattern):
-            if i == 0 and buf.memory != "hbm":
-                step = step * buf.pstride
-            dims.append((step, num))
-        return Tensor(buf, self.off + offset, tuple(dims), self.dtype)
+    def ap(self, pattern=None, offset=None, dtype=None, scalar_offset=None, vector_offset=None, **_):
+        """`.ap(pattern=[[stride, count], ...], offset=...)`: an explicit access pattern over the buffer's
+        flat element space (an on-chip tile's partition stride is its free size, as in the buffer's own
+        layout). A dynamic offset (scalar_offset / vector_offset) is not known while tracing: the access
+        is recorded at the static offset."""
+        if pattern is None:
+            return self
+        dims = tuple((int(step), int(num)) for step, num in pattern)
+        if scalar_offset is not None or vector_offset is not None:
+            from .tracer import T
+            T.warn("an indirect .ap() offset is data-dependent; traced at its static offset",
+                   once_key=("ap-indirect",))
+        from . import dtypes
+        return Tensor(self.buf, self.off + (offset or 0), dims, dtypes.normalize(dtype) or self.dtype if dtype
+                      else self.dtype)
 
     def reshape(self, shape, *more):
         if more or isinstance(shape, int):
