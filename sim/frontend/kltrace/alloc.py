@@ -5,7 +5,7 @@ from . import dtypes
 from .emit import emit, dtype_arg, make_ap
 from .errors import kernel_error, unsupported, TraceError
 from .ops import psum_bank_check
-from .tracer import T, Buffer
+from .tracer import T, Buffer, check_onchip_shape
 from .views import Tensor
 
 
@@ -130,9 +130,18 @@ def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
     if mem.memory == "hbm":
         return _allocate_hbm(shape, dt, mem, label, loc, init)
     ir_shape, dims = _dims_for(shape, pi or 0)
+    block = (ir_shape[0],) + shape[(pi or 0) + 1:]
     if mem.memory == "psum":
-        psum_bank_check((ir_shape[0],) + shape[(pi or 0) + 1:], dt, "nl.ndarray")
-    buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
+        psum_bank_check(block, dt, "nl.ndarray")
+    if pi:
+        # Block dims ahead of the partition dim: each block is a tile of its own to the compiler, so the
+        # capacity check is per block; blocks live at once beyond capacity are the simulator's overflow
+        # (what the compiler would spill), not a tracing error.
+        check_onchip_shape(mem.memory, block, dt)
+        buf = Buffer(label, mem.memory, ir_shape, dt, "tile", loc[0] if loc else (0, 0))
+        T.buffers.append(buf)
+    else:
+        buf = T.new_buffer(label, mem.memory, ir_shape, dt, "tile", loc)
     buf.rdims = dims
     view = Tensor(buf, 0, dims, dt, None, True, shape)
     if key is not None:

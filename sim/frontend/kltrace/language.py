@@ -168,6 +168,9 @@ def copy(src, *, mask=None, dtype=None, **_):
 
 
 def matmul(x, y, *, transpose_x=False, mask=None, **_):
+    # nl.matmul is a high-level op: an operand in PSUM is copied to SBUF first, as the compiler does.
+    x, y = (ops.copy(t, loc=T.loc(sys._getframe(1))) if type(t) is Tensor and t.buf.memory == "psum" else t
+            for t in (x, y))
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
         return ops.matmul_fresh(x, y, T.loc(sys._getframe(1)))
     return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))

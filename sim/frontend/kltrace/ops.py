@@ -186,8 +186,12 @@ def _matmul_acc_ap(dst, accumulate):
         elif b.written:
             acc = True
         else:
-            raise kernel_error(f"'+=' accumulates into PSUM tile '{b.name}' before anything was written to it",
-                               "initialize the accumulator with nl.zeros(..., buffer=nl.psum)")
+            # The hardware starts an accumulation group with the first matmul into the bank, so this is
+            # what the kernel gets on the device (public tutorials rely on it); still worth a note.
+            T.warn(f"'+=' accumulates into PSUM tile '{b.name}' before anything was written to it: the first "
+                   "matmul starts the sum (use nl.zeros(..., buffer=nl.psum) to say so)",
+                   once_key=("psum-acc", b.decl))
+            acc = False
     elif accumulate is None:
         acc = key in keys or (b.written and not b.zeroed)
     else:
