@@ -1,0 +1,39 @@
+#include "cli/CliSupport.h"
+
+#include <cstdio>
+#include <fstream>
+
+namespace kl::app {
+namespace fs = std::filesystem;
+
+std::vector<fs::path> resourceBases() {
+    std::vector<fs::path> bases;
+#ifdef KL_SOURCE_DIR
+    bases.emplace_back(KL_SOURCE_DIR);
+#endif
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        bases.push_back(exe.parent_path());
+    }
+    return bases;
+}
+
+Expected<void> writeText(const std::string& path, const std::string& text, const std::string& what) {
+    if (path == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return {};
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) {
+        return makeError(ErrorCode::Io, "cannot write " + what, path);
+    }
+    return {};
+}
+
+int fail(const Error& error, int code) {
+    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    return code;
+}
+
+} // namespace kl::app
