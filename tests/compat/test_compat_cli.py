@@ -87,6 +87,15 @@ class OtherRuns(unittest.TestCase):
         self.assertEqual(code, 0, out + err)
         self.assertEqual(out.splitlines()[-1], "1 simulated, 0 failed, 0 skipped")
 
+    def test_package_root_reaches_the_front_end(self):
+        code, out, err = compat("--manifest", "package_manifest.json")
+        self.assertEqual(code, 1, out + err)
+        rows = [line for line in out.splitlines() if line.startswith("package/mypkg/ops/staged_copy.py ")]
+        self.assertEqual(len(rows), 2, out)
+        self.assertIn(" simulated ", rows[0])  # imports mypkg.tiles through its package root
+        self.assertIn(" failed ", rows[1])
+        self.assertIn("invalid_argument: the kernel file is not inside --package-root", rows[1])
+
     def test_task_folder_runs_as_its_task(self):
         code, out, err = compat("kernels/task_copy", "--hw", "trn1")
         self.assertEqual(code, 0, out + err)
@@ -121,8 +130,6 @@ class OtherRuns(unittest.TestCase):
 
     def test_paths_list_kernels_and_skip_those_that_need_arguments(self):
         code, out, err = compat("kernels")
-        if "--list-kernels" in out:
-            self.skipTest("the front end does not take --list-kernels yet")
         self.assertEqual(code, 0, out + err)
         self.assertIn("simulated", row(out, "kernels/copy_nki.py", "copy_fixed"))
         self.assertIn("skipped  ", row(out, "kernels/copy_nki.py", "copy_tile"))

@@ -1,0 +1,1 @@
+"""Compat fixture: a kernel package whose kernels import a sibling module through the package."""

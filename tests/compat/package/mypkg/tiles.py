@@ -1,0 +1,2 @@
+"""Compat fixture: a helper module the kernel imports as mypkg.tiles."""
+PARTITIONS = 128
