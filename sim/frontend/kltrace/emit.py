@@ -120,6 +120,12 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
     if loc is None:
         loc = T.loc(sys._getframe(1))
     ranges = None
+    if mask is True:  # a mask that folded to a Python bool while tracing: all, or nothing, is written
+        mask = None
+    elif mask is False:
+        for v in dsts:
+            v.buf.written = True
+        return None
     if mask is not None:
         if not hasattr(mask, "terms"):
             raise unsupported(f"mask of type {type(mask).__name__}", "masks are comparisons of nl.arange indices")

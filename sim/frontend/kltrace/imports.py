@@ -93,8 +93,26 @@ class SystemNumpyFinder(importlib.abc.MetaPathFinder):
             return None
         for folder in self.FOLDERS:
             if os.path.isfile(os.path.join(folder, "numpy", "__init__.py")):
-                return importlib.machinery.PathFinder.find_spec(fullname, [folder])
+                spec = importlib.machinery.PathFinder.find_spec(fullname, [folder])
+                if spec is not None and spec.loader is not None:
+                    spec.loader = _NumpyLoader(spec.loader)
+                return spec
         return None
+
+
+class _NumpyLoader(importlib.abc.Loader):
+    """Runs NumPy's own loader, then teaches np.dtype / np.finfo the ML dtypes (numpy_dtypes.py)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        from . import numpy_dtypes
+        numpy_dtypes.patch(module)
 
 
 # ------------------------------------------------------------------------------------------ stand-ins
@@ -183,7 +201,8 @@ class _StandInLoader(importlib.abc.Loader):
 STAND_IN_PACKAGES = frozenset((
     "torch", "torch_xla", "torch_neuronx", "torchvision", "jax", "jaxlib", "flax", "scipy", "tqdm", "ml_dtypes",
     "neuron_dtypes", "neuronxcc", "libneuronxla", "neuronx_distributed", "transformers", "safetensors", "einops",
-    "pytest", "matplotlib", "pandas", "tensorflow", "triton", "cupy", "numba", "IPython", "boto3"))
+    "pytest", "matplotlib", "pandas", "tensorflow", "triton", "cupy", "numba", "IPython", "boto3", "loguru",
+    "absl", "rich", "colorama", "yaml", "wandb", "psutil"))
 
 
 class StandInFinder(importlib.abc.MetaPathFinder):

@@ -5,6 +5,7 @@ operand and location strings are cached per distinct tuple.
 """
 import json
 import math
+import numbers
 
 from . import dtypes
 
@@ -50,6 +51,8 @@ def _ints(t, cache):
 def _attr_value(v):
     if hasattr(v, "value") and not isinstance(v, (int, float, str)):
         v = v.value
+    elif type(v) not in _PLAIN and isinstance(v, numbers.Number) and hasattr(v, "item"):
+        v = v.item()  # a NumPy scalar
     if isinstance(v, float) and not math.isfinite(v):
         return repr(v)  # JSON has no infinity or NaN: "inf", "-inf", "nan" (docs/kernel-ir.md)
     return v

@@ -154,6 +154,23 @@ def shared_identity_matrix(n, dtype="uint8", dst=None, **_):
     return res
 
 
+class _FloatLimits:
+    """nl.finfo(dtype) / nl.fp32: the limits of a float dtype (min, max, tiny, eps, bits)."""
+
+    _STANDARD = {"float32": (3.4028234663852886e38, 1.1754943508222875e-38, 1.1920928955078125e-07),
+                 "float16": (65504.0, 6.103515625e-05, 0.0009765625)}
+
+    def __init__(self, dtype):
+        from . import dtypes
+        from .numpy_dtypes import _LIMITS
+        name = dtypes.normalize(dtype)
+        limits = self._STANDARD.get(name) or _LIMITS.get(name)
+        if limits is None:
+            raise unsupported(f"nl.finfo of {dtype!r}", "finfo takes a float dtype such as nl.float32")
+        self.dtype, self.bits = name, dtypes.SIZES[name] * 8
+        self.max, self.min, self.tiny, self.eps = limits[0], -limits[0], limits[1], limits[2]
+
+
 def expand_dims(x, axis):
     return x.expand_dim(axis)
 
@@ -196,7 +213,8 @@ def namespace():
         "is_hbm": is_hbm, "is_sbuf": is_sbuf, "is_psum": is_psum, "is_on_chip": is_on_chip,
         "dynamic_range": dynamic_range, "range": TracedRange, "fori_loop": fori_loop, "while_loop": while_loop,
         "shared_constant": shared_constant, "shared_identity_matrix": shared_identity_matrix,
-        "expand_dims": expand_dims, "var": var, "no_reorder": _NoReorder(),
+        "expand_dims": expand_dims, "finfo": _FloatLimits, "fp32": _FloatLimits("float32"),
+        "fp16": _FloatLimits("float16"), "bf16": _FloatLimits("bfloat16"), "var": var, "no_reorder": _NoReorder(),
         "abs_max": _binary_alu("abs_max"), "abs_min": _binary_alu("abs_min"),
         "average": "average", "prelu": "prelu", "bypass": "bypass",
         "softmax": _composite("softmax", "write it with nl.max, nl.exp, nl.sum and nl.divide (or nisa calls)"),

@@ -6,6 +6,7 @@ Results of legacy calls are temporary tiles whose producing instruction is retar
 result is assigned into another tile (`t[...] = nl.exp(x)` writes `t` directly, as the compiler does).
 """
 import dis
+import numbers
 import sys
 
 from . import dtypes
@@ -74,7 +75,8 @@ def _bshape(what, a, b):
 
 
 def _scalar(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool) or isinstance(x, bool)
+    """A Python or NumPy number (np.int32(4) from kernel arithmetic counts as an immediate too)."""
+    return isinstance(x, (int, float, bool)) or (isinstance(x, numbers.Number) and hasattr(x, "item"))
 
 
 # ---------------------------------------------------------------------------------------------- assignment
