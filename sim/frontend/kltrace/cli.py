@@ -186,6 +186,9 @@ def main(argv=None):
                              f"{sum(1 for b in T.buffers if not b.dropped)} buffers -> {flags.output}\n")
         return 0
     except TraceError as e:
+        if os.environ.get("KLTRACE_DEBUG") == "1":  # front-end developers: where in kltrace it was raised
+            import traceback
+            traceback.print_exc(file=sys.stderr)
         emit_error(e)
         return 2
     except SystemExit as e:

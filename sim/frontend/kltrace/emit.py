@@ -156,6 +156,10 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
                                    "load or compute the tile before using it (uninitialized on-chip memory)")
         b.pinned = True
         src_aps.append(ap)
+    if ranges is not None and space is not None and dsts and tuple(dsts[0].shape) != tuple(space):
+        # The mask was given over the source's space (bn_stats reads [P, 512], writes [P, 6]): only its
+        # partition bounds carry over to the destination.
+        ranges = [ranges[0]] + [(0, d) for d in dsts[0].shape[1:]]
     dst_aps = []
     elements = 0
     first = True

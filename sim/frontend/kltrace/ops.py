@@ -62,9 +62,11 @@ def _is_tile(x):
 
 
 def _bshape(what, a, b):
+    # Tiles align on the partition dim (the first), so the shorter shape is padded on the right:
+    # a [128] tile (m[:, 0]) with a [128, 1] tile is [128, 1], not NumPy's [128, 128].
     n = max(len(a), len(b))
-    a2 = (1,) * (n - len(a)) + tuple(a)
-    b2 = (1,) * (n - len(b)) + tuple(b)
+    a2 = tuple(a) + (1,) * (n - len(a))
+    b2 = tuple(b) + (1,) * (n - len(b))
     out = []
     for x, y in zip(a2, b2):
         if x != y and x != 1 and y != 1:

@@ -83,6 +83,10 @@ class Tensor:
             return Tensor(buf, self.off, self.dims, self.dtype, None, False, self.shape)
         view = index_view(self, key)
         buf.pinned = True
+        if len(view.dims) == 1 and len(self.dims) > 1 and buf.memory != "hbm":
+            # `tile[:, i]` is a [P, 1] tile, not a bare partition vector: NKI keeps a tile's free axis.
+            return Tensor(buf, view.off, view.dims + ((1, 1),), view.dtype, view.checks, False,
+                          tuple(view.shape) + (1,))
         return view
 
     def __setitem__(self, key, value):
