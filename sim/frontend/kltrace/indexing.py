@@ -174,7 +174,12 @@ class Pred:
     def __and__(self, other):
         if isinstance(other, Pred):
             return Pred(self.terms + other.terms)
+        if isinstance(other, bool):  # a comparison of plain integers, folded while tracing
+            return self if other else False
         raise unsupported("a mask can only be combined with '&' of other index comparisons")
+
+    def __rand__(self, other):
+        return self.__and__(other)
 
     __rand__ = __and__
 

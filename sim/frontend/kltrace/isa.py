@@ -114,11 +114,13 @@ def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc
     require_onchip(data1, f"nisa.tensor_tensor({name})", "data1")
     require_onchip(data2, f"nisa.tensor_tensor({name})", "data2")
     if data1.shape != data2.shape and squeeze_free(data1.shape) != squeeze_free(data2.shape) \
-            and (data1.shape[0] != data2.shape[0] or data1.size != data2.size):
+            and (data1.shape[0] != data2.shape[0] or data1.size != data2.size) \
+            and not (data1.shape[0] == data2.shape[0] and min(data1.size, data2.size) == data1.shape[0]):
         raise kernel_error(f"shape mismatch in nisa.tensor_tensor: {list(data1.shape)} and {list(data2.shape)}",
                            "tensor_tensor needs equal shapes; use tensor_scalar for a [P, 1] operand")
     from . import dtypes
-    res = _result(dst, data1.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
+    big = data1 if data1.size >= data2.size else data2  # a [P, 1] operand broadcasts along the free axis
+    res = _result(dst, big.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
                   name, "nisa.tensor_tensor")
     ins = emit("tensor_tensor", _engine(engine, "vector"), [res], [data1, data2], {"op0": name}, mask, loc=loc)
     if dst is None:
@@ -227,10 +229,11 @@ def affine_select(dst, on_true_tile, on_false_value, attrs, mask=None, dtype=Non
 # ------------------------------------------------------------------------------------------ legacy signatures
 def _legacy():
     def nc_matmul(stationary, moving, *, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
-                  mask=None, **_):
-        if mask is None and not is_transpose and type(stationary) is Tensor and type(moving) is Tensor:
+                  mask=None, perf_mode=None, **_):
+        if (mask is None and not is_transpose and perf_mode is None and type(stationary) is Tensor
+                and type(moving) is Tensor and stationary.buf.memory == "sbuf" and moving.buf.memory == "sbuf"):
             return ops.matmul_fresh(stationary, moving, T.loc(sys._getframe(1)))
-        return ops.nc_matmul(None, stationary, moving, mask=mask, is_transpose=is_transpose)
+        return ops.nc_matmul(None, stationary, moving, mask=mask, is_transpose=is_transpose, perf_mode=perf_mode)
 
     def nc_transpose(data, *, mask=None, dtype=None, engine=None, **_):
         return ops.nc_transpose(None, data, engine, mask, dtype)
@@ -292,8 +295,9 @@ def _legacy():
 # ------------------------------------------------------------------------------------------ standalone signatures
 def _standalone():
     def nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False,
-                  is_transpose=False, accumulate=None, **_):
-        ops.nc_matmul(dst, stationary, moving, accumulate=accumulate, is_transpose=is_transpose)
+                  is_transpose=False, accumulate=None, perf_mode=None, **_):
+        ops.nc_matmul(dst, stationary, moving, accumulate=accumulate, is_transpose=is_transpose,
+                      perf_mode=perf_mode)
 
     def nc_transpose(dst, data, engine=None, **_):
         ops.nc_transpose(dst, data, engine)

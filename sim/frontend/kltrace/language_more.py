@@ -171,6 +171,11 @@ class _FloatLimits:
         self.max, self.min, self.tiny, self.eps = limits[0], -limits[0], limits[1], limits[2]
 
 
+def loop_reduce(x, op=None, loop_indices=None, *, dtype=None, mask=None, **_):
+    """Legacy `nl.loop_reduce(acc op x, ...)`: the operation inside is already recorded; the loop carries it."""
+    return x
+
+
 def expand_dims(x, axis):
     return x.expand_dim(axis)
 
@@ -213,7 +218,7 @@ def namespace():
         "is_hbm": is_hbm, "is_sbuf": is_sbuf, "is_psum": is_psum, "is_on_chip": is_on_chip,
         "dynamic_range": dynamic_range, "range": TracedRange, "fori_loop": fori_loop, "while_loop": while_loop,
         "shared_constant": shared_constant, "shared_identity_matrix": shared_identity_matrix,
-        "expand_dims": expand_dims, "finfo": _FloatLimits, "fp32": _FloatLimits("float32"),
+        "expand_dims": expand_dims, "loop_reduce": loop_reduce, "finfo": _FloatLimits, "fp32": _FloatLimits("float32"),
         "fp16": _FloatLimits("float16"), "bf16": _FloatLimits("bfloat16"), "var": var, "no_reorder": _NoReorder(),
         "abs_max": _binary_alu("abs_max"), "abs_min": _binary_alu("abs_min"),
         "average": "average", "prelu": "prelu", "bypass": "bypass",

@@ -210,6 +210,8 @@ def inplace_op(view, other, op):
         ob = other.buf
         if ob.temp and other.root and not ob.pinned and ob.producer is not None and ob.producer.op == "nc_matmul":
             retarget(other, view, accumulate=True)
+        elif ob.temp and ob.producer is None and ob.written:
+            view.buf.written = True  # a matmul whose mask folded to False: nothing happens, as on the device
         else:
             binary_op(op, view, other, dst=view, loc=T.loc(sys._getframe(1)))
     elif (op == "add" and isinstance(other, Tensor) and other.buf.temp and other.root and not other.buf.pinned
@@ -484,25 +486,48 @@ def _mm_operand(t, role):
         raise kernel_error(f"matmul {role} operand must be 2-D [partition, free], got {list(t.shape)}")
 
 
-def _matrix(shape):
-    """[P, F] of a matmul operand given with extra unit free dims ([128, 1, 96] -> (128, 96))."""
+def _matrix(shape, double_row=False):
+    """(K, F) of a matmul operand: [P, F]; with extra unit free dims ([128, 1, 96] -> (128, 96)); in double-row
+    mode [K, 2, F] contracts 2K rows."""
+    if double_row and len(shape) == 3 and shape[1] == 2:
+        return shape[0] * 2, shape[2]
     return shape if len(shape) == 2 else (shape[0], squeeze_free(shape)[1])
 
 
+def _double_row(perf_mode):
+    """matmul_perf_mode.double_row (or the legacy 'double_row_gen3' string): [K, 2, M] operands, two rows of
+    K contracted per pass."""
+    return "double_row" in str(getattr(perf_mode, "value", perf_mode) or "")
+
+
+def _sbuf_operand(t, role, loc):
+    """A legacy-API matmul operand left in PSUM (an nc_transpose result) is copied to SBUF, as the
+    compiler of that generation does; the current API requires the kernel to do it."""
+    if isinstance(t, Tensor) and t.buf.memory == "psum" and T.api_seen == {"legacy"}:
+        T.warn(f"matmul {role} operand '{t.buf.name}' is in PSUM: copied to SBUF first (a VectorE copy)",
+               loc, ("mm-psum", t.buf.decl))
+        return copy(t, loc=loc)
+    return t
+
+
 def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_transpose=False, extra_srcs=(),
-              isa=None):
+              isa=None, perf_mode=None):
     """stationary [K, M] and moving [K, N] in SBUF -> [M, N] float32 in PSUM."""
     loc = loc or _loc()
+    stationary = _sbuf_operand(stationary, "stationary", loc)
+    moving = _sbuf_operand(moving, "moving", loc)
     require_onchip(stationary, "matmul", "stationary")
     require_onchip(moving, "matmul", "moving")
-    _mm_operand(stationary, "stationary")
-    _mm_operand(moving, "moving")
-    k1, m = _matrix(stationary.shape)
-    k2, n = _matrix(moving.shape)
+    double = _double_row(perf_mode)
+    if not double:
+        _mm_operand(stationary, "stationary")
+        _mm_operand(moving, "moving")
+    k1, m = _matrix(stationary.shape, double)
+    k2, n = _matrix(moving.shape, double)
     if k1 != k2:
         raise kernel_error(f"matmul contraction mismatch: stationary {list(stationary.shape)} vs moving "
                            f"{list(moving.shape)}", "both operands carry the contraction dim K on partitions")
-    if k1 > 128:
+    if k1 > (256 if double else 128):
         raise kernel_error(f"matmul contraction dimension {k1} exceeds 128", "split K into tiles of 128 and accumulate in PSUM")
     if m > 128:
         raise kernel_error(f"matmul stationary free size {m} exceeds 128 (nl.tile_size.gemm_stationary_fmax)",
@@ -516,6 +541,8 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
         attrs["is_transpose"] = True
     if isa:
         attrs["isa"] = isa
+    if double:
+        attrs["perf_mode"] = "double_row"
     srcs = [stationary, moving] + list(extra_srcs)
     if dst is None:
         res = new_tile((m, n), "float32", "psum", loc, "matmul")
