@@ -294,7 +294,9 @@ class _What:
 def _resolve_slice(k, count, what):
     if isinstance(k, DynSlice):
         start, n, step = k.start, k.size, k.step
-        if start < 0 or n <= 0 or start + (n - 1) * step >= count:
+        if n == 0 and 0 <= start <= count:
+            return start, 0, step  # an empty view (a core's empty share); using it in an op is the error
+        if start < 0 or n < 0 or start + (n - 1) * step >= count:
             raise kernel_error(f"nl.ds({start}, {n}) is out of bounds for a dimension of size {count}{what}",
                                "keep start + size within the dimension")
         return start, n, step
