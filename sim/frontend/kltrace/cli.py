@@ -129,11 +129,28 @@ def build_spec(flags):
     return KernelSpec(kernel_file, name, args, grid, scalars, base, flags.package_root)
 
 
+_REPORT = None  # the front end's own stdout: the one place its JSON error goes (see own_stdout)
+
+
+def own_stdout():
+    """Keep the process's stdout for the front end's report and send everything else written to fd 1
+    (a kernel's print, a library's logging) to stderr, where the application shows it as output. A
+    kernel that prints JSON can then never be mistaken for the front end's error report."""
+    global _REPORT
+    if _REPORT is None:
+        sys.stdout.flush()
+        _REPORT = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    return _REPORT
+
+
 def emit_error(err):
     payload = {"error": {"code": err.code, "message": err.message, "file": err.file or "",
                          "line": err.line or 0, "hint": err.hint or ""}}
-    sys.stdout.write(json.dumps(payload, sort_keys=False) + "\n")
-    sys.stdout.flush()
+    report = own_stdout()
+    report.write(json.dumps(payload, sort_keys=False) + "\n")
+    report.flush()
     where = f"{err.file}:{err.line}: " if err.file and err.line else (f"{err.file}: " if err.file else "")
     hint = f" (hint: {err.hint})" if err.hint else ""
     sys.stderr.write(f"kltrace: {err.code}: {where}{err.message}{hint}\n")
@@ -154,6 +171,7 @@ def _on_timeout(timeout_s, workdir):
 
 def main(argv=None):
     workdir = None
+    own_stdout()
     try:
         flags = parse_flags(sys.argv[1:] if argv is None else argv)
         out_path = os.path.abspath(flags.output)
