@@ -12,7 +12,7 @@ from .indexing import IndexExpr
 from .ops import op_name, engine_arg, _result, _is_tile, _scalar
 from .tracer import T
 from .views import Tensor
-from .isa_more import MORE, BODIES, VirtualRegister
+from .isa_more import MORE, BODIES, VirtualRegister, NkiScalar
 
 
 class _EnumValue:
@@ -395,7 +395,7 @@ def namespace(generation):
     ns.update({"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "nc_version": nc_version,
                "oob_mode": oob_mode, "matmul_perf_mode": matmul_perf_mode, "dma_engine": dma_engine,
                "get_nc_version": _current_nc_version, "get_nc_sub_version": lambda: 0,
-               "VirtualRegister": VirtualRegister, "NkiValidationError": ValueError,
+               "VirtualRegister": VirtualRegister, "NkiScalar": NkiScalar, "NkiValidationError": ValueError,
                "tensor_engine": engine.tensor, "vector_engine": engine.vector, "scalar_engine": engine.scalar,
                "gpsimd_engine": engine.gpsimd, "unknown_engine": engine.unknown})
     return ns

@@ -7,7 +7,7 @@ attributes, so the timeline and the inspector still say what the kernel called.
 """
 from . import ops
 from .emit import emit, new_tile, require_onchip, dtype_arg
-from .errors import kernel_error
+from .errors import kernel_error, unsupported
 from .ops import op_name, engine_arg, _is_tile
 from .tracer import T
 from .views import Tensor
@@ -185,6 +185,46 @@ class VirtualRegister:
         return f"<register {self.value}>"
 
 
+class NkiScalar(VirtualRegister):
+    """`nisa.scalar_load`'s result (NKI 0.8): an integer computed on device. Arithmetic on it is recorded
+    as plain Python values when known; a value loaded from memory is unknown while tracing (None), and a
+    loop bounded by it runs once (with a warning, see language_more._bound)."""
+    __slots__ = ("dtype",)
+
+    def __init__(self, value=None, dtype="int32"):
+        super().__init__(value)
+        self.dtype = dtype
+
+    def _op(self, other, fn):
+        b = other.value if isinstance(other, VirtualRegister) else other
+        return NkiScalar(None if self.value is None or b is None else fn(self.value, b), self.dtype)
+
+    def __add__(self, o): return self._op(o, lambda a, b: a + b)
+    def __radd__(self, o): return self._op(o, lambda a, b: b + a)
+    def __sub__(self, o): return self._op(o, lambda a, b: a - b)
+    def __rsub__(self, o): return self._op(o, lambda a, b: b - a)
+    def __mul__(self, o): return self._op(o, lambda a, b: a * b)
+    def __rmul__(self, o): return self._op(o, lambda a, b: b * a)
+    def __neg__(self): return self._op(0, lambda a, b: -a)
+
+    def __index__(self):
+        if self.value is None:
+            raise unsupported("an NkiScalar loaded from device memory used as a Python integer",
+                              "its value is known only on the device; use it as a fori_loop bound or scalar_offset")
+        return int(self.value)
+
+    __int__ = __index__
+
+
+def scalar_load(src, name=None, **_):
+    generic("register_load", new_tile((1, 1), "int32", "sbuf", T.loc(), "scalar"), [src], out_shape=(1, 1))
+    return NkiScalar(None, getattr(src, "dtype", "int32"))
+
+
+def scalar_store(dst, value, name=None, **_):
+    generic("register_store", dst, [], {"value": getattr(value, "value", value)})
+
+
 def register_alloc(x=None):
     return VirtualRegister(0 if x is None else x)
 
@@ -205,4 +245,5 @@ def register_store(dst, src):
 
 MORE = dict(BODIES, topk=topk, nc_matmul_mx=nc_matmul_mx, dma_transpose=dma_transpose, dma_compute=dma_compute,
             sendrecv=sendrecv, core_barrier=core_barrier, register_alloc=register_alloc,
-            register_move=register_move, register_load=register_load, register_store=register_store)
+            register_move=register_move, register_load=register_load, register_store=register_store,
+            scalar_load=scalar_load, scalar_store=scalar_store)

@@ -87,9 +87,14 @@ def is_on_chip(buffer):
     return is_sbuf(buffer) or is_psum(buffer)
 
 
-def _bound(value, what):
-    """A loop bound: an int, or a register whose traced value stands in for the data it was loaded from."""
+def _bound(value, what, start=0):
+    """A loop bound: an int, or a register whose traced value stands in for the data it was loaded from;
+    a scalar whose value only the device knows bounds a loop of one iteration (warned)."""
     if isinstance(value, VirtualRegister):
+        if value.value is None:
+            T.warn(f"the bound of {what} is read from device memory; traced as one iteration",
+                   once_key=("bound", what, T.loc()[:1]))
+            return start + 1
         return value.value
     if isinstance(value, Tensor):
         raise unsupported(f"a tile as the bound of {what}",
@@ -99,15 +104,19 @@ def _bound(value, what):
 
 def dynamic_range(start, stop=None, step=1):
     """A loop whose trip count may come from device memory; traced with the registers' traced values."""
-    args = [_bound(a, "nl.dynamic_range") for a in ((start,) if stop is None else (start, stop))]
+    if stop is None:
+        args = [0, _bound(start, "nl.dynamic_range")]
+    else:
+        lo = _bound(start, "nl.dynamic_range")
+        args = [lo, _bound(stop, "nl.dynamic_range", lo)]
     return TracedRange(*args, _bound(step, "nl.dynamic_range"), kind="dynamic_range")
 
 
 def fori_loop(lower, upper, body_fun, step=1, init_val=None):
     """`body_fun(i)` (or `body_fun(i, carry)` with an initial value) for i in [lower, upper)."""
     carry = init_val
-    for i in TracedRange(_bound(lower, "fori_loop"), _bound(upper, "fori_loop"), _bound(step, "fori_loop"),
-                         kind="fori_loop"):
+    lo = _bound(lower, "fori_loop")
+    for i in TracedRange(lo, _bound(upper, "fori_loop", lo), _bound(step, "fori_loop"), kind="fori_loop"):
         carry = body_fun(i) if init_val is None else body_fun(i, carry)
     return carry
 
