@@ -126,7 +126,7 @@ def build_spec(flags):
     for s in flags.scalar or []:
         k, v = parse_scalar(s)
         scalars[k] = v
-    return KernelSpec(kernel_file, name, args, grid, scalars, base, flags.package_root)
+    return KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
 
 
 _REPORT = None  # the front end's own stdout: the one place its JSON error goes (see own_stdout)
