@@ -214,6 +214,20 @@ class PackagesAndStandIns(unittest.TestCase):
         self.assertIn("tilepkg.util.missing_module", r.error["message"])
         self.assertEqual(r.error["line"], 4)
 
+    def test_task_json_package_root(self):
+        import shutil
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(PKG, os.path.join(tmp, "src", "tilepkg"))
+            task = {"format": 1, "kernel_file": "src/tilepkg/ops/scale_kernel.py", "kernel": "scale_kernel",
+                    "package_root": "src/tilepkg", "args": [{"name": "x", "shape": [128, 64], "dtype": "float32"}],
+                    "scalars": {"shape2d": [2, 2], "scaling": "Scaling.DOUBLE"}}
+            with open(os.path.join(tmp, "task.json"), "w", encoding="utf-8") as fh:
+                json.dump(task, fh)
+            r = run("--task", tmp, flags=APP_FLAGS)
+        self.assertEqual(r.rc, 0, r.stdout)
+        self.assertIn("src/tilepkg/util/shapes.py", r.ir["files"], "paths relative to the task folder")
+
     def test_list_kernels_names_parameters_and_defaults(self):
         r = run("--kernel-file", os.path.join(PKG, "ops", "scale_kernel.py"), "--list-kernels", flags=APP_FLAGS)
         self.assertEqual(r.rc, 0, r.stdout)

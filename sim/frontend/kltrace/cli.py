@@ -119,6 +119,8 @@ def build_spec(flags):
                              "see docs/task-format.md", file="task.json")
         grid = [int(g) for g in task.get("grid", [1])]
         scalars = dict(task.get("scalars", {}))
+        if task.get("package_root") and not flags.package_root:
+            flags.package_root = os.path.join(flags.task, str(task["package_root"]))
     if flags.arg is not None:
         args = [parse_arg(a) for a in flags.arg]
     if flags.grid:
