@@ -92,6 +92,9 @@ class CompilerLncMx(unittest.TestCase):
         self.assertEqual(mm["attrs"]["isa"], "nc_matmul_mx")
         self.assertEqual(len(mm["src"]), 4, "both scales are read")
         self.assertEqual(ops(r.ir)[-1], "dma_copy", "gen4 branch taken on trn3")
+        placed = {b["name"]: b.get("placement") for b in r.ir["buffers"] if "placement" in b}
+        self.assertEqual(placed, {"st": {"base_addr": 0, "num_free_tiles": [1]},
+                                  "acc": {"base_bank": 0, "num_bank_tiles": [1]}})
         messages = " ".join(d["message"] for d in r.ir["diagnostics"])
         self.assertIn("device_print", messages)
         self.assertIn("core_barrier", messages)

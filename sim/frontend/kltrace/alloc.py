@@ -84,7 +84,14 @@ _layout_cache = {}
 
 
 def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
-    loc = loc or T.loc(sys._getframe(2))
+    view = _allocate(shape, dtype, buffer, name, init, loc or T.loc(sys._getframe(2)))
+    placement = getattr(buffer, "placement", None)
+    if placement is not None:
+        view.buf.placement = placement
+    return view
+
+
+def _allocate(shape, dtype, buffer, name, init, loc):
     key = None
     hit = None
     if type(shape) is tuple:

@@ -77,7 +77,7 @@ _new_buffer = Buffer
 
 def ndarray(shape, dtype, *, buffer=None, name="", **_):
     loc = T.loc(sys._getframe(1))
-    if type(shape) is tuple and len(shape) == 2:
+    if type(shape) is tuple and len(shape) == 2 and not hasattr(buffer, "placement"):
         # alloc.allocate's cached-layout path for the common `nl.ndarray((P, F), dtype, buffer=...)`.
         hit = _ndarray_layouts.get((shape, dtype, buffer))
         if hit is not None and type(shape[0]) is not par_dim and type(shape[1]) is not par_dim:

@@ -24,7 +24,7 @@ class Buffer:
     (`temp`) the producing instruction so that `tile[...] = op(...)` can write `tile` directly.
     """
     __slots__ = ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed",
-                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap")
+                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap", "placement")
 
     def __init__(self, name, memory, shape, dtype, role, decl, kind="", pstride=None):
         self.name = name
@@ -49,6 +49,7 @@ class Buffer:
         self.id = -1
         self.rdims = None   # dims of the root view, shared by views of the whole buffer
         self.rap = None     # cached (AP, elements) of the whole buffer
+        self.placement = None  # where a direct allocation (ncc.sbuf.mod_alloc(...)) asked to place it
 
 
 class Instr:
