@@ -13,6 +13,7 @@
 #include "review/ReviewFile.h"
 #include "source/CudaLinkComments.h"
 #include "source/LinkSuggester.h"
+#include "task/TaskSpec.h"
 
 #include <Qsci/qsciscintilla.h>
 
@@ -50,6 +51,8 @@ SourceLinkController::SourceLinkController(views::SourcePane* cuda, views::Sourc
     connect(m_cuda, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverCuda(m_links, line); });
     connect(m_nki, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverNki(m_links, line); });
     connect(m_timeline, &views::TimelineView::instructionSelected, this, &SourceLinkController::instructionSelected);
+    connect(m_nki, &views::SourcePane::fileChosen, this,
+            [this](int index) { showKernelFile(static_cast<std::uint32_t>(index)); });
     connect(m_hotLines, &views::HotLinesView::lineActivated, this, [this](int line) {
         m_nki->showLine(line);
         nkiLinesSelected(line, line);
@@ -80,9 +83,13 @@ SourceLinkController::~SourceLinkController() {
     }
 }
 
-views::HotLinesView* SourceLinkController::hotLinesView() const { return m_hotLines; }
+views::HotLinesView* SourceLinkController::hotLinesView() const {
+    return m_hotLines;
+}
 
-QWidget* SourceLinkController::hotLinesWidget() const { return m_hotLines; }
+QWidget* SourceLinkController::hotLinesWidget() const {
+    return m_hotLines;
+}
 
 void SourceLinkController::populateMenu(QMenu* menu) const {
     menu->addAction(m_linkAction);
@@ -125,10 +132,13 @@ void SourceLinkController::sourcesShown() {
         emit problem(QString::fromStdString(warning.message), m_nki->fileName(), warning.line);
     }
     std::vector<core::LineLink> links = parsed.links;
-    const auto stored = storedLinks();
+    // Reviewer links and suggestions belong to the kernel file; another file of its package shows only
+    // its own `# cuda:` comments.
+    const bool kernelFile = showingKernelFile();
+    const auto stored = kernelFile ? storedLinks() : std::vector<core::LineLink>{};
     links.insert(links.end(), stored.begin(), stored.end());
     std::vector<core::LinkSuggestion> suggestions;
-    if (!m_cuda->fileName().isEmpty()) {
+    if (!m_cuda->fileName().isEmpty() && kernelFile) {
         suggestions = core::LinkSuggester::suggest(cuda, nki, links);
     }
     std::vector<QString> reasons(links.size());
@@ -169,9 +179,71 @@ std::uint32_t SourceLinkController::fileIndex() const {
     if (!m_result) {
         return sim::kNoIndex;
     }
+    if (m_shownFile != sim::kNoIndex) {
+        return m_shownFile;
+    }
     // A run of one file belongs to the pane whatever its recorded path; otherwise match on the name.
     const auto index = core::findSourceFile(*m_result, m_nki->fileName().toStdString());
     return index == sim::kNoIndex && m_result->files.size() <= 1 ? sim::kNoIndex : index;
+}
+
+void SourceLinkController::setKernelFile(const QString& absolutePath) {
+    m_kernelPath = absolutePath;
+    m_packageBase.clear();
+    m_shownFile = sim::kNoIndex;
+    m_nki->setFileChoices({}, -1);
+}
+
+bool SourceLinkController::showingKernelFile() const {
+    return m_shownFile == sim::kNoIndex || m_shownFile == 0;
+}
+
+void SourceLinkController::offerPackageFiles() {
+    // files[0] is the kernel file, relative to the folder the others are relative to: that folder is
+    // the kernel's path without that suffix. Without a match (an IR loaded alone) there is no chooser.
+    const auto& files = m_result->files;
+    const QString first = files.empty() ? QString() : QString::fromStdString(files.front());
+    if (files.size() < 2 || first.isEmpty() || !m_kernelPath.endsWith(QLatin1Char('/') + first)) {
+        return;
+    }
+    m_packageBase = m_kernelPath.left(m_kernelPath.size() - first.size());
+    QStringList names;
+    for (const auto& f : files) {
+        names << QString::fromStdString(f);
+    }
+    if (m_shownFile == sim::kNoIndex || m_shownFile >= files.size()) {
+        m_shownFile = 0;
+    }
+    m_nki->setFileChoices(names, static_cast<int>(m_shownFile));
+}
+
+bool SourceLinkController::showKernelFile(std::uint32_t index) {
+    if (!m_result || m_packageBase.isEmpty() || index >= m_result->files.size()) {
+        return false;
+    }
+    if (index == m_shownFile) {
+        return true;
+    }
+    const QString name = QString::fromStdString(m_result->files[index]);
+    auto text = core::readTextFile((m_packageBase + name).toStdString());
+    if (!text) {
+        emit problem(tr("cannot read %1: %2").arg(name, QString::fromStdString(text.error().message)), name, 0);
+        m_nki->setCurrentFileChoice(static_cast<int>(m_shownFile));
+        return false;
+    }
+    m_shownFile = index;
+    m_nki->showSource(name, QString::fromStdString(*text));
+    m_nki->setCurrentFileChoice(static_cast<int>(index));
+    sourcesShown();
+    showCosts();
+    return true;
+}
+
+void SourceLinkController::showKernelLocation(std::uint32_t file, int line) {
+    if (file != sim::kNoIndex && m_shownFile != sim::kNoIndex && file != m_shownFile) {
+        showKernelFile(file);
+    }
+    m_nki->showLine(line);
 }
 
 void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result) {
@@ -182,6 +254,11 @@ void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result)
         m_hotLines->model()->clear();
         return;
     }
+    offerPackageFiles();
+    showCosts();
+}
+
+void SourceLinkController::showCosts() {
     m_cost = core::computeLineCost(m_result->timeline, fileIndex());
     m_heat->show(m_cost);
     // A fresh task opens on its docstring; bring the hottest line (and the CUDA it came from) into view.
@@ -193,9 +270,9 @@ void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result)
         }
     }
     m_hotLines->model()->setTable(m_cost, m_nki->text().split(QLatin1Char('\n')));
-    const double attributed = m_cost.totalPs > 0 ? 100.0 * static_cast<double>(m_cost.attributedPs) /
-                                                       static_cast<double>(m_cost.totalPs)
-                                                 : 0.0;
+    const double attributed =
+        m_cost.totalPs > 0 ? 100.0 * static_cast<double>(m_cost.attributedPs) / static_cast<double>(m_cost.totalPs)
+                           : 0.0;
     m_hotLines->setSummary(tr("%1 lines, %2 us of lane time over all engines and queues; %3% attributed to "
                               "lines of %4. Each instruction's time on its lane counts for its innermost line.")
                                .arg(m_cost.lines.size())
@@ -254,8 +331,8 @@ void SourceLinkController::cudaLinesSelected(int first, int last) {
     if (m_result) {
         highlightInstructions(std::move(indices));
     }
-    emit statusMessage(tr("CUDA %1 -> NKI %2: %3")
-                           .arg(rangeText(first, last), rangeText(nkiFirst, nkiLast), instructions(count)));
+    emit statusMessage(
+        tr("CUDA %1 -> NKI %2: %3").arg(rangeText(first, last), rangeText(nkiFirst, nkiLast), instructions(count)));
 }
 
 void SourceLinkController::instructionSelected(qint64 index) {
@@ -263,7 +340,9 @@ void SourceLinkController::instructionSelected(qint64 index) {
         return;
     }
     const int line = static_cast<int>(m_result->timeline.line(static_cast<std::size_t>(index)));
-    const auto link = line > 0 ? m_links.atNkiLine(line) : std::nullopt;
+    const auto file = m_result->timeline.file(static_cast<std::size_t>(index));
+    const auto link =
+        line > 0 && (m_shownFile == sim::kNoIndex || file == m_shownFile) ? m_links.atNkiLine(line) : std::nullopt;
     m_cuda->highlightLines(link ? link->link.cudaFirst : 0, link ? link->link.cudaLast : 0);
 }
 
@@ -284,6 +363,11 @@ std::optional<core::LinkSet::Entry> SourceLinkController::linkAtCarets() const {
 }
 
 bool SourceLinkController::linkSelection() {
+    if (!showingKernelFile()) {
+        emit statusMessage(tr("Links are kept for the kernel file; show %1 to link its lines")
+                               .arg(m_result ? QString::fromStdString(m_result->files.front()) : QString()));
+        return false;
+    }
     const auto [c0, c1] = m_cuda->selectedLines();
     const auto [n0, n1] = m_nki->selectedLines();
     if (c0 == 0 || n0 == 0) {

@@ -58,6 +58,13 @@ public:
     /// The panes show new sources: parse `# cuda:` comments, suggest links, reload stored links.
     void sourcesShown();
     void showRun(std::shared_ptr<const sim::SimResult> result);
+    /// The kernel file the NKI pane shows at first; its run's other files (a package's modules) are offered
+    /// in the pane's file chooser, found relative to it.
+    void setKernelFile(const QString& absolutePath);
+    /// Shows file `index` of the run (0: the kernel file); false when it cannot be shown.
+    bool showKernelFile(std::uint32_t index);
+    /// Shows `line` of the run's file `file`, switching files first when the chooser offers several.
+    void showKernelLocation(std::uint32_t file, int line);
     /// Links of `taskId` are read from and written to `review` (nullptr: in memory only).
     void setReview(core::ReviewFile* review, std::int64_t taskId);
 
@@ -74,8 +81,8 @@ public:
     [[nodiscard]] QString reasonOf(core::LinkSet::Key key) const;
 
     /// The actions, public so tests and menus can trigger them.
-    bool linkSelection();   ///< links the selected CUDA lines to the selected NKI lines
-    bool unlinkAtCaret();   ///< removes the link under the NKI caret (or the CUDA caret)
+    bool linkSelection(); ///< links the selected CUDA lines to the selected NKI lines
+    bool unlinkAtCaret(); ///< removes the link under the NKI caret (or the CUDA caret)
     bool decideSuggestionAtCaret(core::LinkState state);
 
 signals:
@@ -91,6 +98,9 @@ private:
     void repaint();
     [[nodiscard]] std::optional<core::LinkSet::Entry> linkAtCarets() const;
     [[nodiscard]] std::uint32_t fileIndex() const;
+    [[nodiscard]] bool showingKernelFile() const;
+    void offerPackageFiles();
+    void showCosts();
     [[nodiscard]] std::vector<core::LineLink> storedLinks();
 
     views::SourcePane* m_cuda;
@@ -111,6 +121,10 @@ private:
     core::LineCostTable m_cost;
     std::vector<std::uint32_t> m_highlighted;
     views::SourcePane* m_lastActive = nullptr; ///< the pane the user touched last, for Unlink/Accept
+    QString m_kernelPath;                      ///< absolute path of the kernel file (setKernelFile)
+    QString m_packageBase;                     ///< folder the run's `files` are relative to; empty: no chooser
+    std::uint32_t m_shownFile =
+        0xffffffffu; ///< index of the shown file in the run (0xffffffff = sim::kNoIndex: one file)
 };
 
 } // namespace kl::app

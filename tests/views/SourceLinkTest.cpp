@@ -14,6 +14,10 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QApplication>
 #include <QMouseEvent>
 #include <QSignalSpy>
@@ -51,6 +55,12 @@ QString nkiText() {
     lines[19] = QStringLiteral("    for i in nl.affine_range(4):");
     lines[20] = QStringLiteral("        y = nl.load(a)");
     return lines.join(QLatin1Char('\n'));
+}
+
+void writeFile(const QString& path, const QString& text) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text.toUtf8());
 }
 
 std::vector<std::uint32_t> onLines(const kl::sim::SimResult& run, int first, int last) {
@@ -183,15 +193,16 @@ private slots:
         QCOMPARE(f.cuda.linkColourAt(9), b);
         QVERIFY(a != b);
         QVERIFY(!f.nki.linkColourAt(13).isValid());
-        QVERIFY(!f.cuda.linkColourAt(5).isValid() || f.cuda.linkColourAt(5) == kl::views::LinkPainter::suggestionColour());
+        QVERIFY(!f.cuda.linkColourAt(5).isValid() ||
+                f.cuda.linkColourAt(5) == kl::views::LinkPainter::suggestionColour());
     }
 
     void hoveringARangeLightsUpItsPartner() {
         Fixture f;
         auto* viewport = f.cuda.editor()->viewport();
         const int h = f.cuda.editor()->textHeight(0);
-        QMouseEvent move(QEvent::MouseMove, QPointF(80, 2 * h + h / 2), viewport->mapToGlobal(QPointF(80, 2 * h + h / 2)),
-                         Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(80, 2 * h + h / 2),
+                         viewport->mapToGlobal(QPointF(80, 2 * h + h / 2)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(viewport, &move); // over CUDA line 3
         QCOMPARE(f.nki.partnerRange(), std::make_pair(12, 12));
         QVERIFY(f.nki.hasMarker(12, SourcePane::kPartnerMarker));
@@ -288,6 +299,84 @@ private slots:
 
         emit f.controller.hotLinesView()->lineActivated(13);
         QCOMPARE(f.nki.highlightedLines(), std::make_pair(13, 13));
+    }
+
+    /// A kernel in a package: the run records instructions in the kernel file and in a helper module.
+    void packageFilesAreOfferedAndFollowTheTimeline() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QDir(dir.path()).mkpath(QStringLiteral("pkg/ops"));
+        QDir(dir.path()).mkpath(QStringLiteral("pkg/util"));
+        const QString kernelPath = dir.path() + QStringLiteral("/pkg/ops/kernel.py");
+        writeFile(kernelPath, nkiText());
+        QStringList helper;
+        for (int i = 1; i <= 12; ++i) {
+            helper << QStringLiteral("    h%1 = helper()").arg(i);
+        }
+        writeFile(dir.path() + QStringLiteral("/pkg/util/helpers.py"), helper.join(QLatin1Char('\n')));
+
+        auto run = std::make_shared<kl::sim::SimResult>();
+        run->files = {"pkg/ops/kernel.py", "pkg/util/helpers.py"};
+        run->laneCount = kl::sim::kComputeLanes + 2;
+        run->timeline.reserve(8, 0);
+        for (std::uint32_t i = 0; i < 8; ++i) { // even: kernel.py line 12; odd: helpers.py line 5
+            kl::sim::TimelineData::Record r;
+            r.irId = i;
+            r.mainStartPs = i * 1000;
+            r.endPs = r.mainStartPs + 900;
+            r.lane = 2;
+            r.op = kl::sim::Op::TensorTensor;
+            r.loc = {i % 2, i % 2 == 0 ? 12u : 5u};
+            run->timeline.append(r);
+        }
+        run->timeline.freeze();
+        run->summary.totalPs = 8000;
+
+        Fixture f;
+        auto* chooser = f.nki.findChild<QComboBox*>(QStringLiteral("fileChooser"));
+        QVERIFY(chooser);
+        f.controller.setKernelFile(kernelPath);
+        f.nki.showSource(QStringLiteral("kernel.py"), nkiText());
+        f.controller.sourcesShown();
+        f.timeline.setResult(run);
+        f.controller.showRun(run);
+        QVERIFY(chooser->isVisible());
+        QCOMPARE(chooser->count(), 2);
+        QCOMPARE(chooser->itemText(1), QStringLiteral("pkg/util/helpers.py"));
+        QCOMPARE(f.controller.lineCost().lines.size(), std::size_t{1});
+        QCOMPARE(f.controller.lineCost().lines.front().line, 12);
+
+        // The user picks the helper module: its text, its line costs, and no kernel-file links.
+        emit f.nki.fileChosen(1);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("pkg/util/helpers.py"));
+        QCOMPARE(f.nki.lineCount(), 12);
+        QCOMPARE(f.controller.lineCost().lines.size(), std::size_t{1});
+        QCOMPARE(f.controller.lineCost().lines.front().line, 5);
+        QVERIFY(f.controller.links().entries().empty());
+        f.selectNki(5, 5);
+        QCOMPARE(f.controller.highlightedInstructions(), (std::vector<std::uint32_t>{1, 3, 5, 7}));
+        QVERIFY(!f.controller.linkSelection());
+
+        // An instruction of the kernel file brings the kernel file back, at its line, with its links.
+        f.controller.showKernelLocation(0, 12);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("pkg/ops/kernel.py"));
+        QCOMPARE(chooser->currentIndex(), 0);
+        QCOMPARE(f.nki.highlightedLines(), std::make_pair(12, 12));
+        QVERIFY(!f.controller.links().entries().empty());
+
+        // A missing file is a problem report, and the pane stays on what it showed.
+        QFile::remove(dir.path() + QStringLiteral("/pkg/util/helpers.py"));
+        QVERIFY(!f.controller.showKernelFile(1));
+        QCOMPARE(f.nki.fileName(), QStringLiteral("pkg/ops/kernel.py"));
+        QVERIFY(!f.problems.isEmpty());
+    }
+
+    void singleFileRunHasNoChooser() {
+        Fixture f;
+        f.controller.setKernelFile(QStringLiteral("/nowhere/kernel.py"));
+        f.controller.showRun(f.run);
+        QVERIFY(!f.nki.findChild<QComboBox*>(QStringLiteral("fileChooser"))->isVisible());
+        QCOMPARE(f.nki.currentFileChoice(), -1);
     }
 
     void findAndGoToLine() {

@@ -9,6 +9,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -57,7 +59,23 @@ SourcePane::SourcePane(Language language, const QString& emptyText, QWidget* par
     m_editButton->setCheckable(true);
     m_editButton->setAutoRaise(true);
     m_editButton->setToolTip(tr("Allow editing this source (read-only by default)"));
+    m_fileChooser = new QComboBox(this);
+    m_fileChooser->setObjectName(QStringLiteral("fileChooser"));
+    m_fileChooser->setToolTip(tr("Files of the kernel's package that recorded instructions (Ctrl+Shift+O)"));
+    m_fileChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_fileChooser->hide();
+    connect(m_fileChooser, &QComboBox::activated, this, &SourcePane::fileChosen);
+    auto* chooseFile = new QAction(tr("Choose Kernel File"), this);
+    chooseFile->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+O")));
+    chooseFile->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(chooseFile, &QAction::triggered, this, [this] {
+        if (m_fileChooser->isVisible()) {
+            m_fileChooser->showPopup();
+        }
+    });
+    addAction(chooseFile);
     titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_fileChooser);
     titleRow->addWidget(m_editButton);
 
     m_editor = new QsciScintilla(this);
@@ -156,7 +174,9 @@ void SourcePane::clear() {
     --m_programmatic;
 }
 
-void SourcePane::showLine(int line) { highlightLines(line, line); }
+void SourcePane::showLine(int line) {
+    highlightLines(line, line);
+}
 
 void SourcePane::highlightLines(int first, int last) {
     clearMarkers(kHighlightMarker);
@@ -200,7 +220,9 @@ void SourcePane::askGoToLine() {
     }
 }
 
-void SourcePane::clearMarkers(int marker) { m_editor->markerDeleteAll(marker); }
+void SourcePane::clearMarkers(int marker) {
+    m_editor->markerDeleteAll(marker);
+}
 
 void SourcePane::setLinkRanges(const std::vector<PaneRange>& ranges) {
     for (int i = 0; i < kLinkColours; ++i) {
@@ -256,7 +278,9 @@ void SourcePane::setEditable(bool editable) {
     }
 }
 
-bool SourcePane::isEditable() const { return m_editButton->isChecked(); }
+bool SourcePane::isEditable() const {
+    return m_editButton->isChecked();
+}
 
 std::pair<int, int> SourcePane::selectedLines() const {
     if (lineCount() == 0 || m_editor->text().isEmpty()) {
@@ -288,7 +312,9 @@ void SourcePane::emitSelection() {
     emit linesSelected(lines.first, lines.second);
 }
 
-void SourcePane::addContextAction(QAction* action) { m_contextActions.push_back(action); }
+void SourcePane::addContextAction(QAction* action) {
+    m_contextActions.push_back(action);
+}
 
 bool SourcePane::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_editor->viewport()) {
@@ -327,21 +353,43 @@ bool SourcePane::eventFilter(QObject* watched, QEvent* event) {
 
 int SourcePane::lineAtY(const QPoint& pos) const {
     // Anywhere along a line counts (QsciScintilla::lineAt wants the pointer near a character).
-    const long position = m_editor->SendScintilla(QsciScintilla::SCI_POSITIONFROMPOINT, static_cast<unsigned long>(
-                                                      std::max(0, pos.x())), static_cast<long>(pos.y()));
+    const long position =
+        m_editor->SendScintilla(QsciScintilla::SCI_POSITIONFROMPOINT, static_cast<unsigned long>(std::max(0, pos.x())),
+                                static_cast<long>(pos.y()));
     int line = 0;
     int index = 0;
     m_editor->lineIndexFromPosition(static_cast<int>(position), &line, &index);
-    const long top = m_editor->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL,
-                                             m_editor->positionFromLineIndex(line, 0));
+    const long top =
+        m_editor->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, m_editor->positionFromLineIndex(line, 0));
     if (pos.y() < top || pos.y() >= top + m_editor->textHeight(line) || lineCount() == 0) {
         return 0;
     }
     return line + 1;
 }
 
-QString SourcePane::text() const { return m_editor->text(); }
+QString SourcePane::text() const {
+    return m_editor->text();
+}
 
-int SourcePane::lineCount() const { return m_fileName.isEmpty() && m_editor->text().isEmpty() ? 0 : m_editor->lines(); }
+int SourcePane::lineCount() const {
+    return m_fileName.isEmpty() && m_editor->text().isEmpty() ? 0 : m_editor->lines();
+}
+
+void SourcePane::setFileChoices(const QStringList& names, int current) {
+    const QSignalBlocker block(m_fileChooser);
+    m_fileChooser->clear();
+    m_fileChooser->addItems(names);
+    m_fileChooser->setCurrentIndex(current);
+    m_fileChooser->setVisible(names.size() > 1);
+}
+
+void SourcePane::setCurrentFileChoice(int index) {
+    const QSignalBlocker block(m_fileChooser);
+    m_fileChooser->setCurrentIndex(index);
+}
+
+int SourcePane::currentFileChoice() const {
+    return m_fileChooser->isVisible() ? m_fileChooser->currentIndex() : -1;
+}
 
 } // namespace kl::views

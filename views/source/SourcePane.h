@@ -1,11 +1,13 @@
 #pragma once
 
 #include <QColor>
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QsciScintilla;
 class QToolButton;
@@ -70,6 +72,11 @@ public:
     /// Adds an action to the editor's context menu (after the standard ones).
     void addContextAction(QAction* action);
 
+    /// A chooser in the title bar among several files (a kernel package's files; hidden for one file).
+    /// `fileChosen` reports the user's choice; setting it from code does not.
+    void setFileChoices(const QStringList& names, int current);
+    void setCurrentFileChoice(int index);
+    [[nodiscard]] int currentFileChoice() const; ///< -1 when the chooser is hidden
     [[nodiscard]] QString fileName() const { return m_fileName; }
     [[nodiscard]] QString text() const;
     [[nodiscard]] int lineCount() const;
@@ -79,6 +86,7 @@ public:
 signals:
     void linesSelected(int first, int last);
     void lineHovered(int line); ///< 0 when the mouse left the text
+    void fileChosen(int index); ///< the user picked another file in the chooser
     void sourceChanged();
 
 protected:
@@ -93,6 +101,7 @@ private:
 
     QLabel* m_title = nullptr;
     QToolButton* m_editButton = nullptr;
+    QComboBox* m_fileChooser = nullptr;
     QsciScintilla* m_editor = nullptr;
     FindBar* m_findBar = nullptr;
     QString m_emptyText;
