@@ -3,10 +3,10 @@
 #include "cli/Commands.h"
 #include "cli/TraceArguments.h"
 
+#include "hw/HardwareChoice.h"
 #include "ir/IrLoader.h"
 #include "report/ChromeTrace.h"
 #include "run/RunPipeline.h"
-#include "task/TaskSpec.h"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kExportTraceUsage =
     R"(Usage: kernellens-cli export-trace (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
-                                   [--hw trn1|trn2|PROFILE.json] [--no-flows] [--no-counters] -o TRACE.json
+                                   [--hw NAME|PROFILE.json] [--no-flows] [--no-counters] -o TRACE.json
 
 Simulates the kernel and writes the run as Chrome trace event JSON, for Perfetto (ui.perfetto.dev) or
 chrome://tracing: engines and DMA queues as tracks, one slice per instruction (args: source line, wait
@@ -37,7 +37,8 @@ Options:
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
-  --hw NAME|FILE           hardware profile (default: the task's, else trn1)
+  --hw NAME|FILE           hardware profile (default: the task's, else by the kernel's NKI API as
+                           `simulate` chooses; see `kernellens-cli simulate --help`)
   --no-flows               leave out dependency arrows
   --no-counters            leave out occupancy and DMA counters
   -o, --output FILE        where the trace goes ('-' for stdout)
@@ -84,12 +85,14 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
         return 2;
     }
     std::shared_ptr<const sim::SimResult> result;
+    sim::HardwareChoice choice;
     if (ir) {
         auto loaded = sim::IrLoader::loadFile(*ir);
         if (!loaded) {
             return fail(loaded.error(), 1);
         }
-        auto simulated = core::simulate(*loaded, hardware.value_or("trn1"));
+        choice = sim::chooseHardware(hardware.value_or(""), {}, sim::kernelApiOf(loaded->api));
+        auto simulated = core::simulate(*loaded, choice.spec);
         if (!simulated) {
             return fail(simulated.error(), 1);
         }
@@ -97,13 +100,7 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
     } else {
         core::RunRequest run;
         run.trace = request;
-        run.hardware = hardware.value_or("trn1");
-        if (!hardware && !request.taskDir.empty()) {
-            if (auto spec = core::loadTaskSpec(request.taskDir)) {
-                run.hardware =
-                    spec->hardware.ends_with(".json") ? (request.taskDir / spec->hardware).string() : spec->hardware;
-            }
-        }
+        run.hardware = hardware.value_or(""); // empty: the task's, else by the kernel's API
         auto outcome = core::traceAndSimulate(run);
         if (!outcome) {
             return fail(outcome.error(), 1);
@@ -112,6 +109,7 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
             std::fputs(outcome->warnings.c_str(), stderr);
         }
         result = outcome->result;
+        choice = outcome->hardware;
     }
     const std::string text = core::report::ChromeTrace::write(*result, traceOptions);
     const std::string out = request.output.string();
@@ -123,8 +121,8 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
     if (!file || !file.write(text.data(), static_cast<std::streamsize>(text.size())) || !file.flush()) {
         return fail(Error{ErrorCode::Io, "cannot write the trace", out}, 1);
     }
-    std::fprintf(stderr, "wrote %s: %zu instructions, %.3f us simulated\n", out.c_str(), result->timeline.size(),
-                 static_cast<double>(result->summary.totalPs) / 1e6);
+    std::fprintf(stderr, "wrote %s: %zu instructions, %.3f us simulated on %s\n", out.c_str(), result->timeline.size(),
+                 static_cast<double>(result->summary.totalPs) / 1e6, choice.describe().c_str());
     return 0;
 }
 

@@ -4,11 +4,13 @@
 #include "cli/TraceArguments.h"
 
 #include "engine/Simulator.h"
+#include "hw/HardwareChoice.h"
 #include "hw/HardwareProfile.h"
 #include "hw/ProfileLocator.h"
 #include "ir/IrLoader.h"
 #include "output/ResultJson.h"
 #include "output/TextReport.h"
+#include "task/TaskSpec.h"
 #include "trace/TraceRunner.h"
 
 #include <fmt/format.h>
@@ -26,9 +28,10 @@ namespace fs = std::filesystem;
 
 constexpr const char* kSimulateUsage =
     R"(Usage: kernellens-cli simulate (--ir IR_FILE | TASK_DIR | KERNEL.py [trace options])
-                               [--hw trn1|trn2|PROFILE.json] [--json OUT] [--timeline N]
+                               [--hw NAME|PROFILE.json] [--json OUT] [--timeline N]
 
 Simulates the kernel on one NeuronCore and prints a summary (time, engine activity, DMA, SBUF/PSUM, wait causes).
+The summary's Hardware line names the profile and why it was chosen.
 
 Options:
   --ir FILE                a Kernel IR file written by `kernellens-cli trace` (no tracing)
@@ -38,14 +41,15 @@ Options:
   --grid N | AxB           SPMD launch grid
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that traces longer (default 120)
-  --hw NAME|FILE           hardware profile (default trn1)
+  --hw NAME|FILE           hardware profile: {profiles}, or a profile .json (default: the task's
+                           "hardware", else {nki} for nki.* kernels and {legacy} for legacy neuronxcc.nki kernels)
   --json FILE              also write the result as JSON (schema: docs/simulator.md); '-' for stdout
   --timeline N             print a text timeline of the first N instructions
 )";
 
 struct SimulateOptions {
     std::optional<std::string> ir;
-    std::string hardware = "trn1";
+    std::string hardware; ///< --hw; empty: the task's, else the default for the kernel's NKI API
     std::optional<std::string> json;
     std::size_t timeline = 0;
     std::vector<std::string> traceArgs;
@@ -86,8 +90,21 @@ Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
     return o;
 }
 
+/// The usage text with the bundled profile names filled in.
+std::string usage() {
+    return fmt::format(fmt::runtime(kSimulateUsage), fmt::arg("profiles", sim::bundledProfileList()),
+                       fmt::arg("nki", sim::defaultProfileFor(sim::KernelApi::Nki)),
+                       fmt::arg("legacy", sim::defaultProfileFor(sim::KernelApi::Legacy)));
+}
+
+/// The kernel to simulate, and the profile its task folder asks for (resolved; empty when none).
+struct LoadedKernel {
+    sim::KernelIr ir;
+    std::string taskHardware;
+};
+
 /// The IR from --ir, or from tracing the task folder / kernel file with the front end.
-Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
+Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
     if (!parsed) {
         return std::unexpected(parsed.error());
@@ -102,7 +119,11 @@ Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
             return makeError(ErrorCode::InvalidArgument,
                              "give either --ir IR_FILE or a task folder / kernel file, not both");
         }
-        return sim::IrLoader::loadFile(*o.ir);
+        auto ir = sim::IrLoader::loadFile(*o.ir);
+        if (!ir) {
+            return std::unexpected(ir.error());
+        }
+        return LoadedKernel{std::move(*ir), {}};
     }
     if (!hasInput) {
         return makeError(ErrorCode::InvalidArgument,
@@ -122,7 +143,25 @@ Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
     auto ir = sim::IrLoader::loadFile(outcome->irFile);
     std::error_code ec;
     fs::remove(outcome->irFile, ec);
-    return ir;
+    if (!ir) {
+        return std::unexpected(ir.error());
+    }
+    LoadedKernel loaded{std::move(*ir), {}};
+    if (!request.taskDir.empty()) {
+        if (auto spec = core::loadTaskSpec(request.taskDir)) { // it traced, so it loads
+            loaded.taskHardware = spec->hardwareSpec();
+        }
+    }
+    return loaded;
+}
+
+/// Resolves a profile name or path and reads it.
+Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
+    auto path = sim::ProfileLocator::resolve(spec, resourceBases());
+    if (!path) {
+        return std::unexpected(path.error());
+    }
+    return sim::HardwareProfile::loadFile(*path);
 }
 
 } // namespace
@@ -130,28 +169,36 @@ Expected<sim::KernelIr> loadOrTrace(const SimulateOptions& o) {
 int runSimulateCommand(const std::vector<std::string>& args) {
     for (const std::string& a : args) {
         if (a == "-h" || a == "--help") {
-            std::fputs(kSimulateUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             return 0;
         }
     }
     auto options = splitOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), kSimulateUsage);
+        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
         return 2;
     }
-    auto profilePath = sim::ProfileLocator::resolve(options->hardware, resourceBases());
-    if (!profilePath) {
-        return fail(profilePath.error(), 2);
+    // An explicit --hw is checked before tracing: a typo should not cost a trace.
+    std::optional<Expected<sim::HardwareProfile>> profile;
+    if (!options->hardware.empty()) {
+        profile = loadProfile(options->hardware);
+        if (!*profile) {
+            return fail(profile->error(), profile->error().code == ErrorCode::NotFound ? 2 : 1);
+        }
     }
-    auto profile = sim::HardwareProfile::loadFile(*profilePath);
+    auto kernel = loadOrTrace(*options);
+    if (!kernel) {
+        return fail(kernel.error(), kernel.error().code == ErrorCode::InvalidArgument ? 2 : 1);
+    }
+    const sim::HardwareChoice choice =
+        sim::chooseHardware(options->hardware, kernel->taskHardware, sim::kernelApiOf(kernel->ir.api));
     if (!profile) {
-        return fail(profile.error(), 1);
+        profile = loadProfile(choice.spec);
+        if (!*profile) {
+            return fail(profile->error(), 1);
+        }
     }
-    auto ir = loadOrTrace(*options);
-    if (!ir) {
-        return fail(ir.error(), ir.error().code == ErrorCode::InvalidArgument ? 2 : 1);
-    }
-    auto result = sim::Simulator::run(*ir, *profile);
+    auto result = sim::Simulator::run(kernel->ir, **profile);
     if (!result) {
         return fail(result.error(), 1);
     }
@@ -159,7 +206,7 @@ int runSimulateCommand(const std::vector<std::string>& args) {
     const bool jsonToStdout = options->json && *options->json == "-";
     // With JSON on stdout the human-readable text goes to stderr so the JSON stays parseable.
     std::FILE* text = jsonToStdout ? stderr : stdout;
-    std::fputs(sim::TextReport::summary(r).c_str(), text);
+    std::fputs(sim::TextReport::summary(r, choice.describe()).c_str(), text);
     if (options->timeline > 0) {
         std::fputs("\n", text);
         std::fputs(sim::TextReport::timeline(r, options->timeline).c_str(), text);

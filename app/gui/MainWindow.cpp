@@ -20,6 +20,7 @@
 
 #include "analysis/RangeStatistics.h"
 #include "run/RunPipeline.h"
+#include "hw/HardwareChoice.h"
 #include "hw/ProfileLocator.h"
 #include "output/ResultJson.h"
 #include "support/ResourcePaths.h"
@@ -227,16 +228,24 @@ void MainWindow::buildMenus() {
     QAction* cancel = run->addAction(tr("&Cancel"), m_runner, &SimulationRunner::cancel);
     cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
     run->addSeparator();
-    auto* profiles = new QActionGroup(this);
-    for (const QString& name : {QStringLiteral("trn1"), QStringLiteral("trn2")}) {
-        QAction* action = run->addAction(tr("Hardware: %1").arg(name), this, [this, name] {
+    // "Automatic" (no data) runs on the task's profile, else the default for the kernel's NKI API.
+    m_hardwareActions = new QActionGroup(this);
+    QStringList names{QString()};
+    for (std::string_view name : sim::kBundledProfiles) {
+        names << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    }
+    for (const QString& name : names) {
+        const QString label =
+            name.isEmpty() ? tr("Hardware: Automatic (task, else by NKI API)") : tr("Hardware: %1").arg(name);
+        QAction* action = run->addAction(label, this, [this, name] {
             m_hardware = name;
             startRun();
         });
         action->setCheckable(true);
-        action->setChecked(name == m_hardware);
-        profiles->addAction(action);
+        action->setData(name);
+        m_hardwareActions->addAction(action);
     }
+    checkHardwareAction();
 
     m_reviewController->populateMenu(menuBar()->addMenu(tr("Re&view")));
     m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
@@ -355,10 +364,10 @@ void MainWindow::recordRunInReview(const core::RunOutcome& outcome) {
         return;
     }
     std::string profileJson;
-    if (auto profilePath = sim::ProfileLocator::resolve(m_hardware.toStdString(), {core::dataRoot()})) {
+    if (auto profilePath = sim::ProfileLocator::resolve(outcome.hardware.spec, {core::dataRoot()})) {
         profileJson = core::readTextFile(*profilePath).value_or("");
     }
-    m_review->recordRun(m_hardware.toStdString(), profileJson, sim::ResultJson::write(*outcome.result));
+    m_review->recordRun(outcome.result->hardwareName, profileJson, sim::ResultJson::write(*outcome.result));
 }
 
 bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
@@ -383,7 +392,8 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
     m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
     m_runTarget = folder;
-    m_hardware = toQString(spec->hardware);
+    m_hardware.clear(); // automatic: the task's hardware, else the default for the kernel's NKI API
+    checkHardwareAction();
     startRun();
     return true;
 }
@@ -514,6 +524,12 @@ void MainWindow::startRun() {
     m_runner->start(request);
 }
 
+void MainWindow::checkHardwareAction() {
+    for (QAction* action : m_hardwareActions->actions()) {
+        action->setChecked(action->data().toString() == m_hardware);
+    }
+}
+
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {
     setRunning(false);
     m_run = outcome;
@@ -521,7 +537,7 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);
-    m_teaching->setBaseRun(outcome, m_runTarget, m_hardware);
+    m_teaching->setBaseRun(outcome, m_runTarget, toQString(outcome->hardware.spec));
     recordRunInReview(*outcome);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
     for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
@@ -539,9 +555,13 @@ QString MainWindow::statusSummary() const {
     }
     const auto& s = m_run->result->summary;
     const auto pct = [&](sim::SummaryEngine e) { return s.engines[static_cast<std::size_t>(e)].activePct; };
-    return tr("%1 on %2: total %3 us | %4 instructions | TensorE %5% VectorE %6% ScalarE %7% GpSimdE %8% | "
-              "MFU %9% | exposed DMA %10 us")
-        .arg(toQString(m_run->result->kernelName), toQString(m_run->result->hardwareName))
+    const sim::HardwareReason reason = m_run->hardware.reason;
+    const QString why = reason == sim::HardwareReason::Requested
+                            ? tr("Run > Hardware")
+                            : toQString(std::string(sim::hardwareReasonText(reason)));
+    return tr("%1 on %2 (%3): total %4 us | %5 instructions | TensorE %6% VectorE %7% ScalarE %8% GpSimdE %9% | "
+              "MFU %10% | exposed DMA %11 us")
+        .arg(toQString(m_run->result->kernelName), toQString(m_run->result->hardwareName), why)
         .arg(static_cast<double>(s.totalPs) / 1e6, 0, 'f', 2)
         .arg(s.instructionCount)
         .arg(pct(sim::SummaryEngine::Tensor), 0, 'f', 1)

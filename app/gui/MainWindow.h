@@ -4,6 +4,7 @@
 
 #include <QMainWindow>
 
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -97,6 +98,7 @@ private:
     void showRun(const std::shared_ptr<const core::RunOutcome>& outcome);
     void runFailed(const QString& message, const QString& file, int line);
     void setRunning(bool running);
+    void checkHardwareAction(); ///< ticks the Run > Hardware entry that matches m_hardware
 
     QDockWidget* addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
                              Qt::DockWidgetArea area);
@@ -119,8 +121,9 @@ private:
     views::ScorecardPane* m_scorecard = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
-    QString m_runTarget;   ///< the task folder or kernel file of the current run, for F5
-    QString m_hardware = QStringLiteral("trn1");
+    QString m_runTarget; ///< the task folder or kernel file of the current run, for F5
+    QString m_hardware;  ///< the profile picked in Run > Hardware; empty: automatic (sim::chooseHardware)
+    QActionGroup* m_hardwareActions = nullptr;
     QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
     std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;

@@ -5,6 +5,7 @@
 #include "lesson/LessonLoader.h"
 #include "lesson/LessonPanel.h"
 #include "lesson/LessonText.h"
+#include "hw/HardwareChoice.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
 #include "whatif/WhatIfPanel.h"
@@ -22,6 +23,7 @@
 #include <QMetaObject>
 #include <QThread>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -195,7 +197,7 @@ void TeachingController::fetchRun(const QString& taskFolder, const QString& hard
             if (!result) {
                 return std::unexpected(result.error());
             }
-            return core::RunOutcome{ir, *result, {}};
+            return core::RunOutcome{ir, *result, {}, {hw, sim::HardwareReason::Requested}};
         };
     } else {
         core::RunRequest request;
@@ -292,9 +294,13 @@ void TeachingController::chooseComparison() {
     if (!ok) {
         return;
     }
-    const QString hardware = QInputDialog::getItem(m_window, tr("Compare With"), tr("Hardware for B:"),
-                                                   {QStringLiteral("trn1"), QStringLiteral("trn2")},
-                                                   m_baseHardware == QLatin1String("trn2") ? 1 : 0, false, &ok);
+    QStringList profiles;
+    for (std::string_view name : sim::kBundledProfiles) {
+        profiles << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    }
+    const QString hardware =
+        QInputDialog::getItem(m_window, tr("Compare With"), tr("Hardware for B:"), profiles,
+                              std::max<qsizetype>(0, profiles.indexOf(m_baseHardware)), false, &ok);
     if (!ok) {
         return;
     }

@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 #include "engine/SimTypes.h"
+#include "hw/HardwareChoice.h"
 #include "trace/TraceRunner.h"
 
 #include <cstddef>
@@ -17,7 +18,8 @@ namespace kl::core {
 struct CompatSettings {
     std::filesystem::path root = ".";         ///< manifest `file` and `package_root` are relative to it
     std::filesystem::path packageRoot;        ///< for entries and paths without their own; empty: none
-    std::string hardware = "trn2";            ///< profile name or .json path; a manifest entry's `hw` wins
+    /// Profile name or .json path; a manifest entry's `hw` wins. Default trn2, the default for nki.* kernels.
+    std::string hardware{sim::defaultProfileFor(sim::KernelApi::Nki)};
     int timeoutSeconds = 120;                 ///< per kernel, for tracing
     std::vector<std::filesystem::path> bases; ///< where profiles are looked up (sim::ProfileLocator)
 };

@@ -88,7 +88,6 @@ std::string formatScalar(const Json& v) {
 
 /// The task.json fields a report header shows.
 void readTaskJson(const std::vector<TaskFile>& files, ReportTask& out) {
-    out.hardware = "trn1";
     const TaskFile* json = fileWithRole(files, "task_json");
     if (json == nullptr) {
         return;
@@ -104,6 +103,12 @@ void readTaskJson(const std::vector<TaskFile>& files, ReportTask& out) {
     if (!text("hardware").empty()) {
         out.hardware = text("hardware");
     }
+}
+
+/// The "name" of a stored run's profile JSON, "" when it has none.
+std::string profileNameOf(const std::string& profileJson) {
+    const Json j = Json::parse(profileJson, nullptr, /*allow_exceptions=*/false);
+    return j.is_object() && j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : "";
 }
 
 InstructionInfo instructionAt(const sim::SimResult& r, std::uint32_t index) {
@@ -206,12 +211,8 @@ Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& t
     if (!spec) {
         return std::unexpected(spec.error());
     }
-    RunRequest request;
+    RunRequest request; // no hardware: the task's, else the default for the kernel's NKI API
     request.trace.taskDir = dir;
-    request.hardware = spec->hardware;
-    if (spec->hardware.find('/') != std::string::npos || spec->hardware.ends_with(".json")) {
-        request.hardware = (dir / spec->hardware).string();
-    }
     auto outcome = traceAndSimulate(request);
     if (!outcome) {
         return std::unexpected(outcome.error());
@@ -280,6 +281,15 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         if (out.result && out.metrics.empty()) {
             out.metrics = metricsFromSummaryJson(summaryJsonOf(*out.result));
             out.metricsSource = "re-simulation of the sources stored in the review";
+        }
+    }
+    if (out.hardware.empty()) {
+        // task.json names no profile: say which one the kernel's NKI API picked, as the run behind the report shows.
+        out.hardware = out.result      ? out.result->hardwareName
+                       : runs->empty() ? std::string{}
+                                       : profileNameOf(runs->back().profileJson);
+        if (out.hardware.empty()) {
+            out.hardware = "default for the kernel's NKI API";
         }
     }
     std::unordered_map<std::int64_t, std::uint32_t> byIrId;

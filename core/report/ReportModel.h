@@ -55,7 +55,7 @@ struct ReportTask {
     Task task;
     std::string kernel;      ///< from the stored task.json
     std::string cudaKernel;  ///< idem, may be empty
-    std::string hardware;    ///< idem ("trn1" when not given)
+    std::string hardware;    ///< idem; when not given, the profile of the run behind the report
     std::string description; ///< idem
     std::string metricsSource; ///< "stored run 'baseline' (2026-...)", "re-simulated", or "" when none
     std::vector<Metric> metrics;

@@ -6,11 +6,13 @@
 #include "engine/Simulator.h"
 #include "support/ResourcePaths.h"
 #include "support/Subprocess.h"
+#include "task/TaskSpec.h"
 
 namespace kl::core {
 
 Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir, const std::string& hardware) {
-    auto path = sim::ProfileLocator::resolve(hardware, {dataRoot()});
+    const sim::HardwareChoice choice = sim::chooseHardware(hardware, {}, sim::kernelApiOf(ir.api));
+    auto path = sim::ProfileLocator::resolve(choice.spec, {dataRoot()});
     if (!path) {
         return std::unexpected(path.error());
     }
@@ -48,12 +50,20 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
         return std::unexpected(ir.error());
     }
     stage(RunStage::Simulating);
-    auto result = simulate(*ir, request.hardware);
+    std::string taskHardware;
+    if (request.hardware.empty() && !request.trace.taskDir.empty()) {
+        if (auto spec = loadTaskSpec(request.trace.taskDir)) { // it traced, so it loads; a failure leaves the default
+            taskHardware = spec->hardwareSpec();
+        }
+    }
+    sim::HardwareChoice choice = sim::chooseHardware(request.hardware, taskHardware, sim::kernelApiOf(ir->api));
+    auto result = simulate(*ir, choice.spec);
     if (!result) {
         return std::unexpected(result.error());
     }
     stage(RunStage::Done);
-    return RunOutcome{std::make_shared<const sim::KernelIr>(std::move(*ir)), std::move(*result), traced->warnings};
+    return RunOutcome{std::make_shared<const sim::KernelIr>(std::move(*ir)), std::move(*result), traced->warnings,
+                      std::move(choice)};
 }
 
 } // namespace kl::core

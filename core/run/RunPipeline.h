@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Error.h"
+#include "hw/HardwareChoice.h"
 #include "ir/KernelIr.h"
 #include "result/SimResult.h"
 #include "trace/TraceRunner.h"
@@ -15,8 +16,10 @@ namespace kl::core {
 enum class RunStage { Tracing, LoadingIr, Simulating, Done };
 
 struct RunRequest {
-    TraceRequest trace;            ///< `output` is ignored: the IR goes to a temporary file
-    std::string hardware = "trn1"; ///< profile name or path to a profile JSON
+    TraceRequest trace; ///< `output` is ignored: the IR goes to a temporary file
+    /// Profile name or path to a profile JSON. Empty: the task's `hardware` (when tracing a task folder), else
+    /// the default for the kernel's NKI API (sim::chooseHardware).
+    std::string hardware;
 };
 
 /// A traced and simulated kernel. The IR is kept so that what-if runs re-simulate without re-tracing.
@@ -24,6 +27,7 @@ struct RunOutcome {
     std::shared_ptr<const sim::KernelIr> ir;
     std::shared_ptr<const sim::SimResult> result;
     std::string warnings;
+    sim::HardwareChoice hardware; ///< the profile the run used and why
 };
 
 /// Trace (sandboxed front end) -> load IR -> simulate on the named profile. Blocking; call it from a worker.
@@ -32,7 +36,7 @@ struct RunOutcome {
                                                     const std::function<bool()>& shouldCancel = {},
                                                     const std::function<void(RunStage)>& onStage = {});
 
-/// Re-simulates an already traced kernel on a profile (a name, a path, or a profile in memory via JSON text).
+/// Re-simulates an already traced kernel on a profile (a name or a path; empty: the default for the IR's NKI API).
 [[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir,
                                                                       const std::string& hardware);
 

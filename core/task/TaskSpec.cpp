@@ -42,6 +42,11 @@ Expected<std::vector<TaskArgument>> parseArgs(const json& list, const std::strin
 
 } // namespace
 
+std::string TaskSpec::hardwareSpec() const {
+    const bool isFile = hardware.ends_with(".json") || hardware.find('/') != std::string::npos;
+    return isFile ? (folder / hardware).string() : hardware;
+}
+
 Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
     const fs::path file = folder / "task.json";
     auto text = readTextFile(file);
@@ -83,7 +88,7 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
         if (doc.contains("grid")) {
             spec.grid = doc["grid"].get<std::vector<int>>();
         }
-        spec.hardware = doc.value("hardware", "trn1");
+        spec.hardware = doc.value("hardware", "");
         return spec;
     } catch (const json::exception& e) {
         return makeError(ErrorCode::Parse, fmt::format("task.json has a value of the wrong type: {}", e.what()),

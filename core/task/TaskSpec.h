@@ -26,7 +26,12 @@ struct TaskSpec {
     std::string cudaKernel;
     std::vector<TaskArgument> args;
     std::vector<int> grid{1};
-    std::string hardware = "trn1";
+    /// `hardware` as written in task.json; empty when not given (then the kernel's NKI API picks the profile,
+    /// sim::chooseHardware). Use hardwareSpec() to run it.
+    std::string hardware;
+
+    /// `hardware` ready for sim::ProfileLocator: a profile name as is, a profile file resolved against `folder`.
+    [[nodiscard]] std::string hardwareSpec() const;
 };
 
 /// Reads `folder/task.json`. Errors name the file and the offending key.

@@ -54,7 +54,9 @@ const FieldSpec kFields[] = {
     {"hbm", "bandwidth_per_core", [](HardwareProfile& p) -> double& { return p.hbmBytesPerNs; }},
 };
 
-const Json& sourcedField(const Json& root, const char* group, const char* key) {
+/// The value of a {"value", "unit", "source"} field. A source that starts with kAssumptionPrefix is recorded in
+/// `assumptions` and must still say what the value is assumed from.
+const Json& sourcedField(const Json& root, const char* group, const char* key, std::vector<std::string>& assumptions) {
     const Json& field = root.at(group).at(key);
     if (!field.is_object() || !field.contains("value")) {
         throw std::runtime_error(fmt::format("{}.{} must be an object with \"value\" and \"source\"", group, key));
@@ -62,6 +64,14 @@ const Json& sourcedField(const Json& root, const char* group, const char* key) {
     if (!field.contains("source") || !field["source"].is_string() || field["source"].get<std::string>().empty()) {
         throw std::runtime_error(
             fmt::format("{}.{} has no \"source\": every profile number must name where it comes from", group, key));
+    }
+    const std::string source = field["source"].get<std::string>();
+    if (source.starts_with(kAssumptionPrefix)) {
+        if (source.find_first_not_of(' ', kAssumptionPrefix.size()) == std::string::npos) {
+            throw std::runtime_error(fmt::format("{}.{}: an \"{}\" source must say what the value is assumed from",
+                                                 group, key, kAssumptionPrefix));
+        }
+        assumptions.push_back(fmt::format("{}.{}", group, key));
     }
     return field["value"];
 }
@@ -71,13 +81,13 @@ HardwareProfile parseProfile(const Json& root) {
     p.name = root.at("name").get<std::string>();
     p.description = root.value("description", std::string{});
     for (const FieldSpec& f : kFields) {
-        const double v = sourcedField(root, f.group, f.key).get<double>();
+        const double v = sourcedField(root, f.group, f.key, p.assumptions).get<double>();
         if (!std::isfinite(v) || v < 0) {
             throw std::runtime_error(fmt::format("{}.{} must be a non-negative number", f.group, f.key));
         }
         f.field(p) = v;
     }
-    for (const Json& point : sourcedField(root, "dma", "efficiency_by_bytes_per_partition")) {
+    for (const Json& point : sourcedField(root, "dma", "efficiency_by_bytes_per_partition", p.assumptions)) {
         p.dma.efficiency.push_back({point.at(0).get<double>(), point.at(1).get<double>()});
     }
     for (std::size_t i = 0; i < p.dma.efficiency.size(); ++i) {

@@ -49,11 +49,16 @@ struct DmaParams {
     std::vector<DmaEfficiencyPoint> efficiency; ///< by bytes per partition, ascending
 };
 
+/// A field's `source` starting with this marks a number no public document gives for this hardware: the rest
+/// of the string says where the value was carried over from and why (docs/simulator.md, "Hardware profiles").
+inline constexpr std::string_view kAssumptionPrefix = "ASSUMPTION:";
+
 /// Every number the simulator uses, loaded from resources/hw/<name>.json where each field carries its
 /// source. Plain data: the engine reads it, nothing writes it after loading.
 struct HardwareProfile {
     std::string name;
     std::string description;
+    std::vector<std::string> assumptions; ///< "group.key" of each field whose source starts with kAssumptionPrefix
     double tensorGhz = 2.8;
     double vectorGhz = 1.12;
     double scalarGhz = 1.4;

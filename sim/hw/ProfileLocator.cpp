@@ -1,5 +1,7 @@
 #include "hw/ProfileLocator.h"
 
+#include "hw/HardwareChoice.h"
+
 #include <fmt/format.h>
 
 namespace kl::sim {
@@ -48,7 +50,7 @@ Expected<fs::path> ProfileLocator::resolve(std::string_view spec, const std::vec
     const fs::path file = *dir / (std::string(spec) + ".json");
     if (!fs::is_regular_file(file, ec)) {
         return makeError(ErrorCode::NotFound, fmt::format("unknown hardware profile '{}'", spec), file.string(), 0,
-                         "use trn1, trn2 or a path to a profile .json");
+                         fmt::format("use {} or a path to a profile .json", bundledProfileList()));
     }
     return file;
 }

@@ -17,7 +17,8 @@ public:
     /// under each parent of base (so a binary deep in a build tree finds the source tree's resources).
     [[nodiscard]] static Expected<std::filesystem::path>
     findHardwareDir(const std::vector<std::filesystem::path>& bases);
-    /// `spec` is a profile name (trn1, trn2: looked up in the hardware folder) or a path to a .json file.
+    /// `spec` is a profile name (one of kBundledProfiles, or any other <name>.json in the hardware folder) or a
+    /// path to a .json file.
     [[nodiscard]] static Expected<std::filesystem::path> resolve(std::string_view spec,
                                                                  const std::vector<std::filesystem::path>& bases);
 };

@@ -42,10 +42,13 @@ void appendMemory(std::string& out, const char* name, const OccupancySeries& m) 
 
 } // namespace
 
-std::string TextReport::summary(const SimResult& r) {
+std::string TextReport::summary(const SimResult& r, std::string_view hardwareChoice) {
     const SimSummary& s = r.summary;
     std::string out =
         fmt::format("Kernel {} on {}\n", r.kernelName.empty() ? "(unnamed)" : r.kernelName, r.hardwareName);
+    if (!hardwareChoice.empty()) {
+        out += fmt::format("Hardware          {}\n", hardwareChoice);
+    }
     out += fmt::format("Total time        {:>12}   ({} instructions)\n", formatDuration(s.totalPs), s.instructionCount);
     out += fmt::format("MFU               {:>10.2f} %   ({:.3g} FLOP)\n", s.mfuPct, s.flops);
     out += "\nEngines\n";

@@ -3,6 +3,7 @@
 #include "result/SimResult.h"
 
 #include <string>
+#include <string_view>
 
 namespace kl::sim {
 
@@ -13,9 +14,12 @@ public:
     /// Headline figures, engines, DMA, memory and wait causes:
     ///
     ///   Kernel nki_matmul_tiled on trn1
+    ///   Hardware          trn1 (default for legacy neuronxcc.nki kernels)
     ///   Total time            51.803 ms   (32800 instructions)
     ///   TensorE   active  11.6 %   32768 instrs ...
-    [[nodiscard]] static std::string summary(const SimResult& r);
+    ///
+    /// The Hardware line appears when `hardwareChoice` is given (HardwareChoice::describe(): which profile and why).
+    [[nodiscard]] static std::string summary(const SimResult& r, std::string_view hardwareChoice = {});
     /// llvm-mca style timeline of the first `count` instructions: one row each with lane, times, the
     /// wait cause, and a bar over a fixed-width time axis spanning those instructions.
     [[nodiscard]] static std::string timeline(const SimResult& r, std::size_t count, std::size_t width = 64);

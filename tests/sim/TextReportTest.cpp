@@ -32,4 +32,19 @@ TEST(TextReport, SummaryAndTimelineAreDeterministicAndComplete) {
     EXPECT_EQ(formatDuration(1'500'000'000), "1.500 ms");
 }
 
+TEST(TextReport, SummaryNamesTheHardwareChoiceWhenGiven) {
+    TestIr t;
+    const int a = t.buffer("a", "hbm", {128, 512});
+    const int s = t.buffer("s", "sbuf", {128, 512});
+    t.add("dma_copy", "dma", {t.whole(s)}, {t.whole(a)}, TestIr::Json::object(), 12);
+    const KernelIr ir = t.load();
+    const auto r = *Simulator::run(ir, profile("trn2"));
+    const std::string plain = TextReport::summary(*r);
+    EXPECT_EQ(plain.find("Hardware"), std::string::npos); // golden summaries stay as they were
+    const std::string named = TextReport::summary(*r, "trn2 (default for nki.* kernels)");
+    EXPECT_TRUE(named.starts_with("Kernel test_kernel on trn2\nHardware          trn2 (default for nki.* kernels)\n"))
+        << named;
+    EXPECT_EQ(named.substr(named.find("Total time")), plain.substr(plain.find("Total time")));
+}
+
 } // namespace kl::sim::test
