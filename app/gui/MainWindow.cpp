@@ -153,7 +153,7 @@ void MainWindow::buildDocks() {
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         const int line = item->data(Qt::UserRole).toInt();
         if (line > 0) {
-            m_nkiPane->showLine(line);
+            m_sourceLinks->showProblemLocation(item->data(Qt::UserRole + 1).toString(), line);
         }
     });
     resizeDocks({findChild<QDockWidget*>(QStringLiteral("tasksDock")), inspector}, {220, 300}, Qt::Horizontal);
@@ -384,6 +384,7 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
         m_taskQueue->setCurrentRow(0);
     }
     m_nkiPane->showSource(toQString(spec->kernelFile.filename().string()), readAll(spec->kernelFile));
+    m_sourceLinks->setKernelFile(QFileInfo(toQString(spec->kernelFile.string())).absoluteFilePath());
     if (spec->cudaFile.empty()) {
         m_cudaPane->clear();
     } else {
@@ -423,6 +424,7 @@ bool MainWindow::openKernelFile(const QString& file) {
     }
     m_kernelArgs = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     m_nkiPane->showSource(QFileInfo(file).fileName(), readAll(file.toStdString()));
+    m_sourceLinks->setKernelFile(QFileInfo(file).absoluteFilePath());
     m_cudaPane->clear();
     m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(file).fileName()));
@@ -439,6 +441,7 @@ void MainWindow::reportProblem(const QString& text, const QString& file, int lin
     }
     auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), label);
     item->setData(Qt::UserRole, line);
+    item->setData(Qt::UserRole + 1, file);
     m_problems->addItem(item);
     m_problemsDock->show();
     m_problemsDock->raise();
@@ -479,7 +482,8 @@ void MainWindow::connectRunSignals() {
         m_inspector->showInstruction(static_cast<std::uint32_t>(index));
         const auto line = m_run->result->timeline.line(static_cast<std::size_t>(index));
         if (line > 0) {
-            m_nkiPane->showLine(static_cast<int>(line));
+            m_sourceLinks->showKernelLocation(m_run->result->timeline.file(static_cast<std::size_t>(index)),
+                                              static_cast<int>(line));
             m_page->timeline()->setFocus();
         }
     });
@@ -579,7 +583,7 @@ void MainWindow::runFailed(const QString& message, const QString& file, int line
                         (file.isEmpty() ? QString() : QStringLiteral("%1:%2: ").arg(file).arg(line)) + message);
     m_statusSummary->setText(tr("Failed: see Problems"));
     if (line > 0) {
-        m_nkiPane->showLine(line);
+        m_sourceLinks->showProblemLocation(file, line);
     }
 }
 

@@ -18,6 +18,8 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
+#include <QDir>
+#include <QFileInfo>
 #include <QMenu>
 #include <QUndoStack>
 
@@ -175,18 +177,6 @@ QString SourceLinkController::reasonOf(core::LinkSet::Key key) const {
     return it == m_reasons.end() ? QString() : it->second;
 }
 
-std::uint32_t SourceLinkController::fileIndex() const {
-    if (!m_result) {
-        return sim::kNoIndex;
-    }
-    if (m_shownFile != sim::kNoIndex) {
-        return m_shownFile;
-    }
-    // A run of one file belongs to the pane whatever its recorded path; otherwise match on the name.
-    const auto index = core::findSourceFile(*m_result, m_nki->fileName().toStdString());
-    return index == sim::kNoIndex && m_result->files.size() <= 1 ? sim::kNoIndex : index;
-}
-
 void SourceLinkController::setKernelFile(const QString& absolutePath) {
     m_kernelPath = absolutePath;
     m_packageBase.clear();
@@ -196,6 +186,18 @@ void SourceLinkController::setKernelFile(const QString& absolutePath) {
 
 bool SourceLinkController::showingKernelFile() const {
     return m_shownFile == sim::kNoIndex || m_shownFile == 0;
+}
+
+std::uint32_t SourceLinkController::fileIndex() const {
+    if (!m_result || m_shownFile == kForeignFile) {
+        return sim::kNoIndex;
+    }
+    if (m_shownFile != sim::kNoIndex) {
+        return m_shownFile;
+    }
+    // A run of one file belongs to the pane whatever its recorded path; otherwise match on the name.
+    const auto index = core::findSourceFile(*m_result, m_nki->fileName().toStdString());
+    return index == sim::kNoIndex && m_result->files.size() <= 1 ? sim::kNoIndex : index;
 }
 
 void SourceLinkController::offerPackageFiles() {
@@ -246,6 +248,40 @@ void SourceLinkController::showKernelLocation(std::uint32_t file, int line) {
     m_nki->showLine(line);
 }
 
+void SourceLinkController::showProblemLocation(const QString& file, int line) {
+    const bool kernel = file.isEmpty() || m_kernelPath.isEmpty() || m_kernelPath.endsWith(QLatin1Char('/') + file) ||
+                        QFileInfo(m_kernelPath).fileName() == file;
+    if (kernel) {
+        if (!showingKernelFile() && m_result) {
+            showKernelFile(0);
+        }
+        m_nki->showLine(line);
+        return;
+    }
+    if (m_result) {
+        for (std::size_t i = 0; i < m_result->files.size(); ++i) {
+            if (QString::fromStdString(m_result->files[i]) == file && showKernelFile(static_cast<std::uint32_t>(i))) {
+                m_nki->showLine(line);
+                return;
+            }
+        }
+    }
+    // No run to map it (the trace failed): the nearest folder above the kernel that holds the file.
+    for (QDir dir = QFileInfo(m_kernelPath).dir(); !dir.isRoot(); dir.cdUp()) {
+        const QString path = dir.filePath(file);
+        if (QFileInfo(path).isFile()) {
+            if (auto text = core::readTextFile(path.toStdString())) {
+                m_shownFile = kForeignFile; // reviewer links stay off until the kernel file is shown again
+                m_nki->showSource(file, QString::fromStdString(*text));
+                sourcesShown();
+                m_nki->showLine(line);
+            }
+            return;
+        }
+    }
+    m_nki->showLine(line);
+}
+
 void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result) {
     m_result = std::move(result);
     m_highlighted.clear();
@@ -253,6 +289,13 @@ void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result)
         m_heat->clear();
         m_hotLines->model()->clear();
         return;
+    }
+    if (m_shownFile == kForeignFile) { // a file shown for a failed trace: the new run starts on the kernel
+        if (auto text = core::readTextFile(m_kernelPath.toStdString())) {
+            m_nki->showSource(QFileInfo(m_kernelPath).fileName(), QString::fromStdString(*text));
+        }
+        m_shownFile = sim::kNoIndex;
+        sourcesShown();
     }
     offerPackageFiles();
     showCosts();

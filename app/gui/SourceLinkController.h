@@ -65,6 +65,9 @@ public:
     bool showKernelFile(std::uint32_t index);
     /// Shows `line` of the run's file `file`, switching files first when the chooser offers several.
     void showKernelLocation(std::uint32_t file, int line);
+    /// Shows `line` of `file` as a front-end error names it (relative to the kernel's package or task
+    /// folder): the kernel file, or another file found above the kernel's folder.
+    void showProblemLocation(const QString& file, int line);
     /// Links of `taskId` are read from and written to `review` (nullptr: in memory only).
     void setReview(core::ReviewFile* review, std::int64_t taskId);
 
@@ -120,9 +123,10 @@ private:
     std::shared_ptr<const sim::SimResult> m_result;
     core::LineCostTable m_cost;
     std::vector<std::uint32_t> m_highlighted;
-    views::SourcePane* m_lastActive = nullptr; ///< the pane the user touched last, for Unlink/Accept
-    QString m_kernelPath;                      ///< absolute path of the kernel file (setKernelFile)
-    QString m_packageBase;                     ///< folder the run's `files` are relative to; empty: no chooser
+    views::SourcePane* m_lastActive = nullptr;                 ///< the pane the user touched last, for Unlink/Accept
+    static constexpr std::uint32_t kForeignFile = 0xfffffffeu; ///< m_shownFile: a file not in the run
+    QString m_kernelPath;                                      ///< absolute path of the kernel file (setKernelFile)
+    QString m_packageBase; ///< folder the run's `files` are relative to; empty: no chooser
     std::uint32_t m_shownFile =
         0xffffffffu; ///< index of the shown file in the run (0xffffffff = sim::kNoIndex: one file)
 };

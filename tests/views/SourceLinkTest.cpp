@@ -371,6 +371,29 @@ private slots:
         QVERIFY(!f.problems.isEmpty());
     }
 
+    /// A trace that failed inside a helper module: its Problems entry opens that module at the line; the
+    /// next run starts on the kernel file again.
+    void problemInAnotherFileOfThePackage() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QDir(dir.path()).mkpath(QStringLiteral("pkg/ops"));
+        QDir(dir.path()).mkpath(QStringLiteral("pkg/util"));
+        const QString kernelPath = dir.path() + QStringLiteral("/pkg/ops/kernel.py");
+        writeFile(kernelPath, nkiText());
+        writeFile(dir.path() + QStringLiteral("/pkg/util/assert.py"), QStringLiteral("a\nb\nraise X\nd"));
+        Fixture f;
+        f.controller.setKernelFile(kernelPath);
+        f.controller.showRun(nullptr);
+        f.controller.showProblemLocation(QStringLiteral("pkg/util/assert.py"), 3);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("pkg/util/assert.py"));
+        QCOMPARE(f.nki.highlightedLines(), std::make_pair(3, 3));
+        f.controller.showRun(f.run);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("kernel.py"));
+        QVERIFY(!f.controller.links().entries().empty());
+        f.controller.showProblemLocation(QStringLiteral("kernel.py"), 14);
+        QCOMPARE(f.nki.highlightedLines(), std::make_pair(14, 14));
+    }
+
     void singleFileRunHasNoChooser() {
         Fixture f;
         f.controller.setKernelFile(QStringLiteral("/nowhere/kernel.py"));
