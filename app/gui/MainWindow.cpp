@@ -384,7 +384,11 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
         m_taskQueue->setCurrentRow(0);
     }
     m_nkiPane->showSource(toQString(spec->kernelFile.filename().string()), readAll(spec->kernelFile));
-    m_sourceLinks->setKernelFile(QFileInfo(toQString(spec->kernelFile.string())).absoluteFilePath());
+    QList<SourceLinkController::ExtraFile> extraFiles;
+    for (const auto& extra : spec->extraFiles) {
+        extraFiles.push_back({toQString(extra.lexically_relative(spec->folder).string()), toQString(extra.string())});
+    }
+    m_sourceLinks->setKernelFile(QFileInfo(toQString(spec->kernelFile.string())).absoluteFilePath(), extraFiles);
     if (spec->cudaFile.empty()) {
         m_cudaPane->clear();
     } else {

@@ -53,8 +53,7 @@ SourceLinkController::SourceLinkController(views::SourcePane* cuda, views::Sourc
     connect(m_cuda, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverCuda(m_links, line); });
     connect(m_nki, &views::SourcePane::lineHovered, this, [this](int line) { m_painter->hoverNki(m_links, line); });
     connect(m_timeline, &views::TimelineView::instructionSelected, this, &SourceLinkController::instructionSelected);
-    connect(m_nki, &views::SourcePane::fileChosen, this,
-            [this](int index) { showKernelFile(static_cast<std::uint32_t>(index)); });
+    connect(m_nki, &views::SourcePane::fileChosen, this, [this](int index) { showChoice(index); });
     connect(m_hotLines, &views::HotLinesView::lineActivated, this, [this](int line) {
         m_nki->showLine(line);
         nkiLinesSelected(line, line);
@@ -177,9 +176,11 @@ QString SourceLinkController::reasonOf(core::LinkSet::Key key) const {
     return it == m_reasons.end() ? QString() : it->second;
 }
 
-void SourceLinkController::setKernelFile(const QString& absolutePath) {
+void SourceLinkController::setKernelFile(const QString& absolutePath, const QList<ExtraFile>& extraFiles) {
     m_kernelPath = absolutePath;
+    m_extraFiles = extraFiles;
     m_packageBase.clear();
+    m_choices.clear();
     m_shownFile = sim::kNoIndex;
     m_nki->setFileChoices({}, -1);
 }
@@ -202,40 +203,98 @@ std::uint32_t SourceLinkController::fileIndex() const {
 
 void SourceLinkController::offerPackageFiles() {
     // files[0] is the kernel file, relative to the folder the others are relative to: that folder is
-    // the kernel's path without that suffix. Without a match (an IR loaded alone) there is no chooser.
+    // the kernel's path without that suffix. Without a match (an IR loaded alone) only the kernel file
+    // and the task's extra files are offered.
     const auto& files = m_result->files;
     const QString first = files.empty() ? QString() : QString::fromStdString(files.front());
-    if (files.size() < 2 || first.isEmpty() || !m_kernelPath.endsWith(QLatin1Char('/') + first)) {
+    m_choices.clear();
+    if (!first.isEmpty() && m_kernelPath.endsWith(QLatin1Char('/') + first)) {
+        m_packageBase = m_kernelPath.left(m_kernelPath.size() - first.size());
+        for (std::uint32_t i = 0; i < files.size(); ++i) {
+            const QString name = QString::fromStdString(files[i]);
+            m_choices.push_back({name, m_packageBase + name, i});
+        }
+    } else {
+        m_choices.push_back({QFileInfo(m_kernelPath).fileName(), m_kernelPath, 0});
+    }
+    for (const auto& extra : m_extraFiles) {
+        if (std::none_of(m_choices.begin(), m_choices.end(), [&](const Choice& c) { return c.path == extra.path; })) {
+            m_choices.push_back({extra.label, extra.path, sim::kNoIndex});
+        }
+    }
+    if (m_choices.size() < 2) {
+        m_choices.clear();
         return;
     }
-    m_packageBase = m_kernelPath.left(m_kernelPath.size() - first.size());
-    QStringList names;
-    for (const auto& f : files) {
-        names << QString::fromStdString(f);
-    }
-    if (m_shownFile == sim::kNoIndex || m_shownFile >= files.size()) {
+    if (m_shownFile == sim::kNoIndex || (m_shownFile != kForeignFile && m_shownFile >= files.size())) {
         m_shownFile = 0;
     }
-    m_nki->setFileChoices(names, static_cast<int>(m_shownFile));
+    QStringList names;
+    for (const auto& c : m_choices) {
+        names << c.label;
+    }
+    m_nki->setFileChoices(names, currentChoice());
+}
+
+int SourceLinkController::currentChoice() const {
+    for (std::size_t i = 0; i < m_choices.size(); ++i) {
+        const bool shown =
+            m_shownFile == kForeignFile ? m_choices[i].path == m_foreignPath : m_choices[i].runIndex == m_shownFile;
+        if (shown) {
+            return static_cast<int>(i);
+        }
+    }
+    return 0;
+}
+
+bool SourceLinkController::showChoice(int index) {
+    if (index < 0 || static_cast<std::size_t>(index) >= m_choices.size()) {
+        return false;
+    }
+    const Choice& c = m_choices[static_cast<std::size_t>(index)];
+    if (c.runIndex != sim::kNoIndex) {
+        return showKernelFile(c.runIndex);
+    }
+    return showForeignFile(c.label, c.path);
+}
+
+bool SourceLinkController::showForeignFile(const QString& label, const QString& path) {
+    auto text = core::readTextFile(path.toStdString());
+    if (!text) {
+        emit problem(tr("cannot read %1: %2").arg(label, QString::fromStdString(text.error().message)), label, 0);
+        m_nki->setCurrentFileChoice(currentChoice());
+        return false;
+    }
+    m_shownFile = kForeignFile; // not in the run: no costs; reviewer links stay off until the kernel is back
+    m_foreignPath = path;
+    m_nki->showSource(label, QString::fromStdString(*text));
+    m_nki->setCurrentFileChoice(currentChoice());
+    sourcesShown();
+    if (m_result) {
+        showCosts();
+    }
+    return true;
 }
 
 bool SourceLinkController::showKernelFile(std::uint32_t index) {
-    if (!m_result || m_packageBase.isEmpty() || index >= m_result->files.size()) {
+    const auto it =
+        std::find_if(m_choices.begin(), m_choices.end(), [&](const Choice& c) { return c.runIndex == index; });
+    if (!m_result || it == m_choices.end()) {
         return false;
     }
     if (index == m_shownFile) {
         return true;
     }
-    const QString name = QString::fromStdString(m_result->files[index]);
-    auto text = core::readTextFile((m_packageBase + name).toStdString());
+    auto text = core::readTextFile(it->path.toStdString());
     if (!text) {
-        emit problem(tr("cannot read %1: %2").arg(name, QString::fromStdString(text.error().message)), name, 0);
-        m_nki->setCurrentFileChoice(static_cast<int>(m_shownFile));
+        emit problem(tr("cannot read %1: %2").arg(it->label, QString::fromStdString(text.error().message)), it->label,
+                     0);
+        m_nki->setCurrentFileChoice(currentChoice());
         return false;
     }
     m_shownFile = index;
-    m_nki->showSource(name, QString::fromStdString(*text));
-    m_nki->setCurrentFileChoice(static_cast<int>(index));
+    m_nki->showSource(it->label, QString::fromStdString(*text));
+    m_nki->setCurrentFileChoice(currentChoice());
     sourcesShown();
     showCosts();
     return true;
@@ -270,10 +329,7 @@ void SourceLinkController::showProblemLocation(const QString& file, int line) {
     for (QDir dir = QFileInfo(m_kernelPath).dir(); !dir.isRoot(); dir.cdUp()) {
         const QString path = dir.filePath(file);
         if (QFileInfo(path).isFile()) {
-            if (auto text = core::readTextFile(path.toStdString())) {
-                m_shownFile = kForeignFile; // reviewer links stay off until the kernel file is shown again
-                m_nki->showSource(file, QString::fromStdString(*text));
-                sourcesShown();
+            if (showForeignFile(file, path)) {
                 m_nki->showLine(line);
             }
             return;
@@ -302,6 +358,12 @@ void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result)
 }
 
 void SourceLinkController::showCosts() {
+    if (m_shownFile == kForeignFile) { // a file the run never executed: nothing to attribute
+        m_cost = {};
+        m_heat->clear();
+        m_hotLines->model()->clear();
+        return;
+    }
     m_cost = core::computeLineCost(m_result->timeline, fileIndex());
     m_heat->show(m_cost);
     // A fresh task opens on its docstring; bring the hottest line (and the CUDA it came from) into view.

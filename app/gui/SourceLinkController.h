@@ -3,6 +3,7 @@
 #include "source/LineCost.h"
 #include "source/LinkSet.h"
 
+#include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -60,7 +61,11 @@ public:
     void showRun(std::shared_ptr<const sim::SimResult> result);
     /// The kernel file the NKI pane shows at first; its run's other files (a package's modules) are offered
     /// in the pane's file chooser, found relative to it.
-    void setKernelFile(const QString& absolutePath);
+    struct ExtraFile {
+        QString label; ///< as the chooser lists it (relative to the task folder)
+        QString path;  ///< absolute
+    };
+    void setKernelFile(const QString& absolutePath, const QList<ExtraFile>& extraFiles = {});
     /// Shows file `index` of the run (0: the kernel file); false when it cannot be shown.
     bool showKernelFile(std::uint32_t index);
     /// Shows `line` of the run's file `file`, switching files first when the chooser offers several.
@@ -103,6 +108,9 @@ private:
     [[nodiscard]] std::uint32_t fileIndex() const;
     [[nodiscard]] bool showingKernelFile() const;
     void offerPackageFiles();
+    [[nodiscard]] int currentChoice() const;
+    bool showChoice(int index);
+    bool showForeignFile(const QString& label, const QString& path);
     void showCosts();
     [[nodiscard]] std::vector<core::LineLink> storedLinks();
 
@@ -126,7 +134,15 @@ private:
     views::SourcePane* m_lastActive = nullptr;                 ///< the pane the user touched last, for Unlink/Accept
     static constexpr std::uint32_t kForeignFile = 0xfffffffeu; ///< m_shownFile: a file not in the run
     QString m_kernelPath;                                      ///< absolute path of the kernel file (setKernelFile)
-    QString m_packageBase; ///< folder the run's `files` are relative to; empty: no chooser
+    QString m_packageBase; ///< folder the run's `files` are relative to; empty: not found
+    struct Choice {
+        QString label;
+        QString path;
+        std::uint32_t runIndex; ///< index into the run's files, sim::kNoIndex for a task's extra file
+    };
+    std::vector<Choice> m_choices; ///< what the NKI pane's file chooser offers, in its order
+    QList<ExtraFile> m_extraFiles;
+    QString m_foreignPath; ///< the file shown when m_shownFile == kForeignFile
     std::uint32_t m_shownFile =
         0xffffffffu; ///< index of the shown file in the run (0xffffffff = sim::kNoIndex: one file)
 };

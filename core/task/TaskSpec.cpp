@@ -47,12 +47,44 @@ std::string TaskSpec::hardwareSpec() const {
     return isFile ? (folder / hardware).string() : hardware;
 }
 
+namespace {
+
+/// `extra_files`: relative paths of existing files inside the task folder.
+Expected<std::vector<fs::path>> parseExtraFiles(const json& list, const fs::path& folder, const std::string& file) {
+    if (!list.is_array()) {
+        return makeError(ErrorCode::Parse, "task.json: 'extra_files' must be a list of file paths", file);
+    }
+    std::vector<fs::path> out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string()) {
+            return makeError(ErrorCode::Parse, fmt::format("task.json: extra_files[{}] must be a path", i), file);
+        }
+        const fs::path rel = list[i].get<std::string>();
+        const fs::path full = (folder / rel).lexically_normal();
+        const auto inside = full.lexically_relative(folder);
+        if (rel.is_absolute() || inside.empty() || *inside.begin() == "..") {
+            return makeError(ErrorCode::Parse,
+                             fmt::format("task.json: extra_files[{}] '{}' is outside the task folder", i, rel.string()),
+                             file);
+        }
+        std::error_code ec;
+        if (!fs::is_regular_file(full, ec)) {
+            return makeError(ErrorCode::NotFound,
+                             fmt::format("task.json: extra_files[{}] '{}' does not exist", i, rel.string()), file);
+        }
+        out.push_back(full);
+    }
+    return out;
+}
+
+} // namespace
+
 Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
     const fs::path file = folder / "task.json";
     auto text = readTextFile(file);
     if (!text) {
-        return makeError(ErrorCode::NotFound, "no task.json in this folder", file.string(),
-                         0, "a task folder holds task.json, the NKI kernel and the CUDA kernel; see docs/task-format.md");
+        return makeError(ErrorCode::NotFound, "no task.json in this folder", file.string(), 0,
+                         "a task folder holds task.json, the NKI kernel and the CUDA kernel; see docs/task-format.md");
     }
     json doc;
     try {
@@ -65,10 +97,10 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
             return makeError(ErrorCode::Parse, "task.json needs 'kernel_file', 'kernel' and 'args'", file.string());
         }
         if (doc.value("format", 1) != 1) {
-            return makeError(ErrorCode::Unsupported,
-                             fmt::format("task.json format {} is newer than this KernelLens reads (1)",
-                                         doc.value("format", 1)),
-                             file.string());
+            return makeError(
+                ErrorCode::Unsupported,
+                fmt::format("task.json format {} is newer than this KernelLens reads (1)", doc.value("format", 1)),
+                file.string());
         }
         TaskSpec spec;
         spec.folder = fs::absolute(folder);
@@ -89,6 +121,13 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
             spec.grid = doc["grid"].get<std::vector<int>>();
         }
         spec.hardware = doc.value("hardware", "");
+        if (doc.contains("extra_files")) {
+            auto extra = parseExtraFiles(doc["extra_files"], spec.folder, file.string());
+            if (!extra) {
+                return std::unexpected(extra.error());
+            }
+            spec.extraFiles = std::move(*extra);
+        }
         return spec;
     } catch (const json::exception& e) {
         return makeError(ErrorCode::Parse, fmt::format("task.json has a value of the wrong type: {}", e.what()),

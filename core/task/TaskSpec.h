@@ -29,6 +29,9 @@ struct TaskSpec {
     /// `hardware` as written in task.json; empty when not given (then the kernel's NKI API picks the profile,
     /// sim::chooseHardware). Use hardwareSpec() to run it.
     std::string hardware;
+    /// `extra_files`: more files of the task the reviewer may read beside the kernel (helpers, a reference),
+    /// absolute, each inside `folder`.
+    std::vector<std::filesystem::path> extraFiles;
 
     /// `hardware` ready for sim::ProfileLocator: a profile name as is, a profile file resolved against `folder`.
     [[nodiscard]] std::string hardwareSpec() const;

@@ -47,6 +47,36 @@ TEST_F(TaskSpecTest, TitleDefaultsToFolderName) {
     EXPECT_EQ(spec->grid, std::vector<int>{1});
 }
 
+TEST_F(TaskSpecTest, ExtraFilesInsideTheFolder) {
+    fs::create_directories(m_dir / "pkg" / "util");
+    std::ofstream(m_dir / "pkg" / "util" / "helpers.py") << "x = 1\n";
+    std::ofstream(m_dir / "reference.py") << "y = 2\n";
+    writeTask(R"({"kernel_file": "k.py", "kernel": "k", "args": [],
+                 "extra_files": ["pkg/util/helpers.py", "./reference.py"]})");
+    auto spec = kl::core::loadTaskSpec(m_dir);
+    ASSERT_TRUE(spec) << spec.error().message;
+    ASSERT_EQ(spec->extraFiles.size(), 2u);
+    EXPECT_EQ(spec->extraFiles[0], fs::absolute(m_dir) / "pkg" / "util" / "helpers.py");
+    EXPECT_EQ(spec->extraFiles[1], fs::absolute(m_dir) / "reference.py");
+}
+
+TEST_F(TaskSpecTest, ExtraFilesMustExistAndStayInside) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"(["../outside.py"])", "extra_files[0] '../outside.py' is outside the task folder"},
+        {R"(["/etc/passwd"])", "outside the task folder"},
+        {R"(["a/../../b.py"])", "outside the task folder"},
+        {R"(["missing.py"])", "extra_files[0] 'missing.py' does not exist"},
+        {R"([3])", "extra_files[0] must be a path"},
+        {R"("one.py")", "'extra_files' must be a list"}};
+    for (const auto& [list, fragment] : cases) {
+        writeTask(std::string(R"({"kernel_file": "k.py", "kernel": "k", "args": [], "extra_files": )") + list + "}");
+        auto spec = kl::core::loadTaskSpec(m_dir);
+        ASSERT_FALSE(spec) << list;
+        EXPECT_NE(spec.error().message.find(fragment), std::string::npos) << spec.error().message;
+        EXPECT_NE(spec.error().file.find("task.json"), std::string::npos);
+    }
+}
+
 struct BadTask {
     const char* text;
     ErrorCode code;
@@ -66,14 +96,13 @@ TEST_P(BadTaskSpecTest, GivesAClearMessageNamingTheFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Broken, BadTaskSpecTest,
-    ::testing::Values(BadTask{"{not json", ErrorCode::Parse, "not valid JSON"},
-                      BadTask{R"({"kernel": "k", "args": []})", ErrorCode::Parse, "kernel_file"},
-                      BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [{"name": "a"}]})", ErrorCode::Parse,
-                              "'shape'"},
-                      BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [], "grid": "four"})",
-                              ErrorCode::Parse, "wrong type"},
-                      BadTask{R"({"format": 7, "kernel_file": "k.py", "kernel": "k", "args": []})",
-                              ErrorCode::Unsupported, "newer"}),
+    ::testing::Values(
+        BadTask{"{not json", ErrorCode::Parse, "not valid JSON"},
+        BadTask{R"({"kernel": "k", "args": []})", ErrorCode::Parse, "kernel_file"},
+        BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [{"name": "a"}]})", ErrorCode::Parse, "'shape'"},
+        BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [], "grid": "four"})", ErrorCode::Parse,
+                "wrong type"},
+        BadTask{R"({"format": 7, "kernel_file": "k.py", "kernel": "k", "args": []})", ErrorCode::Unsupported, "newer"}),
     [](const ::testing::TestParamInfo<BadTask>& info) { return "case" + std::to_string(info.index); });
 
 TEST(TaskSpecMissing, FolderWithoutTaskJson) {

@@ -364,6 +364,19 @@ private slots:
         QCOMPARE(f.nki.highlightedLines(), std::make_pair(12, 12));
         QVERIFY(!f.controller.links().entries().empty());
 
+        // A task's extra file (not in the run) is offered after the package's files, without costs.
+        writeFile(dir.path() + QStringLiteral("/reference.py"), QStringLiteral("def reference(x):\n    return x\n"));
+        f.controller.setKernelFile(kernelPath,
+                                   {{QStringLiteral("reference.py"), dir.path() + QStringLiteral("/reference.py")}});
+        f.controller.showRun(run);
+        QCOMPARE(chooser->count(), 3);
+        emit f.nki.fileChosen(2);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("reference.py"));
+        QVERIFY(f.controller.lineCost().lines.empty());
+        QCOMPARE(chooser->currentIndex(), 2);
+        emit f.nki.fileChosen(0);
+        QCOMPARE(f.nki.fileName(), QStringLiteral("pkg/ops/kernel.py"));
+
         // A missing file is a problem report, and the pane stays on what it showed.
         QFile::remove(dir.path() + QStringLiteral("/pkg/util/helpers.py"));
         QVERIFY(!f.controller.showKernelFile(1));
