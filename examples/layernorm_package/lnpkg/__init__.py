@@ -1,0 +1,1 @@
+"""A LayerNorm kernel written as a small package, the way library kernels are organised today."""
