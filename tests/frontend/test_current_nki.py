@@ -15,6 +15,16 @@ def trace(name, *args):
     return run("--kernel-file", os.path.join(CURRENT, name), *args, flags=APP_FLAGS)
 
 
+def trace_text(source, *args):
+    """Trace a kernel given as text (written to a temporary file) with one [128, 4] float32 argument `a`."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "k.py")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        return run("--kernel-file", path, "--arg", "a=128x4:float32", *args, flags=APP_FLAGS)
+
+
 def names(ir):
     return {b["id"]: b["name"] for b in ir["buffers"]}
 
@@ -257,29 +267,19 @@ class LegacyIdioms(unittest.TestCase):
         self.assertFalse(mms[-1]["attrs"]["accumulate"], "the first matmul into a fresh PSUM tile starts the sum")
 
     def test_reading_a_never_written_tile_is_still_an_error(self):
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "uninit.py")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write("import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n\n@nki.jit\n"
-                         "def k(a):\n    t = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.sbuf)\n"
-                         "    return nl.exp(t)\n")
-            r = run("--kernel-file", path, "--arg", "a=128x4:float32", flags=APP_FLAGS)
+        r = trace_text("import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n\n@nki.jit\n"
+                       "def k(a):\n    t = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.sbuf)\n"
+                       "    return nl.exp(t)\n")
         self.assertEqual(r.error["code"], "kernel_error")
         self.assertEqual(r.error["line"], 8)
 
 
 class KernelOutputStaysOutOfTheReport(unittest.TestCase):
     def test_a_printing_kernel_cannot_fake_the_error_report(self):
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "printer.py")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write("import os\nimport nki\n\n\n@nki.jit\ndef printer(a):\n"
-                         "    print('{\"error\": {\"code\": \"fake\"}}')\n"
-                         "    os.write(1, b'{\"error\": {\"code\": \"fake2\"}}\\n')\n"
-                         "    raise ValueError('real')\n")
-            r = run("--kernel-file", path, "--arg", "a=128x4:float32", flags=APP_FLAGS)
+        r = trace_text("import os\nimport nki\n\n\n@nki.jit\ndef printer(a):\n"
+                       "    print('{\"error\": {\"code\": \"fake\"}}')\n"
+                       "    os.write(1, b'{\"error\": {\"code\": \"fake2\"}}\\n')\n"
+                       "    raise ValueError('real')\n")
         self.assertEqual(r.error["code"], "kernel_error", r.stdout)
         self.assertIn("real", r.error["message"])
         self.assertIn("fake", r.stderr, "the kernel's own output goes to stderr")

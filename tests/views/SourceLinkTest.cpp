@@ -63,6 +63,15 @@ void writeFile(const QString& path, const QString& text) {
     file.write(text.toUtf8());
 }
 
+/// dir/pkg/ops/kernel.py (the NKI text) and an empty dir/pkg/util; returns the kernel's path.
+QString makePackage(const QTemporaryDir& dir) {
+    QDir(dir.path()).mkpath(QStringLiteral("pkg/ops"));
+    QDir(dir.path()).mkpath(QStringLiteral("pkg/util"));
+    const QString kernelPath = dir.path() + QStringLiteral("/pkg/ops/kernel.py");
+    writeFile(kernelPath, nkiText());
+    return kernelPath;
+}
+
 std::vector<std::uint32_t> onLines(const kl::sim::SimResult& run, int first, int last) {
     std::vector<std::uint32_t> out;
     for (std::size_t i = 0; i < run.timeline.size(); ++i) {
@@ -304,11 +313,7 @@ private slots:
     /// A kernel in a package: the run records instructions in the kernel file and in a helper module.
     void packageFilesAreOfferedAndFollowTheTimeline() {
         QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QDir(dir.path()).mkpath(QStringLiteral("pkg/ops"));
-        QDir(dir.path()).mkpath(QStringLiteral("pkg/util"));
-        const QString kernelPath = dir.path() + QStringLiteral("/pkg/ops/kernel.py");
-        writeFile(kernelPath, nkiText());
+        const QString kernelPath = makePackage(dir);
         QStringList helper;
         for (int i = 1; i <= 12; ++i) {
             helper << QStringLiteral("    h%1 = helper()").arg(i);
@@ -388,11 +393,7 @@ private slots:
     /// next run starts on the kernel file again.
     void problemInAnotherFileOfThePackage() {
         QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QDir(dir.path()).mkpath(QStringLiteral("pkg/ops"));
-        QDir(dir.path()).mkpath(QStringLiteral("pkg/util"));
-        const QString kernelPath = dir.path() + QStringLiteral("/pkg/ops/kernel.py");
-        writeFile(kernelPath, nkiText());
+        const QString kernelPath = makePackage(dir);
         writeFile(dir.path() + QStringLiteral("/pkg/util/assert.py"), QStringLiteral("a\nb\nraise X\nd"));
         Fixture f;
         f.controller.setKernelFile(kernelPath);
