@@ -274,6 +274,27 @@ class LegacyIdioms(unittest.TestCase):
         self.assertEqual(r.error["line"], 8)
 
 
+class IndirectAccess(unittest.TestCase):
+    def test_gather_and_scatter_read_the_index_tile(self):
+        r = trace("gather_legacy.py", "--arg", "table=1000x64:float32", "--arg", "ids=128x1:int32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        load_ids, gather, scatter = r.ir["instructions"]
+        n = names(r.ir)
+        self.assertEqual([n[s["buf"]] for s in gather["src"]], ["table", "idx"])
+        self.assertEqual([n[s["buf"]] for s in scatter["src"]], ["rows", "idx"])
+        self.assertTrue(gather["attrs"]["indirect"] and scatter["attrs"]["indirect"])
+        self.assertEqual(gather["elements"], 128 * 64, "the bytes moved follow the index tile's shape")
+        self.assertEqual(len([d for d in r.ir["diagnostics"] if "indirect" in d["message"]]), 2)
+
+    def test_gather_through_an_unwritten_index_tile_is_an_error(self):
+        r = trace_text("import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n\n@nki.jit\n"
+                       "def k(a):\n    idx = nl.ndarray((128, 1), dtype=nl.int32, buffer=nl.sbuf)\n"
+                       "    return nl.load(a[idx, 0:4])\n")
+        self.assertEqual(r.error["code"], "kernel_error")
+        self.assertIn("index tile 'idx'", r.error["message"])
+        self.assertEqual(r.error["line"], 8)
+
+
 class KernelOutputStaysOutOfTheReport(unittest.TestCase):
     def test_a_printing_kernel_cannot_fake_the_error_report(self):
         r = trace_text("import os\nimport nki\n\n\n@nki.jit\ndef printer(a):\n"

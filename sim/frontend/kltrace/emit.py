@@ -5,7 +5,7 @@ from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import mask_ranges
 from .tracer import T, Instr, Buffer, PMAX, check_onchip_shape, _checked_shapes
-from .views import Tensor, run_checks
+from .views import INDIRECT_SEEN, IndirectTensor, Tensor, run_checks
 
 
 def _merge(dims):
@@ -180,6 +180,8 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
             first = False
         dst_aps.append(ap[0])
     dt = dsts[0].dtype if dsts else "float32"
+    if INDIRECT_SEEN[0] and (IndirectTensor in map(type, srcs) or IndirectTensor in map(type, dsts)):
+        attrs = _read_index_tiles(srcs, dsts, src_aps, attrs, op, loc)
     ins = Instr(op, engine, dst_aps, src_aps, elements, elements * _SIZES[dt], attrs, loc,
                 T.iter_tuple, T.pid, ranges)
     T.instrs.append(ins)
@@ -187,6 +189,22 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
 
 
 _SIZES = dtypes.SIZES
+
+
+def _read_index_tiles(srcs, dsts, src_aps, attrs, op, loc):
+    """An instruction on an indirect view also reads its index tiles (they decide the rows); returns the
+    attributes with `indirect` set."""
+    for v in list(srcs) + list(dsts):
+        for idx in getattr(v, "indirect", ()):
+            b = idx.buf
+            if not b.written:
+                raise kernel_error(f"{op} gathers through index tile '{b.name}' before anything was written to it",
+                                   "load or compute the indices first")
+            b.pinned = True
+            src_aps.append(_make_ap(idx, None, idx.dims, idx.off, b)[0])
+    T.warn("an indirect access (indexed by a tile) is recorded at the first row of its dimension: the bytes "
+           "moved are right, the rows touched are not known while tracing", loc, ("indirect", loc[:1]))
+    return dict(attrs or {}, indirect=True)
 
 
 def root_dims(shape):
@@ -269,6 +287,8 @@ def emit_new(op, engine, res, srcs, attrs, loc):
                                    "load or compute the tile before using it (uninitialized on-chip memory)")
         b.pinned = True
         src_aps.append(ap)
+    if INDIRECT_SEEN[0] and IndirectTensor in map(type, srcs):
+        attrs = _read_index_tiles(srcs, (), src_aps, attrs, op, loc)
     b = res.buf
     ap, n = b.rap
     b.written = True

@@ -416,6 +416,7 @@ def _expr_view(view, key, dims, template):
 
 
 def _index_general(view, key, dims, nk):
+    gathers = None
     off = view.off
     out = []
     exprs = None
@@ -459,9 +460,19 @@ def _index_general(view, key, dims, nk):
             continue
         i = _as_int(k)
         if i is None:
+            if isinstance(k, Tensor) and k.buf.memory != "hbm":
+                # An indirect access (a gather or scatter through a tile of indices): the values are not
+                # known while tracing, so it is recorded with the index tile's shape at the dimension's
+                # first row (the bytes moved are right, the rows touched are not) and reads the index tile.
+                if exprs is None:
+                    exprs = []
+                    expr_pos = len(out)
+                exprs.append((stride, IndexExpr(tuple(k.shape), (0,) * len(k.shape), 0), count))
+                gathers = (gathers or []) + [k]
+                continue
             if isinstance(k, Tensor):
-                raise unsupported("indexing with a tile (indirect/dynamic access)",
-                                  "indices must be Python integers, slices, nl.ds or nl.arange expressions")
+                raise unsupported("indexing with an HBM tensor of indices",
+                                  "load the indices into an SBUF tile first (nl.load / nisa.dma_copy), then index with it")
             raise unsupported(f"index of type {type(k).__name__}")
         off += _checked_index(k, i, count, view) * stride
     out.extend(dims[di:])
@@ -485,7 +496,7 @@ def _index_general(view, key, dims, nk):
                     a += 1
                 checks.append((e, count, expr_pos))
             out[expr_pos:expr_pos] = zip(strides, shape0)
-            return Tensor(view.buf, off, tuple(out), view.dtype, tuple(checks))
+            return _indexed(view, off, out, tuple(checks), gathers)
         rank = max(len(e.shape) for _, e, _ in exprs)
         bshape = [1] * rank
         for _, e, _ in exprs:
@@ -505,7 +516,25 @@ def _index_general(view, key, dims, nk):
             checks.append((e, count, expr_pos + pad))
         out[expr_pos:expr_pos] = list(zip(strides, bshape))
         checks = tuple(checks)
-    return Tensor(view.buf, off, tuple(out), view.dtype, checks)
+    return _indexed(view, off, out, checks, gathers)
+
+
+class IndirectTensor(Tensor):
+    """A view addressed through tiles of indices (`table[idx_tile, :]`): instructions that use it also
+    read `indirect`, the index tiles (see _index_general)."""
+    __slots__ = ("indirect",)
+
+
+def _indexed(view, off, out, checks, gathers):
+    if gathers is None:
+        return Tensor(view.buf, off, tuple(out), view.dtype, checks)
+    t = IndirectTensor(view.buf, off, tuple(out), view.dtype, checks)
+    t.indirect = tuple(gathers)
+    INDIRECT_SEEN[0] = True
+    return t
+
+
+INDIRECT_SEEN = [False]  # set once a kernel indexes with a tile: until then emit skips looking for them
 
 
 
