@@ -102,9 +102,9 @@ class CompilerLncMx(unittest.TestCase):
         self.assertEqual(mm["attrs"]["isa"], "nc_matmul_mx")
         self.assertEqual(len(mm["src"]), 4, "both scales are read")
         self.assertEqual(ops(r.ir)[-1], "dma_copy", "gen4 branch taken on trn3")
-        placed = {b["name"]: b.get("placement") for b in r.ir["buffers"] if "placement" in b}
-        self.assertEqual(placed, {"st": {"base_addr": 0, "num_free_tiles": [1]},
-                                  "acc": {"base_bank": 0, "num_bank_tiles": [1]}})
+        arenas = {b["name"]: b["shape"] for b in r.ir["buffers"] if "placed by the kernel" in b["name"]}
+        self.assertEqual(arenas, {"sbuf (placed by the kernel)": [128, 512],
+                                  "psum (placed by the kernel)": [128, 512]}, "placed tiles live in the arenas")
         messages = " ".join(d["message"] for d in r.ir["diagnostics"])
         self.assertIn("device_print", messages)
         self.assertIn("core_barrier", messages)
@@ -272,6 +272,42 @@ class LegacyIdioms(unittest.TestCase):
                        "    return nl.exp(t)\n")
         self.assertEqual(r.error["code"], "kernel_error")
         self.assertEqual(r.error["line"], 8)
+
+
+class DirectAllocation(unittest.TestCase):
+    def test_modulo_allocation_reuses_physical_tiles(self):
+        r = trace("placed_tiles.py", "--arg", "a=512x512:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        arena = [b["id"] for b in r.ir["buffers"] if b["name"] == "sbuf (placed by the kernel)"][0]
+        loads = [i for i in r.ir["instructions"] if i["op"] == "dma_copy" and i["dst"][0]["buf"] == arena]
+        self.assertEqual([i["dst"][0]["offset"] for i in loads], [0, 2048, 0, 2048], "blocks 2, 3 reuse 0, 1")
+        exps = [i for i in r.ir["instructions"] if i["op"] == "activation"]
+        self.assertEqual({i["dst"][0]["offset"] for i in exps}, {65536}, "the allocation function's address")
+        psum = [b for b in r.ir["buffers"] if b["name"] == "psum (placed by the kernel)"][0]
+        self.assertEqual(psum["shape"], [128, 6 * 2048], "bank 5 ends at 12 KiB")
+        psum_writes = [i["dst"][0]["offset"] for i in r.ir["instructions"] if i["dst"][0]["buf"] == psum["id"]]
+        self.assertEqual(psum_writes, [2 * 2048, 5 * 2048], "bank 2 (mod_alloc), bank 5 (the function)")
+
+    @unittest.skipUnless(os.environ.get("KL_CLI"), "needs the kernellens-cli binary (set by ctest)")
+    def test_a_reused_tile_waits_for_its_readers(self):
+        import subprocess
+        proc = subprocess.run([os.environ["KL_CLI"], "simulate", os.path.join(CURRENT, "placed_tiles.py"), "--arg",
+                               "a=512x512:float32", "--hw", "trn1", "--timeline", "11"],
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, KL_PYTHON="/usr/bin/python3"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        row = [line for line in proc.stdout.splitlines() if line.strip().startswith("[4]")][0]
+        self.assertIn("dependency #1", row, "the third load overwrites the first tile only after it was read")
+
+    def test_slicing_across_blocks_is_refused(self):
+        r = trace_text("import neuronxcc.nki as nki\nimport neuronxcc.nki.compiler as ncc\n"
+                       "import neuronxcc.nki.language as nl\n\n\n@nki.jit\ndef k(a):\n"
+                       "    t = nl.ndarray((2, nl.par_dim(128), 4), dtype=nl.float32,\n"
+                       "                   buffer=ncc.sbuf.mod_alloc(base_addr=0))\n"
+                       "    return t[0:2]\n")
+        self.assertEqual(r.error["code"], "unsupported")
+        self.assertIn("across the blocks", r.error["message"])
+        self.assertEqual(r.error["line"], 10)
 
 
 class IndirectAccess(unittest.TestCase):

@@ -84,11 +84,7 @@ _layout_cache = {}
 
 
 def allocate(shape, dtype, buffer=None, name="", init=None, loc=None):
-    view = _allocate(shape, dtype, buffer, name, init, loc or T.loc(sys._getframe(2)))
-    placement = getattr(buffer, "placement", None)
-    if placement is not None:
-        view.buf.placement = placement
-    return view
+    return _allocate(shape, dtype, buffer, name, init, loc or T.loc(sys._getframe(2)))
 
 
 def _allocate(shape, dtype, buffer, name, init, loc):
@@ -130,6 +126,12 @@ def _allocate(shape, dtype, buffer, name, init, loc):
     dt = dtype_arg(dtype, None)
     if dt is None:
         raise kernel_error("tensor creation needs a dtype")
+    if getattr(buffer, "placement", None) is not None and buffer.memory != "hbm":
+        from . import placement
+        view = placement.allocate(shape, dt, buffer, pi or 0, name, loc)
+        if init is not None:
+            emit("memset", "vector", [view], [], {"value": init}, loc=loc)
+        return view
     mem = buffer if isinstance(buffer, Memory) else MEMORIES["sbuf"] if buffer is None else None
     if mem is None:
         raise unsupported(f"buffer={buffer!r}", "use buffer=nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm or nl.private_hbm")

@@ -10,7 +10,8 @@ from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
-         "[--list-kernels] -o OUT.json [--timeout S] [--memory-mb M] [--pretty]")
+         "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
+         "[--max-processes N] [--pretty]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,9 +31,14 @@ def parse_flags(argv):
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
     p.add_argument("--scalar", action="append", default=None)
-    p.add_argument("-o", "--output", required=True)
+    out = p.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output")
+    out.add_argument("--output-fd", type=int, help="write the result to this inherited descriptor (KernelLens)")
+    p.add_argument("--nonce-stdin", action="store_true",
+                   help="read the run's nonce from stdin and put it in the report (KernelLens)")
     p.add_argument("--timeout", type=float, default=120.0)
     p.add_argument("--memory-mb", type=int, default=4096)
+    p.add_argument("--max-processes", type=int, default=0, help="RLIMIT_NPROC for the kernel (0: unchanged)")
     p.add_argument("--pretty", action="store_true", help="indent the IR (not byte-compatible with compact output)")
     return p.parse_args(argv)
 
@@ -82,24 +88,59 @@ def parse_scalar(text):
 
 
 def read_task(folder):
+    """task.json as a dict whose fields build_spec can use as they are: UTF-8 JSON, every field of the type
+    docs/task-format.md gives and every number in range (the same limits as the application's reader), so a
+    broken file is a message naming the field, never a traceback."""
     path = os.path.join(folder, "task.json")
     if not os.path.isfile(path):
         raise TraceError("not_found", f"no task.json in {folder}", "a task folder holds task.json and the kernel file")
+
+    def bad(message, hint="see docs/task-format.md"):
+        return TraceError("invalid_argument", f"task.json: {message}", hint, file="task.json")
+
+    def refuse_constant(name):  # NaN, Infinity: not JSON numbers
+        raise ValueError(f"{name} is not a JSON number")
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            task = json.load(fh)
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8")
+        task = json.loads(text, parse_constant=refuse_constant)
+    except UnicodeDecodeError as e:
+        raise TraceError("parse", f"task.json is not UTF-8: byte 0x{e.object[e.start]:02x} at offset {e.start}",
+                         "save task.json as UTF-8", file="task.json")
     except json.JSONDecodeError as e:
         raise TraceError("parse", f"task.json:{e.lineno}:{e.colno}: {e.msg}", "fix the JSON syntax",
                          file="task.json", line=e.lineno)
+    except (ValueError, RecursionError) as e:
+        raise TraceError("parse", f"task.json: {e}", "fix the JSON syntax", file="task.json")
     except OSError as e:
         raise TraceError("io", f"cannot read {path}: {e.strerror}")
-    if not isinstance(task, dict) or task.get("format") != 1:
+    if not isinstance(task, dict) or task.get("format") != 1 or isinstance(task.get("format"), bool):
         raise TraceError("invalid_argument", "task.json: unsupported or missing \"format\" (expected 1)",
                          "see docs/task-format.md", file="task.json")
     for key in ("kernel_file", "kernel", "args"):
         if key not in task:
-            raise TraceError("invalid_argument", f"task.json: missing \"{key}\"", "see docs/task-format.md",
-                             file="task.json")
+            raise bad(f"missing \"{key}\"")
+
+    def whole(v, lo, hi):
+        return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+    for key in ("kernel_file", "kernel", "package_root", "hardware", "title", "description"):
+        if key in task and task[key] is not None and not isinstance(task[key], str):
+            raise bad(f"\"{key}\" must be a string, not {type(task[key]).__name__}")
+    if not isinstance(task["args"], list) or len(task["args"]) > 256:
+        raise bad("\"args\" must be a list of at most 256 {name, shape, dtype}")
+    for i, a in enumerate(task["args"]):
+        if not isinstance(a, dict) or not isinstance(a.get("name"), str) or not isinstance(a.get("dtype"), str):
+            raise bad(f"args[{i}] needs \"name\" and \"dtype\" strings")
+        shape = a.get("shape")
+        if not isinstance(shape, list) or len(shape) > 8 or not all(whole(d, 0, 1 << 40) for d in shape):
+            raise bad(f"args[{i}].shape must be a list of at most 8 whole numbers from 0 to 2^40")
+    grid = task.get("grid", [1])
+    if not isinstance(grid, list) or not 1 <= len(grid) <= 3 or not all(whole(g, 1, 1 << 16) for g in grid):
+        raise bad("\"grid\" must be a list of 1 to 3 whole numbers from 1 to 65536")
+    if "scalars" in task and not isinstance(task["scalars"], dict):
+        raise bad("\"scalars\" must be an object of parameter name -> value")
     return task
 
 
@@ -132,6 +173,7 @@ def build_spec(flags):
 
 
 _REPORT = None  # the front end's own stdout: the one place its JSON error goes (see own_stdout)
+_NONCE = None  # the run's nonce from KernelLens (--nonce-stdin): only reports carrying it are accepted
 
 
 def own_stdout():
@@ -147,16 +189,58 @@ def own_stdout():
     return _REPORT
 
 
-def emit_error(err):
-    payload = {"error": {"code": err.code, "message": err.message, "file": err.file or "",
-                         "line": err.line or 0, "hint": err.hint or ""}}
+def read_nonce():
+    """Take the nonce from stdin, then leave stdin empty: kernel code must never see it."""
+    global _NONCE
+    _NONCE = sys.stdin.readline().strip()
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+
+
+def _report(payload):
+    if _NONCE is not None:
+        payload = {"nonce": _NONCE, **payload}
     report = own_stdout()
-    report.write(json.dumps(payload, sort_keys=False) + "\n")
+    # The newline first: whatever a kernel left half-written on this channel cannot run into the report.
+    report.write("\n" + json.dumps(payload, sort_keys=False) + "\n")
     report.flush()
+
+
+def emit_error(err):
+    if _NONCE is not None and err.code == "kernel_error" and _forbidden_by_sandbox(err.message):
+        err.hint = ("the kernel did something the sandbox forbids: kernels run without network, new processes, "
+                    "or files outside their own folder (read-only); they must only compute")
+    _report({"error": {"code": err.code, "message": err.message, "file": err.file or "",
+                       "line": err.line or 0, "hint": err.hint or ""}})
     where = f"{err.file}:{err.line}: " if err.file and err.line else (f"{err.file}: " if err.file else "")
     hint = f" (hint: {err.hint})" if err.hint else ""
     sys.stderr.write(f"kltrace: {err.code}: {where}{err.message}{hint}\n")
     sys.stderr.flush()
+
+
+def _forbidden_by_sandbox(message):
+    return any(text in message for text in ("PermissionError", "Operation not permitted", "Read-only file system"))
+
+
+def write_output(flags, text):
+    """The result goes to -o's file, or to the descriptor KernelLens opened for it. Returns its size in bytes."""
+    data = text.encode("utf-8")
+    where = flags.output if flags.output_fd is None else f"descriptor {flags.output_fd}"
+    try:
+        if flags.output_fd is None:
+            with open(os.path.abspath(flags.output), "wb") as fh:
+                fh.write(data)
+        else:
+            os.ftruncate(flags.output_fd, 0)
+            os.lseek(flags.output_fd, 0, os.SEEK_SET)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(flags.output_fd, view):]
+    except OSError as e:
+        raise TraceError("io", f"cannot write the result to {where}: {e.strerror}",
+                         "the result is larger than the output limit" if e.errno == 27 else "")
+    return len(data)
 
 
 def _on_timeout(timeout_s, workdir):
@@ -175,8 +259,12 @@ def main(argv=None):
     workdir = None
     own_stdout()
     try:
-        flags = parse_flags(sys.argv[1:] if argv is None else argv)
-        out_path = os.path.abspath(flags.output)
+        argv = sys.argv[1:] if argv is None else argv
+        if "--nonce-stdin" in argv:  # before anything can fail, so that every report carries it
+            read_nonce()
+        flags = parse_flags(argv)
+        if flags.output_fd is not None:
+            os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
         spec = build_spec(flags)
         spec.list_kernels = flags.list_kernels
         T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
@@ -190,20 +278,20 @@ def main(argv=None):
         sandbox.block_network()
         workdir = sandbox.PrivateDir()
         workdir.enter()
-        sandbox.set_limits(flags.timeout, flags.memory_mb)
+        sandbox.set_limits(flags.timeout, flags.memory_mb, flags.max_processes)
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
         text = trace(spec)
         sandbox.disarm_alarm()
         if flags.pretty and not flags.list_kernels:
             text = json.dumps(json.loads(text), indent=1)
-        try:
-            with open(out_path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise TraceError("io", f"cannot write {out_path}: {e.strerror}")
+        size = write_output(flags, text)
         if not flags.list_kernels:
+            target = f" -> {flags.output}" if flags.output else ""
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
-                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers -> {flags.output}\n")
+                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}\n")
+            sys.stderr.flush()
+        if _NONCE is not None:
+            _report({"done": {"bytes": size}})
         return 0
     except TraceError as e:
         if os.environ.get("KLTRACE_DEBUG") == "1":  # front-end developers: where in kltrace it was raised

@@ -10,12 +10,14 @@ from .alloc import Memory, MEMORIES
 
 
 class Allocator(Memory):
-    """`buffer=` value of a direct allocation: a memory kind plus where the kernel asked to place it."""
-    __slots__ = ("placement",)
+    """`buffer=` value of a direct allocation: a memory kind plus where the kernel asked to place it
+    (the keywords of mod_alloc, or the allocation function given to .alloc); see placement.py."""
+    __slots__ = ("placement", "func")
 
-    def __init__(self, memory, placement):
+    def __init__(self, memory, placement, func=None):
         super().__init__(memory, memory)
         self.placement = placement
+        self.func = func
 
     def __repr__(self):
         return f"ncc.{self.memory}.alloc({self.placement})"
@@ -49,7 +51,7 @@ class _MemoryNamespace:
         return Allocator(self._memory, dict(placement))
 
     def alloc(self, func):
-        return Allocator(self._memory, {"function": getattr(func, "__name__", "allocator")})
+        return Allocator(self._memory, {"function": getattr(func, "__name__", "allocator")}, func)
 
     def auto_alloc(self):
         return MEMORIES[self._memory]

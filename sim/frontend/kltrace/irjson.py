@@ -109,17 +109,15 @@ def _buffers(live):
     parts = []
     append = parts.append
     for b in live:
-        placement = b.placement
-        key = (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, id(placement))
+        key = (b.name, b.memory, b.shape, b.dtype, b.role, b.decl)
         tail = tails.get(key)
         if tail is None:
             name = names.get(b.name)
             if name is None:
                 name = names[b.name] = _dump(b.name)
-            extra = "" if placement is None else ',"placement":' + _dump(placement, sort_keys=True, default=str)
             tail = tails[key] = (f',"name":{name},"memory":"{b.memory}","shape":{_ints(b.shape, shapes)},'
                                  f'"dtype":"{b.dtype}","dtype_bytes":{dtypes.SIZES[b.dtype]},"role":"{b.role}",'
-                                 f'"decl":{{"file":{b.decl[0]},"line":{b.decl[1]}}}{extra}}}')
+                                 f'"decl":{{"file":{b.decl[0]},"line":{b.decl[1]}}}}}')
         append(f'{{"id":{b.id}{tail}')
     return parts
 

@@ -75,8 +75,12 @@ def _reduction(name, alu):
 _new_buffer = Buffer
 
 
-def ndarray(shape, dtype, *, buffer=None, name="", **_):
+def ndarray(shape, dtype, *, buffer=None, name="", address=None, **_):
     loc = T.loc(sys._getframe(1))
+    if address is not None:  # nki 0.x: (partition offset, byte offset) in the buffer's memory
+        from .compiler import Allocator
+        memory = getattr(buffer, "memory", "sbuf")
+        buffer = Allocator(memory, {"address": list(address)})
     if type(shape) is tuple and len(shape) == 2 and not hasattr(buffer, "placement"):
         # alloc.allocate's cached-layout path for the common `nl.ndarray((P, F), dtype, buffer=...)`.
         hit = _ndarray_layouts.get((shape, dtype, buffer))

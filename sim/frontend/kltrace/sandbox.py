@@ -1,7 +1,9 @@
 """Limits the tracing process: memory and CPU rlimits, a wall-clock alarm, no network, a private cwd.
 
-The C++ side also kills the process after a hard deadline; these limits exist so that the common
-failures (an endless loop, a runaway allocation) come back as a message naming the kernel line.
+The real isolation is the operating-system sandbox KernelLens runs the front end in (bubblewrap, seccomp:
+docs/sandbox.md); the C++ side also kills the whole sandbox after a hard deadline. These limits exist so
+that the common failures (an endless loop, a runaway allocation) come back as a message naming the kernel
+line; block_network only turns an attempt into a clear message when the front end runs without the sandbox.
 """
 import os
 import resource
@@ -32,13 +34,24 @@ def block_network():
         pass
 
 
-def set_limits(timeout_s, memory_mb):
+def set_limits(timeout_s, memory_mb, max_processes=0):
     if memory_mb:
         limit = int(memory_mb) * 1024 * 1024
         try:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ValueError, OSError):
             pass
+    if max_processes:
+        # Set here rather than before the sandbox starts: inside bubblewrap's user namespace the count is the
+        # sandbox's own processes; outside it would be every process of the user.
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (int(max_processes), int(max_processes)))
+        except (ValueError, OSError):
+            pass
+    try:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized output file: EFBIG, reported as io
+    except (OSError, ValueError):
+        pass
     if timeout_s:
         cpu = int(timeout_s) + 2
         try:

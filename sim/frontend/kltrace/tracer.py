@@ -24,7 +24,7 @@ class Buffer:
     (`temp`) the producing instruction so that `tile[...] = op(...)` can write `tile` directly.
     """
     __slots__ = ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed",
-                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap", "placement")
+                 "mm_keys", "temp", "pinned", "dropped", "producer", "id", "kind", "rdims", "rap")
 
     def __init__(self, name, memory, shape, dtype, role, decl, kind="", pstride=None):
         self.name = name
@@ -49,7 +49,6 @@ class Buffer:
         self.id = -1
         self.rdims = None   # dims of the root view, shared by views of the whole buffer
         self.rap = None     # cached (AP, elements) of the whole buffer
-        self.placement = None  # where a direct allocation (ncc.sbuf.mod_alloc(...)) asked to place it
 
 
 class Instr:
@@ -89,7 +88,8 @@ class Tracer:
         self.grid = (1,)
         self.api_seen = set()
         self.nc_version = None   # "gen2"/"gen3"/"gen4" from --target; None: by the API generation
-        self.stand_ins = set()   # top-level modules imported as stand-ins (see imports.py)
+        self.stand_ins = set()
+        self.arenas = {}         # memory -> the buffer of tiles the kernel placed itself (placement.py)   # top-level modules imported as stand-ins (see imports.py)
         self.diagnostics = []
         self._warned = set()
         self._names = {}
