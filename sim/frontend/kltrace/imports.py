@@ -9,8 +9,7 @@
   message naming the module and the kernel line. The sandbox stays closed: nothing from site packages is
   imported for real.
 """
-import importlib.abc
-import importlib.machinery
+import importlib.machinery  # importlib.abc is not imported: it costs more than the rest of start-up
 import os
 import sys
 import types
@@ -63,7 +62,7 @@ class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
 
 
-class PackageFinder(importlib.abc.MetaPathFinder):
+class PackageFinder:
     """Finds the modules of the kernel's own package (and any module under the kernel's folder)."""
 
     def __init__(self, top_name, search_dir):
@@ -80,7 +79,7 @@ class PackageFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-class SystemNumpyFinder(importlib.abc.MetaPathFinder):
+class SystemNumpyFinder:
     """Finds NumPy, and only NumPy, in the system's package folder (Debian's python3-numpy).
 
     The front end runs with -S (no site packages); kernels use NumPy for constants and dtypes
@@ -100,7 +99,7 @@ class SystemNumpyFinder(importlib.abc.MetaPathFinder):
         return None
 
 
-class _NumpyLoader(importlib.abc.Loader):
+class _NumpyLoader:
     """Runs NumPy's own loader, then teaches np.dtype / np.finfo the ML dtypes (numpy_dtypes.py)."""
 
     def __init__(self, loader):
@@ -186,7 +185,7 @@ class StandInModule(types.ModuleType):
         return StandIn(f"{self.__name__}.{name}")
 
 
-class _StandInLoader(importlib.abc.Loader):
+class _StandInLoader:
     def create_module(self, spec):
         return StandInModule(spec.name)
 
@@ -205,7 +204,7 @@ STAND_IN_PACKAGES = frozenset((
     "absl", "rich", "colorama", "yaml", "wandb", "psutil"))
 
 
-class StandInFinder(importlib.abc.MetaPathFinder):
+class StandInFinder:
     """Last on sys.meta_path: an import of a STAND_IN_PACKAGES module that nothing else found becomes a
     stand-in module (`neuronxcc.nki` itself is a real shim and is found before this finder)."""
 

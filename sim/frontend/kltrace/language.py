@@ -3,7 +3,7 @@ import dis
 import sys
 
 from . import ops, alloc, language_more
-from .alloc import MEMORIES, par_dim, _layout_cache as _ndarray_layouts
+from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
@@ -81,7 +81,7 @@ def ndarray(shape, dtype, *, buffer=None, name="", address=None, **_):
         from .compiler import Allocator
         memory = getattr(buffer, "memory", "sbuf")
         buffer = Allocator(memory, {"address": list(address)})
-    if type(shape) is tuple and len(shape) == 2 and not hasattr(buffer, "placement"):
+    if type(shape) is tuple and len(shape) == 2 and (buffer is None or type(buffer) is Memory):  # not placed
         # alloc.allocate's cached-layout path for the common `nl.ndarray((P, F), dtype, buffer=...)`.
         hit = _ndarray_layouts.get((shape, dtype, buffer))
         if hit is not None and type(shape[0]) is not par_dim and type(shape[1]) is not par_dim:
@@ -173,8 +173,10 @@ def copy(src, *, mask=None, dtype=None, **_):
 
 def matmul(x, y, *, transpose_x=False, mask=None, **_):
     # nl.matmul is a high-level op: an operand in PSUM is copied to SBUF first, as the compiler does.
-    x, y = (ops.copy(t, loc=T.loc(sys._getframe(1))) if type(t) is Tensor and t.buf.memory == "psum" else t
-            for t in (x, y))
+    if type(x) is Tensor and x.buf.memory == "psum":
+        x = ops.copy(x, loc=T.loc(sys._getframe(1)))
+    if type(y) is Tensor and y.buf.memory == "psum":
+        y = ops.copy(y, loc=T.loc(sys._getframe(1)))
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
         return ops.matmul_fresh(x, y, T.loc(sys._getframe(1)))
     return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
