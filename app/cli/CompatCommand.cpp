@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCompatUsage =
     R"(Usage: kernellens-cli compat PATH... [--manifest FILE] [--root DIR] [--hw H] [--json OUT]
-                             [--timeout S] [--package-root DIR]
+                             [--timeout S] [--package-root DIR] [--no-sandbox]
 
 Traces and simulates every kernel it is given and prints a table: file, kernel, status (simulated,
 traced-only, failed, skipped), instructions, simulated time, and for a problem its file:line, code and
@@ -42,6 +42,7 @@ Options:
   --json OUT             also write the results as JSON ('-' for stdout; the table then goes to stderr)
   --timeout SECONDS      tracing limit per kernel (default 120)
   --package-root DIR     the folder package imports resolve from, for kernels without their own
+  --no-sandbox           run the kernels even where the OS sandbox cannot be set up (docs/sandbox.md)
 
 Exit status: 0 when every kernel tried simulated, 1 when any failed (or only traced), 2 for a usage error.
 Skipped kernels do not fail the run.
@@ -73,6 +74,10 @@ Expected<CompatOptions> parseOptions(const std::vector<std::string>& args) {
         const std::string& a = args[i];
         if (!a.starts_with("-") || a == "-") {
             o.paths.push_back(a);
+            continue;
+        }
+        if (a == "--no-sandbox") {
+            o.settings.allowUnsandboxed = true;
             continue;
         }
         const bool takesValue = a == "--manifest" || a == "--root" || a == "--hw" || a == "--json" ||

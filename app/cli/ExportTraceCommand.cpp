@@ -37,6 +37,7 @@ Options:
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
+  --no-sandbox             run the kernel even where the OS sandbox cannot be set up (docs/sandbox.md)
   --hw NAME|FILE           hardware profile (default: the task's, else by the kernel's NKI API as
                            `simulate` chooses; see `kernellens-cli simulate --help`)
   --no-flows               leave out dependency arrows

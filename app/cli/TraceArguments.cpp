@@ -20,6 +20,10 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
         if (flag == "-h" || flag == "--help") {
             return makeError(ErrorCode::Cancelled, "help");
         }
+        if (flag == "--no-sandbox") {
+            request.allowUnsandboxed = true;
+            continue;
+        }
         const bool takesValue = flag == "--kernel" || flag == "--arg" || flag == "--scalar" || flag == "--grid" ||
                                 flag == "--package-root" || flag == "--timeout" || flag == "-o" || flag == "--output";
         if (!takesValue) {

@@ -24,6 +24,7 @@ Options:
   --grid N | AxB           SPMD launch grid
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that runs longer (default 120)
+  --no-sandbox             run the kernel even where the OS sandbox cannot be set up (docs/sandbox.md)
   -o, --output FILE        where to write the IR (required)
 )";
 

@@ -40,6 +40,7 @@ CompatJob jobFromEntry(const CompatEntry& entry, const CompatSettings& settings)
     t.kernelName = entry.kernel;
     t.packageRoot = entry.packageRoot.empty() ? settings.packageRoot : settings.root / entry.packageRoot;
     t.timeoutSeconds = settings.timeoutSeconds;
+    t.allowUnsandboxed = settings.allowUnsandboxed;
     for (const CompatArgument& arg : entry.args) {
         t.argSpecs.push_back(CompatPlan::argSpec(arg));
     }
@@ -87,6 +88,7 @@ private:
         job.hardware = m_settings.hardware;
         job.trace.packageRoot = m_settings.packageRoot;
         job.trace.timeoutSeconds = m_settings.timeoutSeconds;
+        job.trace.allowUnsandboxed = m_settings.allowUnsandboxed;
         return job;
     }
 

@@ -16,11 +16,12 @@ namespace kl::core {
 
 /// How `kernellens-cli compat` runs: where relative paths start, the default profile and limits.
 struct CompatSettings {
-    std::filesystem::path root = ".";         ///< manifest `file` and `package_root` are relative to it
-    std::filesystem::path packageRoot;        ///< for entries and paths without their own; empty: none
+    std::filesystem::path root = ".";  ///< manifest `file` and `package_root` are relative to it
+    std::filesystem::path packageRoot; ///< for entries and paths without their own; empty: none
     /// Profile name or .json path; a manifest entry's `hw` wins. Default trn2, the default for nki.* kernels.
     std::string hardware{sim::defaultProfileFor(sim::KernelApi::Nki)};
     int timeoutSeconds = 120;                 ///< per kernel, for tracing
+    bool allowUnsandboxed = false;            ///< TraceRequest::allowUnsandboxed (--no-sandbox)
     std::vector<std::filesystem::path> bases; ///< where profiles are looked up (sim::ProfileLocator)
 };
 

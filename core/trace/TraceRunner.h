@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -23,24 +24,33 @@ struct TraceRequest {
     bool listKernels = false;          ///< list the file's kernels and their parameters instead of tracing
     int timeoutSeconds = 120;
     long memoryMegabytes = 4096;
+    long outputMegabytes = 1024; ///< largest file the front end may write (RLIMIT_FSIZE)
+    /// When the OS sandbox cannot be set up on this machine, run the kernel without it instead of failing with
+    /// ErrorCode::SandboxUnavailable (CLI: --no-sandbox). Where the sandbox works it is used regardless.
+    bool allowUnsandboxed = false;
 };
 
 struct TraceOutcome {
     std::filesystem::path irFile;
-    std::string warnings; ///< what the front end printed on stderr besides the IR, for a problems panel
+    std::string warnings; ///< what the front end printed on stderr besides the IR, for a problems panel (capped)
     bool networkIsolated = false;
+    bool sandboxed = false;               ///< false only when allowUnsandboxed let it run without the sandbox
+    std::uint64_t droppedOutputBytes = 0; ///< output the kernel printed beyond the kept head and tail
 };
 
-/// Runs the Python NKI front end (sim/frontend) on a kernel in a sandboxed subprocess: its own process group,
-/// CPU and memory limits, a private network namespace where the system allows one, a private temporary
-/// working directory, and a hard wall-clock kill a little after the front end's own time-out so that the
-/// front end can normally report the line it was stuck at. Front-end errors come back as kl::Error with the
-/// kernel file and line.
+/// Runs the Python NKI front end (sim/frontend) on a kernel, in the OS sandbox of Sandbox.h: the kernel's
+/// folder (or package) read-only, no network, no home, no other processes, a seccomp filter, limits on CPU,
+/// memory, processes and file size, and a hard kill of the whole sandbox a little after the front end's own
+/// time-out (so that the front end can normally report the line it was stuck at).
+///
+/// The result is accepted only through the channel opened for this run: a random nonce goes to the front end
+/// on its stdin (read and closed before kernel code runs), the IR goes to an inherited descriptor, and the
+/// front end's report (stdout, which it keeps to itself) must carry the nonce: `{"nonce", "done": {"bytes"}}`
+/// or `{"nonce", "error": {...}}`. A kernel that prints an error object, writes its own IR and exits, or dies,
+/// ends as "the front end did not report", with its output shown as its output. Front-end errors come back as
+/// kl::Error with the kernel file and line. When the sandbox cannot be set up the error is
+/// ErrorCode::SandboxUnavailable (message: what is missing; hint: what to do), unless allowUnsandboxed.
 [[nodiscard]] Expected<TraceOutcome> runTrace(const TraceRequest& request,
                                               const std::function<bool()>& shouldCancel = {});
-
-/// Turns the front end's JSON error object (`{"error": {...}}`) into an Error; nullopt-like Internal error
-/// when the text is not such an object.
-[[nodiscard]] Error parseFrontendError(const std::string& stdoutText, const std::string& stderrText);
 
 } // namespace kl::core

@@ -27,6 +27,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::Io: return "io";
     case ErrorCode::Database: return "database";
     case ErrorCode::Cancelled: return "cancelled";
+    case ErrorCode::SandboxUnavailable: return "sandbox_unavailable";
     case ErrorCode::Internal: return "internal";
     }
     return "internal";
