@@ -7,18 +7,20 @@
 #include "report/JsonReport.h"
 #include "report/MarkdownReport.h"
 #include "report/ReportBuilder.h"
+#include "report/TextEscape.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
+#include "support/AtomicFile.h"
 #ifdef KL_HAVE_QT_REPORT
 #include "report/ReportQt.h"
 #endif
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 namespace kl::app {
@@ -27,8 +29,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kReportUsage = R"(Usage: kernellens-cli report REVIEW.klreview [--task ID] --format html|pdf|md|json|csv -o OUT
-                             [--no-simulate] [--generated-at TEXT]
+constexpr const char* kReportUsage =
+    R"(Usage: kernellens-cli report REVIEW.klreview [--task ID] --format html|pdf|md|json|csv -o OUT
+                             [--trust | --no-simulate] [--generated-at TEXT]
 
 Writes an annotated report of the review: per task the header (title, kernel, hardware), summary
 metrics, the rubric scorecard, the timeline with numbered annotation markers (HTML, PDF), and every
@@ -42,11 +45,18 @@ Formats:
   json   for pipelines; schema: docs/report-schema.json
   csv    rubric scores, one row per task and item
 
+Metrics and timelines come from the runs stored in the review. A task without a stored run (or a
+visual report, which draws the run's timeline) needs the review's kernels run again: that runs code
+from whoever wrote the review, so it happens only with --trust. Without it the report uses the
+stored runs and says which tasks it could not re-simulate.
+
 Options:
   --task ID            only this task (default: every task in queue order)
   --format F           as above (default: from the extension of OUT)
   -o, --output FILE    where the report goes
-  --no-simulate        use only stored run summaries; never re-simulate the stored sources
+  --trust              trust the review's kernels: re-simulate the stored sources where a run is missing
+                       (in the sandbox, as the GUI does after "Trust and Run")
+  --no-simulate        use only stored run summaries and do not mention the ones missing
   --generated-at TEXT  the "generated" stamp (default: now, UTC), for reproducible output
 )";
 
@@ -66,7 +76,8 @@ struct ReportArgs {
     std::optional<std::int64_t> task;
     std::optional<Format> format;
     std::string output;
-    bool simulate = true;
+    bool trust = false;       ///< --trust: the review's kernels may run
+    bool quietStored = false; ///< --no-simulate: stored runs only, without the note about --trust
     std::optional<std::string> generatedAt;
 };
 
@@ -97,12 +108,17 @@ Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
         } else if (a == "--generated-at") {
             r.generatedAt = args[++i];
         } else if (a == "--no-simulate") {
-            r.simulate = false;
+            r.quietStored = true;
+        } else if (a == "--trust") {
+            r.trust = true;
         } else if (a.starts_with("-") || !r.review.empty()) {
             return makeError(ErrorCode::InvalidArgument, fmt::format("unexpected argument '{}'", a));
         } else {
             r.review = a;
         }
+    }
+    if (r.trust && r.quietStored) {
+        return makeError(ErrorCode::InvalidArgument, "--trust and --no-simulate contradict each other");
     }
     if (r.review.empty() || r.output.empty()) {
         return makeError(ErrorCode::InvalidArgument, "report needs REVIEW.klreview and -o OUT");
@@ -117,24 +133,17 @@ Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
     return r;
 }
 
-/// Writes next to the target and renames, so a failed run never leaves half a report behind.
-Expected<void> writeFileAtomically(const std::string& path, const std::string& bytes) {
-    const std::string temporary = path + ".part";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) || !out.flush()) {
-            std::error_code ec;
-            fs::remove(temporary, ec);
-            return makeError(ErrorCode::Io, "cannot write the report", path);
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        fs::remove(temporary, ec);
-        return makeError(ErrorCode::Io, "cannot write the report", path);
-    }
-    return {};
+/// A task whose report wanted a run that it does not have: with --trust it would have been re-simulated.
+bool missesARun(const core::report::ReportTask& t, bool visual) {
+    const auto instructionAnchor = [](const core::report::ReportAnnotation& a) {
+        return a.annotation.anchor.kind == core::AnchorKind::Instruction;
+    };
+    return !t.result &&
+           (visual || t.metrics.empty() || std::any_of(t.annotations.begin(), t.annotations.end(), instructionAnchor));
+}
+
+Expected<void> writeReport(const std::string& path, const std::string& bytes) {
+    return core::writeFileAtomically(path, bytes, /*privateToOwner=*/false, "the report");
 }
 
 } // namespace
@@ -168,7 +177,7 @@ int runReportCommand(const std::vector<std::string>& args) {
     options.taskId = a.task;
     options.generatedAt = a.generatedAt.value_or(core::utcNow());
     options.wantRun = visual;
-    if (a.simulate) {
+    if (a.trust) {
         options.simulate = [](const core::Task& task, const std::vector<core::TaskFile>& files) {
             std::fprintf(stderr, "simulating task %lld (%s) from its stored sources...\n",
                          static_cast<long long>(task.id), task.folder.c_str());
@@ -184,12 +193,19 @@ int runReportCommand(const std::vector<std::string>& args) {
         for (const std::string& w : t.warnings) {
             std::fprintf(stderr, "warning: %s\n", w.c_str());
         }
+        if (!a.trust && !a.quietStored && missesARun(t, visual)) {
+            std::fprintf(stderr,
+                         "note: task %lld (%s) was not re-simulated: that would run the kernel stored in the review, "
+                         "code from whoever wrote it; pass --trust to run it in the sandbox, or --no-simulate to "
+                         "use stored runs without this note\n",
+                         static_cast<long long>(t.task.id), core::report::sanitizeUtf8(t.task.folder).c_str());
+        }
     }
     Expected<void> written;
     switch (*a.format) {
-    case Format::Markdown: written = writeFileAtomically(a.output, core::report::MarkdownReport::write(*report)); break;
-    case Format::Json: written = writeFileAtomically(a.output, core::report::JsonReport::write(*report)); break;
-    case Format::Csv: written = writeFileAtomically(a.output, core::report::CsvReport::write(*report)); break;
+    case Format::Markdown: written = writeReport(a.output, core::report::MarkdownReport::write(*report)); break;
+    case Format::Json: written = writeReport(a.output, core::report::JsonReport::write(*report)); break;
+    case Format::Csv: written = writeReport(a.output, core::report::CsvReport::write(*report)); break;
     case Format::Html:
     case Format::Pdf: {
 #ifdef KL_HAVE_QT_REPORT
@@ -202,7 +218,7 @@ int runReportCommand(const std::vector<std::string>& args) {
             break;
         }
 #endif
-        written = writeFileAtomically(a.output, core::report::HtmlReport::write(*report));
+        written = writeReport(a.output, core::report::HtmlReport::write(*report));
         break;
     }
     }

@@ -7,9 +7,13 @@
 #include "gui/SimulationRunner.h"
 #include "gui/TeachingController.h"
 #include "gui/SourceLinkController.h"
+#include "gui/TrustGate.h"
+#include "gui/TrustedLocationsDialog.h"
+#include "gui/WorkspaceTrust.h"
 
 #include "common/PlaceholderPane.h"
 #include "common/StartPage.h"
+#include "common/TrustPanel.h"
 #include "review/AnnotationListPane.h"
 #include "review/ScorecardPane.h"
 #include "plots/RunPlots.h"
@@ -48,6 +52,8 @@
 #include <QStatusBar>
 #include <QStyle>
 
+#include <utility>
+
 namespace kl::app {
 
 namespace {
@@ -69,6 +75,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_recent = new RecentFiles(this);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
     m_runner = new SimulationRunner(this);
+    m_trustGate = new TrustGate(this);
+    connect(m_trustGate, &TrustGate::trustGiven, this, &MainWindow::startRun);
+    connect(m_trustGate, &TrustGate::problem, this, [this](const QString& text) { reportProblem(text); });
+    connect(m_trustGate->panel(), &views::TrustPanel::manageRequested, this, &MainWindow::showTrustedLocations);
     buildCentre();
     buildDocks();
     m_sourceLinks = new SourceLinkController(m_cudaPane, m_nkiPane, m_page->timeline(), this);
@@ -84,10 +94,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1280, 800);
     m_defaultState = saveState();
     restoreWindowState();
+    if (const QString problem = m_trustGate->trust()->loadProblem(); !problem.isEmpty()) {
+        reportProblem(problem);
+    }
 }
 
 void MainWindow::buildReview() {
     m_review = new ReviewSession(this);
+    // Before the controller opens the first task: a review made from trusted task folders is trusted.
+    connect(m_review, &ReviewSession::opened, this, [this] {
+        if (std::exchange(m_trustNewReview, false)) {
+            m_trustGate->trustReview(*m_review->file());
+        }
+    });
     m_reviewController = new ReviewController(
         m_review, {this, m_taskQueue, m_annotationList, m_scorecard, m_page->timeline(), m_nkiPane, m_cudaPane}, this);
     connect(m_reviewController, &ReviewController::taskChosen, this, [this](const QString& folder) {
@@ -110,8 +129,11 @@ void MainWindow::buildCentre() {
 
     m_centre = new QSplitter(Qt::Vertical);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
+    m_timelineArea = new QStackedWidget;
+    m_timelineArea->addWidget(m_page);
+    m_timelineArea->addWidget(m_trustGate->panel());
     m_centre->addWidget(m_sources);
-    m_centre->addWidget(m_page);
+    m_centre->addWidget(m_timelineArea);
     m_centre->setStretchFactor(0, 2);
     m_centre->setStretchFactor(1, 3);
     m_startPage = new views::StartPage;
@@ -173,13 +195,15 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
     QAction* exportReport = file->addAction(tr("&Export Report..."), this, [this] {
         if (m_review->isOpen()) {
-            showReportExportDialog(this, m_review->path());
+            showReportExportDialog(this, m_review->path(), m_trustGate->isTrusted(*m_review->file()));
         }
     });
     exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     exportReport->setEnabled(false);
     connect(m_review, &ReviewSession::opened, exportReport, [exportReport] { exportReport->setEnabled(true); });
     connect(m_review, &ReviewSession::closed, exportReport, [exportReport] { exportReport->setEnabled(false); });
+    file->addSeparator();
+    file->addAction(tr("Trusted &Locations..."), this, &MainWindow::showTrustedLocations);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -336,7 +360,9 @@ bool MainWindow::createReview(const QString& reviewPath, const QString& folder) 
         return false;
     }
     QString error;
+    m_trustNewReview = m_trustGate->folderIsTrusted(folder);
     if (!m_review->createFromFolder(reviewPath, folder, QString(), &error)) {
+        m_trustNewReview = false;
         reportProblem(error);
         return false;
     }
@@ -397,6 +423,7 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
     m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
     m_runTarget = folder;
+    m_runInReview = partOfReview;
     m_hardware.clear(); // automatic: the task's hardware, else the default for the kernel's NKI API
     checkHardwareAction();
     startRun();
@@ -433,6 +460,7 @@ bool MainWindow::openKernelFile(const QString& file) {
     m_sourceLinks->sourcesShown();
     setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(file).fileName()));
     m_runTarget = file;
+    m_runInReview = false;
     startRun();
     return true;
 }
@@ -517,6 +545,20 @@ void MainWindow::startRun() {
     if (m_runTarget.isEmpty()) {
         return;
     }
+    const TrustGate::Target target{m_runTarget, m_runInReview ? m_review->file() : nullptr, m_kernelArgs};
+    if (!m_trustGate->mayRun(target)) {
+        m_runner->cancel(); // a run of what was open before must not land on this target
+        setRunning(false);
+        m_run.reset();
+        const bool waiting = m_trustGate->isWaiting();
+        m_page->showMessage(tr("Not run"), waiting ? tr("Waiting for you to trust it.") : tr("See Problems."));
+        m_timelineArea->setCurrentWidget(waiting ? static_cast<QWidget*>(m_trustGate->panel()) : m_page);
+        m_statusSummary->setText(
+            waiting ? tr("Not run: it is not trusted yet. Press Trust and Run in the timeline area to simulate it.")
+                    : tr("Not run: see Problems."));
+        return;
+    }
+    m_timelineArea->setCurrentWidget(m_page);
     core::RunRequest request;
     const QFileInfo info(m_runTarget);
     if (info.isDir()) {
@@ -611,6 +653,15 @@ void MainWindow::showStartPage() {
 }
 
 bool MainWindow::isShowingStartPage() const { return m_mainStack->currentWidget() == m_startPage; }
+
+bool MainWindow::isAwaitingTrust() const {
+    return m_timelineArea->currentWidget() == m_trustGate->panel();
+}
+
+void MainWindow::showTrustedLocations() {
+    TrustedLocationsDialog dialog(m_trustGate->trust(), this);
+    dialog.exec();
+}
 
 void MainWindow::chooseTaskFolder() {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Task Folder"));

@@ -31,6 +31,7 @@ namespace kl::app {
 class RecentFiles;
 class SimulationRunner;
 class SourceLinkController;
+class TrustGate;
 class ReviewSession;
 class ReviewController;
 class TeachingController;
@@ -66,6 +67,11 @@ public:
     [[nodiscard]] TeachingController* teaching() const { return m_teaching; }
     [[nodiscard]] views::AnnotationListPane* annotationList() const { return m_annotationList; }
     [[nodiscard]] views::ScorecardPane* scorecard() const { return m_scorecard; }
+    [[nodiscard]] TrustGate* trustGate() const { return m_trustGate; }
+    /// True while the timeline area shows the trust prompt instead of a run (nothing has run).
+    [[nodiscard]] bool isAwaitingTrust() const;
+    /// File > Trusted Locations: the trust decisions, with Remove.
+    void showTrustedLocations();
     /// Creates a review file holding every task folder inside `folder` and opens it.
     bool createReview(const QString& reviewPath, const QString& folder);
     [[nodiscard]] QString statusSummary() const;
@@ -94,7 +100,7 @@ private:
     void chooseFile();
     void buildRunControls();
     void connectRunSignals();
-    void startRun();
+    void startRun(); ///< runs m_runTarget once the trust gate allows it, else shows the trust prompt
     void showRun(const std::shared_ptr<const core::RunOutcome>& outcome);
     void runFailed(const QString& message, const QString& file, int line);
     void setRunning(bool running);
@@ -111,6 +117,8 @@ private:
     views::SourcePane* m_cudaPane = nullptr;
     views::SourcePane* m_nkiPane = nullptr;
     views::TimelinePage* m_page = nullptr;
+    QStackedWidget* m_timelineArea = nullptr; ///< the timeline page, or the trust prompt in its place
+    TrustGate* m_trustGate = nullptr;
     views::InspectorPane* m_inspector = nullptr;
     SimulationRunner* m_runner = nullptr;
     SourceLinkController* m_sourceLinks = nullptr;
@@ -125,6 +133,8 @@ private:
     QString m_hardware;  ///< the profile picked in Run > Hardware; empty: automatic (sim::chooseHardware)
     QActionGroup* m_hardwareActions = nullptr;
     QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
+    bool m_runInReview = false;    ///< m_runTarget is a task of the open review (trust is the review's)
+    bool m_trustNewReview = false; ///< the review being created comes from trusted task folders
     std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;
     QListWidget* m_problems = nullptr;

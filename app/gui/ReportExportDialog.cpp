@@ -50,7 +50,8 @@ struct ExportChoice {
 };
 
 /// The dialog proper; returns nullopt when the user cancels.
-std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewPath, const std::vector<core::Task>& tasks) {
+std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewPath,
+                                         const std::vector<core::Task>& tasks, bool kernelsTrusted) {
     QDialog dialog(parent);
     dialog.setWindowTitle(QObject::tr("Export Report"));
     auto* format = new QComboBox(&dialog);
@@ -66,9 +67,14 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
     auto* path = new QLineEdit(info.dir().filePath(info.completeBaseName() + QStringLiteral("-report.html")), &dialog);
     auto* browse = new QPushButton(QObject::tr("Browse..."), &dialog);
     auto* simulate = new QCheckBox(QObject::tr("Re-simulate stored sources when the report needs a run"), &dialog);
-    simulate->setChecked(true);
-    simulate->setToolTip(QObject::tr("HTML and PDF show the timeline, which needs a simulated run; "
-                                     "without this, only stored run summaries are used."));
+    simulate->setChecked(kernelsTrusted);
+    simulate->setEnabled(kernelsTrusted);
+    simulate->setToolTip(kernelsTrusted
+                             ? QObject::tr("HTML and PDF show the timeline, which needs a simulated run; "
+                                           "without this, only stored run summaries are used.")
+                             : QObject::tr("Re-simulating runs the review's kernels: trust the review first "
+                                           "(Trust and Run in the timeline area). Until then the report uses "
+                                           "stored run summaries only."));
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(path, 1);
     pathRow->addWidget(browse);
@@ -104,7 +110,7 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
         choice.taskId = task->currentData().toLongLong();
     }
     choice.path = path->text().trimmed();
-    choice.simulate = simulate->isChecked();
+    choice.simulate = kernelsTrusted && simulate->isChecked();
     return choice;
 }
 
@@ -179,7 +185,7 @@ Expected<void> writeReport(const core::report::Report& report, const ExportChoic
 
 } // namespace
 
-void showReportExportDialog(QWidget* parent, const QString& reviewPath) {
+void showReportExportDialog(QWidget* parent, const QString& reviewPath, bool kernelsTrusted) {
     auto file = core::ReviewFile::open(reviewPath.toStdString());
     if (!file) {
         QMessageBox::warning(parent, QObject::tr("Export Report"), fromUtf8(formatError(file.error())));
@@ -190,7 +196,7 @@ void showReportExportDialog(QWidget* parent, const QString& reviewPath) {
         QMessageBox::warning(parent, QObject::tr("Export Report"), fromUtf8(formatError(tasks.error())));
         return;
     }
-    const auto choice = askForChoice(parent, reviewPath, *tasks);
+    const auto choice = askForChoice(parent, reviewPath, *tasks, kernelsTrusted);
     if (!choice) {
         return;
     }

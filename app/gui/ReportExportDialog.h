@@ -10,6 +10,8 @@ namespace kl::app {
 /// and the output path, then writes the report of the review at `reviewPath`, with a cancellable
 /// progress dialog while tasks are gathered (and re-simulated from their stored sources when needed).
 /// Opens its own connection to the review file; modal; reports success or the error in a message box.
-void showReportExportDialog(QWidget* parent, const QString& reviewPath);
+/// Re-simulating runs the review's kernels, so it is offered only when `kernelsTrusted` (the review is trusted,
+/// TrustGate); otherwise the report uses stored runs only.
+void showReportExportDialog(QWidget* parent, const QString& reviewPath, bool kernelsTrusted = false);
 
 } // namespace kl::app

@@ -2,6 +2,10 @@
 #include "gui/RecentFiles.h"
 
 #include "gui/SimulationRunner.h"
+#include "gui/TrustGate.h"
+#include "gui/WorkspaceTrust.h"
+
+#include "common/TrustPanel.h"
 
 #include "source/SourcePane.h"
 
@@ -9,6 +13,7 @@
 
 #include <QDockWidget>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -28,6 +33,7 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("KernelLensTests"));
         QCoreApplication::setApplicationName(QStringLiteral("MainWindowTest"));
         QSettings().clear();
+        QFile::remove(kl::app::WorkspaceTrust::defaultStorePath());
     }
 
     void hasTheDocksOfTheDesign_data() {
@@ -94,6 +100,8 @@ private slots:
         MainWindow window;
         QSignalSpy failed(window.runner(), &kl::app::SimulationRunner::failed);
         QVERIFY(window.openPath(kernel));
+        QVERIFY(window.isAwaitingTrust()); // a kernel from a temporary folder waits to be trusted
+        window.trustGate()->panel()->trustButton()->click();
         QVERIFY(failed.wait(60'000));
         QCOMPARE(failed.at(0).at(2).toInt(), 5);
         QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("129")));

@@ -5,12 +5,15 @@
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
+#include "gui/TrustGate.h"
+#include "gui/WorkspaceTrust.h"
 
 #include "review/AnnotationEditor.h"
 #include "review/AnnotationListModel.h"
 #include "review/AnnotationListPane.h"
 #include "review/ReviewFile.h"
 #include "review/ScorecardPane.h"
+#include "common/TrustPanel.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
@@ -78,6 +81,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("ReviewWorkflowTest"));
         QSettings().clear();
         QSettings().setValue(QStringLiteral("reviewer"), QStringLiteral("Ana"));
+        QFile::remove(kl::app::WorkspaceTrust::defaultStorePath());
         // A folder of task folders: two copies of a bundled example.
         const QString examples = QStringLiteral(KL_SOURCE_DIR "/examples/vector_add_nki");
         for (const QString& name : {QStringLiteral("task_a"), QStringLiteral("task_b")}) {
@@ -93,6 +97,9 @@ private slots:
         QSignalSpy finished(m_window->runner(), &kl::app::SimulationRunner::finished);
         QVERIFY(m_window->createReview(m_review, m_dir.path()));
         QCOMPARE(m_window->taskQueue()->count(), 2);
+        // Copies of an example outside the bundled examples are someone's folder: trusted on purpose.
+        QVERIFY(m_window->isAwaitingTrust());
+        m_window->trustGate()->panel()->trustButton()->click();
         QVERIFY2(finished.wait(60'000), "the first task of the review was traced and simulated");
     }
 
@@ -255,6 +262,7 @@ private slots:
     void cleanupTestCase() {
         m_window.reset();
         QSettings().clear();
+        QFile::remove(kl::app::WorkspaceTrust::defaultStorePath());
     }
 };
 
