@@ -13,5 +13,6 @@ int runReviewCommand(const std::vector<std::string>& args);
 int runReportCommand(const std::vector<std::string>& args);
 int runExportTraceCommand(const std::vector<std::string>& args);
 int runCompatCommand(const std::vector<std::string>& args);
+int runFindingsCommand(const std::vector<std::string>& args);
 
 } // namespace kl::app

@@ -20,6 +20,7 @@ Commands:
   report     Write an annotated report of a review: HTML, PDF, Markdown, JSON or CSV
   export-trace  Write a simulated run as Chrome trace JSON (Perfetto, chrome://tracing)
   compat     Trace and simulate many kernels (a manifest, task folders, files) and tabulate which run
+  findings   Run the findings rules over a simulated kernel: bottlenecks and migration issues, with evidence
 
 Options:
   -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
@@ -51,6 +52,9 @@ int dispatch(std::string_view command, const std::vector<std::string>& rest) {
     }
     if (command == "compat") {
         return kl::app::runCompatCommand(rest);
+    }
+    if (command == "findings") {
+        return kl::app::runFindingsCommand(rest);
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

@@ -1,0 +1,216 @@
+// `kernellens-cli findings`: run the findings rules (core/findings) over a simulated kernel and list what they find.
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "cli/TraceArguments.h"
+
+#include "engine/Simulator.h"
+#include "findings/FindingsEngine.h"
+#include "findings/FindingsRun.h"
+#include "findings/FindingsReport.h"
+#include "findings/MigrationSource.h"
+#include "findings/RuleRegistry.h"
+#include "hw/HardwareChoice.h"
+#include "hw/HardwareProfile.h"
+#include "hw/ProfileLocator.h"
+#include "ir/IrLoader.h"
+#include "run/RunPipeline.h"
+#include "task/TaskSpec.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace kl::app {
+
+namespace {
+
+constexpr const char* kFindingsUsage =
+    R"(Usage: kernellens-cli findings (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
+                               [--hw NAME|PROFILE.json] [--json OUT] [--rules RULES.json]
+
+Simulates the kernel and runs the findings rules over the run: what a Trainium expert would point out, each
+with its figures, evidence (instructions, time ranges, NKI and CUDA lines), the rubric item and a suggested fix.
+A task folder also gives the CUDA side to the migration rules. Exit status 0 whether or not there are findings,
+1 when the kernel cannot be traced or simulated, 2 for a usage error. Rules and keys: docs/findings.md.
+
+Options:
+  --ir FILE                a Kernel IR file written by `kernellens-cli trace` (no tracing)
+  --hw NAME|FILE           hardware profile: {profiles}, or a profile .json (default as for `simulate`)
+  --json FILE              also write the findings as JSON; '-' for stdout (the list then goes to stderr)
+  --rules FILE             a rules file to use instead of resources/rules/findings.json
+  trace options            --kernel, --arg, --scalar, --grid, --package-root, --timeout, --no-sandbox: as for
+                           `simulate`
+
+Rules: {rules}
+)";
+
+struct FindingsOptions {
+    std::optional<std::string> ir;
+    std::string hardware;
+    std::optional<std::string> json;
+    std::optional<std::string> rules;
+    std::vector<std::string> traceArgs;
+};
+
+Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
+    FindingsOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a != "--ir" && a != "--hw" && a != "--json" && a != "--rules") {
+            o.traceArgs.push_back(a);
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+        }
+        const std::string& v = args[++i];
+        if (a == "--ir") {
+            o.ir = v;
+        } else if (a == "--hw") {
+            o.hardware = v;
+        } else if (a == "--json") {
+            o.json = v;
+        } else {
+            o.rules = v;
+        }
+    }
+    return o;
+}
+
+std::string usage() {
+    return fmt::format(fmt::runtime(kFindingsUsage), fmt::arg("profiles", sim::bundledProfileList()),
+                       fmt::arg("rules", fmt::join(core::findings::ruleIds(), ", ")));
+}
+
+Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
+    auto path = sim::ProfileLocator::resolve(spec, resourceBases());
+    if (!path) {
+        return std::unexpected(path.error());
+    }
+    return sim::HardwareProfile::loadFile(*path);
+}
+
+/// The findings of one kernel, and what they are about.
+struct Analysis {
+    std::vector<core::findings::Finding> findings;
+    std::string kernel;
+    std::string hardware;
+};
+
+/// Exit code of a failure: 2 for a malformed command line, 1 for a kernel that does not trace or simulate.
+int failureCode(const Error& e) {
+    return e.code == ErrorCode::InvalidArgument ? 2 : 1;
+}
+
+Expected<Analysis> analyseIr(const core::findings::FindingsEngine& engine, const std::string& irFile,
+                             const std::string& hardware) {
+    auto ir = sim::IrLoader::loadFile(irFile);
+    if (!ir) {
+        return std::unexpected(ir.error());
+    }
+    const sim::HardwareChoice choice = sim::chooseHardware(hardware, {}, sim::kernelApiOf(ir->api));
+    auto profile = loadProfile(choice.spec);
+    if (!profile) {
+        return std::unexpected(profile.error());
+    }
+    auto result = sim::Simulator::run(*ir, *profile);
+    if (!result) {
+        return std::unexpected(result.error());
+    }
+    return Analysis{engine.run(*ir, **result, *profile), (*result)->kernelName, (*result)->hardwareName};
+}
+
+Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, const FindingsOptions& o) {
+    auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
+    if (!parsed) {
+        return std::unexpected(parsed.error());
+    }
+    if (!parsed->rest.empty()) {
+        return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front()));
+    }
+    const core::TraceRequest& request = parsed->request;
+    if (request.taskDir.empty() && request.kernelFile.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "nothing to analyse: give a task folder, a kernel file or --ir");
+    }
+    auto run = core::traceAndSimulate(core::RunRequest{request, o.hardware});
+    if (!run) {
+        return std::unexpected(run.error());
+    }
+    if (!run->warnings.empty()) {
+        std::fputs(run->warnings.c_str(), stderr);
+    }
+    std::optional<core::TaskSpec> task;
+    if (!request.taskDir.empty()) {
+        if (auto spec = core::loadTaskSpec(request.taskDir)) { // it traced, so it loads
+            task = std::move(*spec);
+        }
+    }
+    auto findings = core::findings::findingsForRun(engine, *run, task ? &*task : nullptr);
+    if (!findings) {
+        return std::unexpected(findings.error());
+    }
+    return Analysis{std::move(*findings), run->result->kernelName, run->result->hardwareName};
+}
+
+/// The bundled rules, or those of `--rules FILE`.
+Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::string>& rulesFile) {
+    if (!rulesFile) {
+        return core::findings::FindingsEngine::createDefault();
+    }
+    auto file = core::findings::loadRulesFile(*rulesFile);
+    if (!file) {
+        return std::unexpected(file.error());
+    }
+    return core::findings::FindingsEngine::create(std::move(*file));
+}
+
+} // namespace
+
+int runFindingsCommand(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "-h" || a == "--help") {
+            std::fputs(usage().c_str(), stdout);
+            return 0;
+        }
+    }
+    auto options = splitOptions(args);
+    if (!options) {
+        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
+        return 2;
+    }
+    if (options->ir && !options->traceArgs.empty()) {
+        return fail(Error{ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file"}, 2);
+    }
+    if (!options->hardware.empty()) { // a typo should not cost a trace
+        if (auto profile = loadProfile(options->hardware); !profile) {
+            return fail(profile.error(), profile.error().code == ErrorCode::NotFound ? 2 : 1);
+        }
+    }
+    auto engine = loadEngine(options->rules);
+    if (!engine) {
+        return fail(engine.error(), options->rules ? 2 : 1);
+    }
+    auto analysis = options->ir ? analyseIr(*engine, *options->ir, options->hardware) : analyseTrace(*engine, *options);
+    if (!analysis) {
+        return fail(analysis.error(), failureCode(analysis.error()));
+    }
+    const auto& findings = analysis->findings;
+    core::findings::FindingsContext context{analysis->kernel, analysis->hardware, {}};
+    for (const auto& rule : engine->rules()) {
+        if (const auto* s = engine->rulesFile().find(rule->id()); s != nullptr && s->enabled) {
+            context.rules.emplace_back(rule->id());
+        }
+    }
+    const bool jsonToStdout = options->json && *options->json == "-";
+    std::fputs(core::findings::findingsText(findings, context).c_str(), jsonToStdout ? stderr : stdout);
+    if (options->json) {
+        if (auto ok = writeText(*options->json, core::findings::findingsJson(findings, context), "the findings"); !ok) {
+            return fail(ok.error(), 1);
+        }
+    }
+    return 0;
+}
+
+} // namespace kl::app

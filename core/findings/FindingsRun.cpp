@@ -1,0 +1,36 @@
+#include "findings/FindingsRun.h"
+
+#include "hw/ProfileLocator.h"
+#include "support/ResourcePaths.h"
+
+namespace kl::core::findings {
+
+Expected<sim::HardwareProfile> profileOfRun(const RunOutcome& run) {
+    auto path = sim::ProfileLocator::resolve(run.hardware.spec, {dataRoot()});
+    if (!path) {
+        return std::unexpected(path.error());
+    }
+    return sim::HardwareProfile::loadFile(*path);
+}
+
+Expected<std::vector<Finding>> findingsForRun(const FindingsEngine& engine, const RunOutcome& run,
+                                              const TaskSpec* task) {
+    if (!run.ir || !run.result) {
+        return makeError(ErrorCode::InvalidArgument, "findings need a traced and simulated run");
+    }
+    auto profile = profileOfRun(run);
+    if (!profile) {
+        return std::unexpected(profile.error());
+    }
+    std::optional<MigrationSource> migration;
+    if (task != nullptr) {
+        auto loaded = loadMigrationSource(*task, *run.ir);
+        if (!loaded) {
+            return std::unexpected(loaded.error());
+        }
+        migration = std::move(*loaded);
+    }
+    return engine.run(*run.ir, *run.result, *profile, migration ? &*migration : nullptr);
+}
+
+} // namespace kl::core::findings

@@ -1,0 +1,81 @@
+#include "findings/MigrationSource.h"
+
+#include "source/CudaLinkComments.h"
+
+#include <filesystem>
+
+namespace kl::core::findings {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The IR's name for `file` (IR files are relative to the task folder or a package's common folder): the entry
+/// that ends with the file's path relative to the task folder, else its file name.
+std::string irName(const fs::path& file, const fs::path& folder, const sim::KernelIr& ir) {
+    const std::string relative = file.lexically_relative(folder).generic_string();
+    for (const std::string& f : ir.files) {
+        if (f == relative || (f.size() > relative.size() && f.ends_with("/" + relative))) {
+            return f;
+        }
+    }
+    return relative.empty() ? file.filename().string() : relative;
+}
+
+/// An IR file name as a path: IR names are relative to the task folder, or to a folder above it when the kernel's
+/// package root lies outside the task folder. Empty when not found.
+fs::path locate(const std::string& name, const fs::path& folder) {
+    std::error_code ec;
+    fs::path base = folder;
+    for (int up = 0; up < 4 && !base.empty(); ++up) {
+        const fs::path candidate = base / name;
+        if (fs::is_regular_file(candidate, ec)) {
+            return candidate;
+        }
+        if (base == base.parent_path()) {
+            break;
+        }
+        base = base.parent_path();
+    }
+    return {};
+}
+
+} // namespace
+
+Expected<std::optional<MigrationSource>> loadMigrationSource(const TaskSpec& task, const sim::KernelIr& ir) {
+    if (task.cudaFile.empty()) {
+        return std::optional<MigrationSource>{};
+    }
+    auto cuda = readTextFile(task.cudaFile);
+    if (!cuda) {
+        return std::unexpected(cuda.error());
+    }
+    auto nki = readTextFile(task.kernelFile);
+    if (!nki) {
+        return std::unexpected(nki.error());
+    }
+    MigrationSource m;
+    m.cudaFile = task.cudaFile.lexically_relative(task.folder).generic_string();
+    m.cudaText = std::move(*cuda);
+    m.cudaKernel = task.cudaKernel;
+    m.nkiFile = irName(task.kernelFile, task.folder, ir);
+    const int cudaLines = countLines(m.cudaText);
+    m.links = parseCudaLinkComments(*nki, cudaLines).links;
+    // `# cuda:` comments count in every file of the kernel's package (a helper module's lines link too).
+    for (const std::string& f : ir.files) {
+        if (f == m.nkiFile) {
+            continue;
+        }
+        const fs::path path = locate(f, task.folder);
+        if (path.empty()) {
+            continue;
+        }
+        if (auto text = readTextFile(path)) {
+            auto more = parseCudaLinkComments(*text, cudaLines).links;
+            m.links.insert(m.links.end(), more.begin(), more.end());
+        }
+    }
+    return std::optional<MigrationSource>{std::move(m)};
+}
+
+} // namespace kl::core::findings
