@@ -1,5 +1,6 @@
 // Evidence helpers and the two report forms (text and JSON) on findings built by hand.
 #include "findings/Evidence.h"
+#include "findings/FindingAnnotation.h"
 #include "findings/FindingsReport.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,31 @@ TEST(FindingsReport, TextListsSeverityRuleFiguresEvidenceAndFix) {
     EXPECT_NE(text.find("kernel.cu:30-32"), std::string::npos) << text;
     EXPECT_NE(text.find("fix: Move at least"), std::string::npos) << text;
     EXPECT_NE(findingsText({}, {"k", "trn1", {}}).find("Findings for k on trn1: 0\n"), std::string::npos);
+}
+
+TEST(FindingAnnotation, DraftCarriesItemSeverityTextAndAnchorsPrimaryNkiFirst) {
+    sim::TimelineData timeline;
+    for (std::uint32_t i = 0; i < 8; ++i) {
+        sim::TimelineData::Record r;
+        r.irId = 100 + i; // ids differ from indices
+        r.mainStartPs = i * 1000;
+        r.endPs = i * 1000 + 500;
+        timeline.append(r);
+    }
+    Finding f = sample();
+    f.evidence.front().lines.push_back({SourceSide::Nki, "helpers.py", 7, 7}); // not the task's kernel file
+    const AnnotationDraft d = annotationDraft(f, timeline, "kernel.py");
+    EXPECT_EQ(d.annotation.rubricItem, "perf.dma");
+    EXPECT_EQ(d.annotation.severity, Severity::Major);
+    EXPECT_EQ(d.annotation.anchor, Anchor::nkiLines(26, 26));
+    EXPECT_NE(d.annotation.text.find("Small DMA transfers (dma-small-transfers)"), std::string::npos);
+    EXPECT_NE(d.annotation.text.find("median_bytes_per_partition 256 B (threshold 2048 B)"), std::string::npos)
+        << d.annotation.text;
+    EXPECT_NE(d.annotation.text.find("Move at least 2 KiB per partition."), std::string::npos);
+    const std::vector<Anchor> expected = {Anchor::nkiLines(26, 26), Anchor::timeRange(0, 1499),
+                                          Anchor::cudaLines(30, 32), Anchor::instruction(100),
+                                          Anchor::instruction(103)};
+    EXPECT_EQ(d.anchors, expected);
 }
 
 } // namespace

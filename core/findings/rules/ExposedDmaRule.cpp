@@ -17,6 +17,42 @@ constexpr std::array<std::string_view, 3> kThresholds = {"min_exposed_pct", "min
 bool heldBack(sim::WaitCause c) {
     return c == sim::WaitCause::Dependency || c == sim::WaitCause::SbufCapacity || c == sim::WaitCause::PsumCapacity;
 }
+/// Exposed DMA between the first and the last compute while held-back transfers run. Only that can overlap
+/// compute: the first loads and last stores are exposed whatever a kernel does, and transfers issued at once and
+/// slowed by shared bandwidth are DMA-bound, not badly overlapped (no buffering would make them finish sooner).
+Intervals heldExposure(const FindingsInput& in) {
+    const RunFacts& f = in.facts;
+    const Intervals window = {{f.computeBusy().front().first, f.computeBusy().back().second}};
+    const Intervals inWindow = subtract(f.exposedDma(), subtract(f.exposedDma(), window));
+    const auto& tl = in.result.timeline;
+    Intervals held;
+    for (const DmaTransfer& t : f.dma()) {
+        if (heldBack(tl.cause(t.index))) {
+            held.emplace_back(tl.startPs(t.index), tl.endPs(t.index));
+        }
+    }
+    const Intervals heldMerged = mergedIntervals(std::move(held));
+    return subtract(inWindow, subtract(inWindow, heldMerged));
+}
+
+/// The held-back transfers that ran during `stretches` (sorted, disjoint).
+std::vector<std::uint32_t> heldTransfersDuring(const FindingsInput& in, const std::vector<TimeRange>& stretches) {
+    const auto& tl = in.result.timeline;
+    std::vector<std::uint32_t> during;
+    for (const DmaTransfer& t : in.facts.dma()) {
+        if (!heldBack(tl.cause(t.index))) {
+            continue;
+        }
+        const sim::TimePs s = tl.startPs(t.index);
+        const auto it = std::lower_bound(stretches.begin(), stretches.end(), s,
+                                         [](const TimeRange& r, sim::TimePs t0) { return r.endPs <= t0; });
+        if (it != stretches.end() && it->startPs < tl.endPs(t.index)) {
+            during.push_back(t.index);
+        }
+    }
+    return during;
+}
+
 } // namespace
 
 std::span<const std::string_view> ExposedDmaRule::thresholds() const {
@@ -32,22 +68,7 @@ void ExposedDmaRule::check(const FindingsInput& in, const RuleSettings& settings
         return; // nothing to overlap with
     }
     const sim::TimePs exposed = totalLength(f.exposedDma());
-    // Only DMA between the first and the last compute can overlap compute: the first loads and the last stores of a
-    // kernel are exposed whatever it does.
-    const Intervals window = {{f.computeBusy().front().first, f.computeBusy().back().second}};
-    const Intervals inWindow = subtract(f.exposedDma(), subtract(f.exposedDma(), window));
-    // Exposed time counts as hideable only while a transfer that was held back runs (it waited for a dependency or
-    // for room: a buffer still in use). Transfers issued at once and slowed by shared bandwidth are DMA-bound, not
-    // badly overlapped: no buffering would make them finish sooner.
-    const auto& tl = in.result.timeline;
-    Intervals held;
-    for (const DmaTransfer& t : f.dma()) {
-        if (heldBack(tl.cause(t.index))) {
-            held.emplace_back(tl.startPs(t.index), tl.endPs(t.index));
-        }
-    }
-    const Intervals heldMerged = mergedIntervals(std::move(held));
-    const Intervals exposedInside = subtract(inWindow, subtract(inWindow, heldMerged));
+    const Intervals exposedInside = heldExposure(in);
     const sim::TimePs exposedMid = totalLength(exposedInside);
     const sim::TimePs computeOnly = totalLength(subtract(f.computeBusy(), f.dmaBusy()));
     // What perfect overlap could save: the DMA-only and compute-only stretches run side by side.
@@ -75,20 +96,7 @@ void ExposedDmaRule::check(const FindingsInput& in, const RuleSettings& settings
                                  exposedInside.size(), sim::formatDuration(exposedMid));
     stretches.times = longest;
     finding.evidence.push_back(std::move(stretches));
-    // The transfers running in the longest exposed stretches, by NKI line.
-    std::vector<std::uint32_t> during;
-    for (const DmaTransfer& t : f.dma()) {
-        if (!heldBack(tl.cause(t.index))) {
-            continue;
-        }
-        const sim::TimePs s = tl.startPs(t.index);
-        const sim::TimePs e = tl.endPs(t.index);
-        const auto it = std::lower_bound(longest.begin(), longest.end(), s,
-                                         [](const TimeRange& r, sim::TimePs t0) { return r.endPs <= t0; });
-        if (it != longest.end() && it->startPs < e) {
-            during.push_back(t.index);
-        }
-    }
+    const std::vector<std::uint32_t> during = heldTransfersDuring(in, longest);
     addLineEvidence(in, during, 3, finding.evidence, [&](const LineGroup& g) {
         return fmt::format("{}: {} transfers that waited for a buffer or a result, then ran with compute idle",
                            in.evidence.where(g.loc), g.indices.size());

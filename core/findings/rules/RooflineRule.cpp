@@ -11,6 +11,37 @@ namespace kl::core::findings {
 namespace {
 constexpr std::array<std::string_view, 2> kThresholds = {"min_attained_pct", "engine_busy_pct"};
 constexpr std::array<std::string_view, 3> kOtherEngines = {"VectorE", "ScalarE", "GpSimdE"};
+
+/// The busiest of VectorE, ScalarE and GpSimdE (index into kOtherEngines) and its busy share of the run.
+std::pair<std::size_t, double> busiestOtherEngine(const RunFacts& f) {
+    std::pair<std::size_t, double> best{0, 0.0};
+    for (std::size_t e = 0; e < kOtherEngines.size(); ++e) {
+        const double p = f.pctOfRun(f.engineBusyPs(static_cast<sim::SummaryEngine>(e + 1)));
+        if (p > best.second) {
+            best = {e, p};
+        }
+    }
+    return best;
+}
+
+std::string suggestionFor(const RooflinePoint& p, bool heldByEngine, std::string_view engine) {
+    if (p.computeBound) {
+        return "TensorE is the limit: keep it fed back to back (full 128x128 stationary tiles, 512-wide moving tiles, "
+               "BF16 or FP8 operands) and take everything else off its critical path.";
+    }
+    if (heldByEngine) {
+        return fmt::format("{} sets the pace, not HBM (see engine-bound): lighten its work per byte before moving "
+                           "bytes faster.",
+                           engine);
+    }
+    if (p.flops > 0 && p.leastTrafficIntensity >= p.ridge) {
+        return "The kernel moves more bytes than its arithmetic needs: loading each operand once per reuse window "
+               "(operands kept in SBUF across the loops that reuse them) would make it compute-bound.";
+    }
+    return "Memory-bound by nature: the limit is bytes per second, so move each byte once, in large transfers (2 KiB "
+           "or more per partition), with enough transfers in flight.";
+}
+
 } // namespace
 
 std::span<const std::string_view> RooflineRule::thresholds() const {
@@ -19,78 +50,45 @@ std::span<const std::string_view> RooflineRule::thresholds() const {
 
 void RooflineRule::check(const FindingsInput& in, const RuleSettings& settings, std::vector<Finding>& out) const {
     const RunFacts& f = in.facts;
-    const double flops = in.result.summary.flops;
-    const auto hbmBytes = static_cast<double>(in.result.dma.hbmBytes);
-    if (f.totalPs() <= 0 || (flops <= 0 && hbmBytes <= 0)) {
+    const RooflinePoint p = rooflineOf(in.result, in.hardware, f.tensorBytes());
+    if (p.ns <= 0 || (p.flops <= 0 && p.hbmBytes <= 0)) {
         return;
     }
-    const double ns = static_cast<double>(f.totalPs()) / 1000.0;
-    const double peak = in.hardware.peakFlopsPerNs();
-    const double roof = memoryRoofBytesPerNs(in.hardware);
-    const double ridge = ridgeFlopsPerByte(in.hardware);
-    const double achievedFlops = flops / ns;
-    const double achievedBytes = hbmBytes / ns;
-    const double intensity = hbmBytes > 0 ? flops / hbmBytes : 0.0;
-    const double leastTraffic = f.tensorBytes() > 0 ? flops / f.tensorBytes() : 0.0;
-    const bool computeBound = flops > 0 && (hbmBytes <= 0 || intensity >= ridge);
-    const double attained = computeBound ? pct(achievedFlops, peak) : pct(achievedBytes, roof);
-    const double minAttained = settings.value("min_attained_pct");
-
     // A kernel the roofline calls memory-bound may be held below the memory roof by VectorE, ScalarE or GpSimdE,
     // which the roofline (TensorE FLOPs only) does not see: then that engine, not HBM, is the limit.
-    std::size_t busiest = 0;
-    double busiestPct = 0;
-    for (std::size_t e = 0; e < kOtherEngines.size(); ++e) {
-        const double p = f.pctOfRun(f.engineBusyPs(static_cast<sim::SummaryEngine>(e + 1)));
-        if (p > busiestPct) {
-            busiest = e;
-            busiestPct = p;
-        }
-    }
-    const bool heldByEngine = !computeBound && busiestPct >= settings.value("engine_busy_pct");
+    const auto [busiest, busiestPct] = busiestOtherEngine(f);
+    const bool heldByEngine = !p.computeBound && busiestPct >= settings.value("engine_busy_pct");
+    const double minAttained = settings.value("min_attained_pct");
 
     Finding finding = makeFinding(settings);
-    finding.severity = attained < minAttained && !heldByEngine ? settings.severity : Severity::Nit;
-    if (computeBound) {
-        finding.title = fmt::format("Roofline: compute-bound, {:.0f} % of TensorE's BF16 peak", attained);
+    finding.severity = p.attainedPct < minAttained && !heldByEngine ? settings.severity : Severity::Nit;
+    if (p.computeBound) {
+        finding.title = fmt::format("Roofline: compute-bound, {:.0f} % of TensorE's BF16 peak", p.attainedPct);
     } else if (heldByEngine) {
         finding.title = fmt::format("Roofline: memory-bound by intensity, held to {:.0f} % of the DMA bandwidth by {} "
                                     "(busy {:.0f} %)",
-                                    attained, kOtherEngines[busiest], busiestPct);
+                                    p.attainedPct, kOtherEngines[busiest], busiestPct);
     } else {
-        finding.title = fmt::format("Roofline: memory-bound, {:.0f} % of the DMA bandwidth from HBM", attained);
+        finding.title = fmt::format("Roofline: memory-bound, {:.0f} % of the DMA bandwidth from HBM", p.attainedPct);
     }
     finding.figures = {
-        figure("attained_pct", attained, "%", minAttained),
-        figure("achieved_flop_per_ns", achievedFlops, "FLOP/ns"),
-        figure("peak_flop_per_ns", peak, "FLOP/ns"),
-        figure("achieved_hbm_bytes_per_ns", achievedBytes, "B/ns"),
-        figure("memory_roof_bytes_per_ns", roof, "B/ns"),
+        figure("attained_pct", p.attainedPct, "%", minAttained),
+        figure("achieved_flop_per_ns", p.achievedFlopsPerNs, "FLOP/ns"),
+        figure("peak_flop_per_ns", p.peakFlopsPerNs, "FLOP/ns"),
+        figure("achieved_hbm_bytes_per_ns", p.achievedBytesPerNs, "B/ns"),
+        figure("memory_roof_bytes_per_ns", p.roofBytesPerNs, "B/ns"),
         figure("hbm_peak_bytes_per_ns", in.hardware.hbmBytesPerNs, "B/ns"),
-        figure("arithmetic_intensity", intensity, "FLOP/B"),
-        figure("ridge_intensity", ridge, "FLOP/B"),
-        figure("least_traffic_intensity", leastTraffic, "FLOP/B"),
+        figure("arithmetic_intensity", p.intensity, "FLOP/B"),
+        figure("ridge_intensity", p.ridge, "FLOP/B"),
+        figure("least_traffic_intensity", p.leastTrafficIntensity, "FLOP/B"),
         figure("busiest_other_engine_pct", busiestPct, "%", settings.value("engine_busy_pct")),
     };
     EvidenceItem run;
-    run.note = fmt::format("the whole run: {:.3g} FLOP from matmuls, {:.3g} B moved to or from HBM", flops, hbmBytes);
+    run.note =
+        fmt::format("the whole run: {:.3g} FLOP from matmuls, {:.3g} B moved to or from HBM", p.flops, p.hbmBytes);
     run.times = {{0, f.totalPs()}};
     finding.evidence.push_back(std::move(run));
-    if (computeBound) {
-        finding.suggestion = "TensorE is the limit: keep it fed back to back (full 128x128 stationary tiles, 512-wide "
-                             "moving tiles, BF16 or FP8 operands) and take everything else off its critical path.";
-    } else if (heldByEngine) {
-        finding.suggestion = fmt::format("{} sets the pace, not HBM (see engine-bound): lighten its work per byte "
-                                         "before moving bytes faster.",
-                                         kOtherEngines[busiest]);
-    } else if (flops > 0 && leastTraffic >= ridge) {
-        finding.suggestion = "The kernel moves more bytes than its arithmetic needs: loading each operand once per "
-                             "reuse window (operands kept in SBUF across the loops that reuse them) would make it "
-                             "compute-bound.";
-    } else {
-        finding.suggestion = "Memory-bound by nature: the limit is bytes per second, so move each byte once, in large "
-                             "transfers (2 KiB or more per partition), with enough transfers in flight.";
-    }
+    finding.suggestion = suggestionFor(p, heldByEngine, kOtherEngines[busiest]);
     out.push_back(std::move(finding));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "findings/Roofline.h"
 #include "findings/Rule.h"
 
 #include <algorithm>
@@ -52,12 +53,6 @@ void addLineEvidence(const FindingsInput& in, std::span<const std::uint32_t> ind
     for (std::size_t g = 0; g < groups.size() && g < maxItems; ++g) {
         out.push_back(in.evidence.item(note(groups[g]), groups[g].indices));
     }
-}
-
-/// The bandwidth one core's DMA can draw from HBM: the smaller of the DMA engines' and HBM's per-core figures
-/// (the simulator's bandwidth pool, docs/simulator.md).
-[[nodiscard]] inline double memoryRoofBytesPerNs(const sim::HardwareProfile& hw) {
-    return std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs);
 }
 
 /// TensorE BF16 peak over the memory roof: the arithmetic intensity (FLOP per HBM byte) above which a kernel can be

@@ -120,6 +120,88 @@ Runs mergedRuns(const Runs& sorted) {
     return out;
 }
 
+/// What the kernel wrote of each output tensor it creates: the runs of elements, and the instructions.
+struct Writes {
+    std::vector<Runs> runs;
+    std::vector<std::vector<std::uint32_t>> writers;
+};
+
+/// Collects the writes of the outputs the kernel creates (an argument it writes is updated in place, a KV cache,
+/// often only in part). Nullopt when listing them would pass `budget` runs.
+std::optional<Writes> collectWrites(const sim::KernelIr& ir, std::int64_t budget) {
+    const auto& buffers = ir.buffers();
+    std::vector<bool> eligible(buffers.size(), false);
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+        eligible[b] = buffers[b].memory == sim::Memory::Hbm && buffers[b].role == sim::BufferRole::Output &&
+                      std::none_of(ir.args.begin(), ir.args.end(),
+                                   [&](const sim::KernelArg& a) { return a.name == buffers[b].name; });
+    }
+    Writes w{std::vector<Runs>(buffers.size()), std::vector<std::vector<std::uint32_t>>(buffers.size())};
+    const auto& instructions = ir.instructions();
+    for (std::uint32_t i = 0; i < instructions.size(); ++i) {
+        for (const sim::AccessPattern& ap : ir.dsts(instructions[i])) {
+            if (ap.buffer >= buffers.size() || !eligible[ap.buffer]) {
+                continue;
+            }
+            if (!appendRuns(ir, ap, w.runs[ap.buffer], budget)) {
+                return std::nullopt;
+            }
+            w.writers[ap.buffer].push_back(i);
+        }
+    }
+    return w;
+}
+
+struct Coverage {
+    std::int64_t total = 0;
+    std::int64_t missing = 0;
+    std::int64_t firstGap = -1; ///< flat index of the first unwritten element
+    Runs merged;                ///< the written runs, sorted and disjoint
+};
+
+Coverage coverageOf(Runs runs, const std::vector<std::int64_t>& shape) {
+    Coverage c;
+    c.total = 1;
+    for (const std::int64_t d : shape) {
+        c.total *= std::max<std::int64_t>(d, 0);
+    }
+    std::sort(runs.begin(), runs.end());
+    std::int64_t covered = 0;
+    std::int64_t reach = 0;
+    for (auto [s, e] : runs) {
+        s = std::clamp<std::int64_t>(s, 0, c.total);
+        e = std::clamp<std::int64_t>(e, 0, c.total);
+        if (s > reach && c.firstGap < 0) {
+            c.firstGap = reach;
+        }
+        if (e > reach) {
+            covered += e - std::max(s, reach);
+            reach = e;
+        }
+    }
+    if (reach < c.total && c.firstGap < 0) {
+        c.firstGap = reach;
+    }
+    c.missing = c.total - covered;
+    c.merged = mergedRuns(runs);
+    return c;
+}
+
+/// The CUDA kernel's bound checks, as evidence (none without a CUDA source or checks).
+std::optional<EvidenceItem> cudaGuards(const MigrationSource* migration) {
+    if (migration == nullptr) {
+        return std::nullopt;
+    }
+    EvidenceItem guards;
+    guards.note = "the CUDA kernel checks its bounds here";
+    for (const int line : CudaScan(migration->cudaText, migration->cudaKernel).boundGuards()) {
+        if (guards.lines.size() < kMaxRanges) {
+            guards.lines.push_back({SourceSide::Cuda, migration->cudaFile, line, line});
+        }
+    }
+    return guards.lines.empty() ? std::nullopt : std::optional<EvidenceItem>(std::move(guards));
+}
+
 } // namespace
 
 std::span<const std::string_view> TailNotHandledRule::thresholds() const {
@@ -127,92 +209,32 @@ std::span<const std::string_view> TailNotHandledRule::thresholds() const {
 }
 
 void TailNotHandledRule::check(const FindingsInput& in, const RuleSettings& settings, std::vector<Finding>& out) const {
+    const auto writes = collectWrites(in.ir, static_cast<std::int64_t>(settings.value("max_runs")));
+    if (!writes) {
+        return; // too many pieces to check in reasonable time: say nothing rather than guess
+    }
     const auto& buffers = in.ir.buffers();
-    const auto& instructions = in.ir.instructions();
-    std::vector<Runs> written(buffers.size());
-    std::vector<std::vector<std::uint32_t>> writers(buffers.size());
-    auto budget = static_cast<std::int64_t>(settings.value("max_runs"));
-    // Outputs the kernel creates; an argument it writes is updated in place (a KV cache), often only in part.
-    std::vector<bool> isArgument(buffers.size(), false);
     for (std::size_t b = 0; b < buffers.size(); ++b) {
-        isArgument[b] = std::any_of(in.ir.args.begin(), in.ir.args.end(),
-                                    [&](const sim::KernelArg& a) { return a.name == buffers[b].name; });
-    }
-    for (std::uint32_t i = 0; i < instructions.size(); ++i) {
-        for (const sim::AccessPattern& ap : in.ir.dsts(instructions[i])) {
-            if (ap.buffer >= buffers.size() || buffers[ap.buffer].memory != sim::Memory::Hbm ||
-                buffers[ap.buffer].role != sim::BufferRole::Output || isArgument[ap.buffer]) {
-                continue;
-            }
-            if (!appendRuns(in.ir, ap, written[ap.buffer], budget)) {
-                return; // too many pieces to check in reasonable time: say nothing rather than guess
-            }
-            writers[ap.buffer].push_back(i);
-        }
-    }
-    std::optional<CudaScan> cuda;
-    if (in.migration != nullptr) {
-        cuda.emplace(in.migration->cudaText, in.migration->cudaKernel);
-    }
-    for (std::size_t b = 0; b < buffers.size(); ++b) {
-        Runs& runs = written[b];
-        if (runs.empty()) {
+        if (writes->runs[b].empty()) {
             continue; // never written here: not a tail problem
         }
-        std::int64_t total = 1;
-        for (const std::int64_t d : buffers[b].shape) {
-            total *= std::max<std::int64_t>(d, 0);
-        }
-        std::sort(runs.begin(), runs.end());
-        std::int64_t covered = 0;
-        std::int64_t reach = 0;
-        std::int64_t firstGap = -1;
-        for (auto [s, e] : runs) {
-            s = std::clamp<std::int64_t>(s, 0, total);
-            e = std::clamp<std::int64_t>(e, 0, total);
-            if (s > reach && firstGap < 0) {
-                firstGap = reach;
-            }
-            if (e > reach) {
-                covered += e - std::max(s, reach);
-                reach = e;
-            }
-        }
-        if (reach < total && firstGap < 0) {
-            firstGap = reach;
-        }
-        if (covered >= total) {
-            continue;
-        }
-        const std::int64_t missing = total - covered;
-        const Runs merged = mergedRuns(runs);
-        if (!isTrailingBand(merged, firstGap, missing, buffers[b].shape)) {
+        const Coverage c = coverageOf(writes->runs[b], buffers[b].shape);
+        if (c.missing <= 0 || !isTrailingBand(c.merged, c.firstGap, c.missing, buffers[b].shape)) {
             continue;
         }
         Finding finding = makeFinding(settings);
         finding.figures = {
-            figure("unwritten_elements", static_cast<double>(missing), "elements", 0),
-            figure("unwritten_pct", pct(static_cast<double>(missing), static_cast<double>(total)), "%"),
-            figure("output_elements", static_cast<double>(total), "elements"),
+            figure("unwritten_elements", static_cast<double>(c.missing), "elements", 0),
+            figure("unwritten_pct", pct(static_cast<double>(c.missing), static_cast<double>(c.total)), "%"),
+            figure("output_elements", static_cast<double>(c.total), "elements"),
         };
-        EvidenceItem e =
-            in.evidence.item(fmt::format("{} {}: {} of {} elements are never written, the first at {}", buffers[b].name,
-                                         fmt::format("[{}]", fmt::join(buffers[b].shape, ", ")), missing, total,
-                                         coordinates(firstGap, buffers[b].shape)),
-                             writers[b]);
-        finding.evidence.push_back(std::move(e));
-        if (cuda) {
-            EvidenceItem guards;
-            for (const int line : cuda->boundGuards()) {
-                if (guards.lines.size() == kMaxRanges) {
-                    break;
-                }
-                guards.lines.push_back({SourceSide::Cuda, in.migration->cudaFile, line, line});
-            }
-            if (!guards.lines.empty()) {
-                guards.note = "the CUDA kernel checks its bounds here";
-                finding.evidence.push_back(std::move(guards));
-            }
+        finding.evidence.push_back(
+            in.evidence.item(fmt::format("{} [{}]: {} of {} elements are never written, the first at {}",
+                                         buffers[b].name, fmt::join(buffers[b].shape, ", "), c.missing, c.total,
+                                         coordinates(c.firstGap, buffers[b].shape)),
+                             writes->writers[b]));
+        if (auto guards = cudaGuards(in.migration)) {
+            finding.evidence.push_back(std::move(*guards));
         }
         finding.suggestion = "Handle the last, partial tile: loop over the ceiling of size / tile and give the last "
                              "iteration a smaller slice (or a mask), or reject such shapes with an assertion that says "
