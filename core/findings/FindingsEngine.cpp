@@ -71,6 +71,9 @@ std::vector<Finding> FindingsEngine::run(const sim::KernelIr& ir, const sim::Sim
             rule->check(input, *s, out);
         }
     }
+    if (migration != nullptr) {
+        addLinkedCudaLines(out, *migration);
+    }
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding& a, const Finding& b) { return a.severity < b.severity; });
     return out;

@@ -2,6 +2,7 @@
 
 #include "source/CudaLinkComments.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace kl::core::findings {
@@ -60,7 +61,9 @@ Expected<std::optional<MigrationSource>> loadMigrationSource(const TaskSpec& tas
     m.cudaKernel = task.cudaKernel;
     m.nkiFile = irName(task.kernelFile, task.folder, ir);
     const int cudaLines = countLines(m.cudaText);
-    m.links = parseCudaLinkComments(*nki, cudaLines).links;
+    for (LineLink& l : parseCudaLinkComments(*nki, cudaLines).links) {
+        m.links.push_back({m.nkiFile, std::move(l)});
+    }
     // `# cuda:` comments count in every file of the kernel's package (a helper module's lines link too).
     for (const std::string& f : ir.files) {
         if (f == m.nkiFile) {
@@ -71,11 +74,49 @@ Expected<std::optional<MigrationSource>> loadMigrationSource(const TaskSpec& tas
             continue;
         }
         if (auto text = readTextFile(path)) {
-            auto more = parseCudaLinkComments(*text, cudaLines).links;
-            m.links.insert(m.links.end(), more.begin(), more.end());
+            for (LineLink& l : parseCudaLinkComments(*text, cudaLines).links) {
+                m.links.push_back({f, std::move(l)});
+            }
         }
     }
     return std::optional<MigrationSource>{std::move(m)};
+}
+
+void addLinkedCudaLines(std::vector<Finding>& findings, const MigrationSource& migration) {
+    auto linkedAt = [&](const std::string& file, int line) -> const LineLink* {
+        const LineLink* best = nullptr;
+        for (const MigrationSource::FileLink& fl : migration.links) {
+            const LineLink& l = fl.link;
+            if (fl.nkiFile != file || l.state == LinkState::Rejected || line < l.nkiFirst || line > l.nkiLast) {
+                continue;
+            }
+            if (best == nullptr || l.nkiLast - l.nkiFirst < best->nkiLast - best->nkiFirst) {
+                best = &l;
+            }
+        }
+        return best;
+    };
+    for (Finding& f : findings) {
+        for (EvidenceItem& e : f.evidence) {
+            std::vector<SourceRange> added;
+            for (const SourceRange& r : e.lines) {
+                const LineLink* l = r.side == SourceSide::Nki ? linkedAt(r.file, r.firstLine) : nullptr;
+                if (l == nullptr) {
+                    continue;
+                }
+                const SourceRange cuda{SourceSide::Cuda, migration.cudaFile, l->cudaFirst, l->cudaLast};
+                if (std::find(e.lines.begin(), e.lines.end(), cuda) == e.lines.end() &&
+                    std::find(added.begin(), added.end(), cuda) == added.end()) {
+                    added.push_back(cuda);
+                }
+            }
+            for (SourceRange& r : added) {
+                if (e.lines.size() < kMaxRanges) {
+                    e.lines.push_back(std::move(r));
+                }
+            }
+        }
+    }
 }
 
 } // namespace kl::core::findings

@@ -155,6 +155,17 @@ TEST(RuleEvidence, UnmappedNamesTheUnlinkedCudaRegion) {
     EXPECT_EQ(f->evidence.front().lines.front().lastLine, 16);
 }
 
+TEST(RuleEvidence, NkiEvidenceLinesBringTheirLinkedCudaLines) {
+    const auto a = analyse("colsum_fp32");
+    ASSERT_TRUE(a);
+    const Finding* f = a->find("dma-small-transfers");
+    ASSERT_NE(f, nullptr);
+    const auto& lines = f->evidence.front().lines;
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], (SourceRange{SourceSide::Nki, "kernel.py", 15, 15}));  // the x load ...
+    EXPECT_EQ(lines[1], (SourceRange{SourceSide::Cuda, "kernel.cu", 10, 10})); // ... its `# cuda: 10`
+}
+
 TEST(RuleEvidence, RooflineFiguresComeFromTheProfile) {
     const auto a = analyse("moving_free.py", "wide_moving", kResident);
     ASSERT_TRUE(a);

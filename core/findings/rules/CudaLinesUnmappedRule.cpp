@@ -34,8 +34,8 @@ void CudaLinesUnmappedRule::check(const FindingsInput& in, const RuleSettings& s
     const MigrationSource& m = *in.migration;
     const CudaScan scan(m.cudaText, m.cudaKernel);
     auto linked = [&](int line) {
-        return std::any_of(m.links.begin(), m.links.end(), [line](const LineLink& l) {
-            return l.state != LinkState::Rejected && l.cudaFirst <= line && line <= l.cudaLast;
+        return std::any_of(m.links.begin(), m.links.end(), [line](const MigrationSource::FileLink& fl) {
+            return fl.link.state != LinkState::Rejected && fl.link.cudaFirst <= line && line <= fl.link.cudaLast;
         });
     };
     std::vector<Region> regions;
