@@ -1,5 +1,7 @@
 #include "cli/CliSupport.h"
 
+#include "report/TextEscape.h"
+
 #include <cstdio>
 #include <fstream>
 
@@ -31,8 +33,13 @@ Expected<void> writeText(const std::string& path, const std::string& text, const
     return {};
 }
 
+void printText(std::FILE* stream, std::string_view text) {
+    const std::string shown = core::report::terminalText(text, true);
+    std::fwrite(shown.data(), 1, shown.size(), stream);
+}
+
 int fail(const Error& error, int code) {
-    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    printText(stderr, formatError(error) + "\n");
     return code;
 }
 

@@ -2,8 +2,10 @@
 
 #include "common/Error.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kl::app {
@@ -15,7 +17,12 @@ namespace kl::app {
 [[nodiscard]] Expected<void> writeText(const std::string& path, const std::string& text,
                                        const std::string& what = "the JSON result");
 
-/// Prints the error on stderr and returns `code`, for `return fail(e, 1);`.
+/// Writes `text` to `stream` through core::report::terminalText with line breaks kept: every report or message
+/// that may hold user text (kernel and file names, task titles, IR diagnostics) is printed with it, so no escape
+/// sequence from a file reaches the terminal.
+void printText(std::FILE* stream, std::string_view text);
+
+/// Prints the error on stderr (printText) and returns `code`, for `return fail(e, 1);`.
 int fail(const Error& error, int code);
 
 } // namespace kl::app

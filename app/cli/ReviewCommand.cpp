@@ -1,6 +1,7 @@
 // `kernellens-cli review`: create and edit review files (.klreview) without the GUI.
 #include "cli/Commands.h"
 
+#include "report/TextEscape.h"
 #include "review/ReviewFile.h"
 #include "rubric/RubricLoader.h"
 
@@ -96,6 +97,12 @@ Shows each task with its status, time spent, scorecard and annotations. Filters 
 )"},
 };
 
+/// User text (titles, folders, annotation text, rubric ids) for one line of terminal output: no escape
+/// sequences, no control characters, no line breaks.
+std::string shown(std::string_view text) {
+    return core::report::terminalText(text);
+}
+
 /// Parsed "--flag value" / "--flag=value" options plus positionals, checked against what a subcommand accepts.
 struct Options {
     std::vector<std::string> positional;
@@ -130,18 +137,18 @@ std::optional<Options> parseOptions(const std::vector<std::string>& args, std::s
         } else if (valued.contains(name)) {
             if (!inlineValue) {
                 if (i + 1 >= args.size()) {
-                    std::fprintf(stderr, "error: --%s needs a value\n", name.c_str());
+                    std::fprintf(stderr, "error: --%s needs a value\n", shown(name).c_str());
                     return std::nullopt;
                 }
                 value = args[++i];
             }
             if (out.values.contains(name)) {
-                std::fprintf(stderr, "error: --%s given twice\n", name.c_str());
+                std::fprintf(stderr, "error: --%s given twice\n", shown(name).c_str());
                 return std::nullopt;
             }
             out.values[name] = value;
         } else {
-            std::fprintf(stderr, "error: unknown option --%s\n", name.c_str());
+            std::fprintf(stderr, "error: unknown option --%s\n", shown(name).c_str());
             return std::nullopt;
         }
     }
@@ -170,12 +177,12 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(std::string_view
 }
 
 int fail(const Error& error) {
-    std::fprintf(stderr, "%s\n", formatError(error).c_str());
+    std::fprintf(stderr, "%s\n", core::report::terminalText(formatError(error), true).c_str());
     return kExitFailure;
 }
 
 int usageError(std::string_view sub, const std::string& message) {
-    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli review %.*s --help' for usage.\n", message.c_str(),
+    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli review %.*s --help' for usage.\n", shown(message).c_str(),
                  static_cast<int>(sub.size()), sub.data());
     return kExitUsage;
 }
@@ -206,8 +213,8 @@ int runNew(const Options& opts) {
     if (!file) {
         return fail(file.error());
     }
-    std::printf("created %s (rubric %s, %zu items)\n", opts.positional[0].c_str(), file->rubric().id.c_str(),
-                file->rubric().itemCount());
+    std::printf("created %s (rubric %s, %zu items)\n", shown(opts.positional[0]).c_str(),
+                shown(file->rubric().id).c_str(), file->rubric().itemCount());
     return 0;
 }
 
@@ -220,8 +227,8 @@ int runAddTask(ReviewFile& file, const Options& opts) {
         if (!task) {
             return fail(task.error());
         }
-        std::printf("task %lld: %s (%s)\n", static_cast<long long>(task->id), task->folder.c_str(),
-                    task->title.c_str());
+        std::printf("task %lld: %s (%s)\n", static_cast<long long>(task->id), shown(task->folder).c_str(),
+                    shown(task->title).c_str());
     }
     return 0;
 }
@@ -312,8 +319,8 @@ int runScore(ReviewFile& file, const Options& opts) {
         return fail(score.error());
     }
     const core::RubricItem* rubricItem = file.rubric().findItem(*item);
-    std::printf("task %lld: %s = %s\n", static_cast<long long>(*task), item->c_str(),
-                rubricItem->scale.describe(score->value).c_str());
+    std::printf("task %lld: %s = %s\n", static_cast<long long>(*task), shown(*item).c_str(),
+                shown(rubricItem->scale.describe(score->value)).c_str());
     return 0;
 }
 
@@ -373,16 +380,16 @@ std::string describeAnchor(const core::Anchor& an) {
 void printTask(const core::Task& task, const core::Scorecard& card, const std::vector<Annotation>& notes) {
     const std::string overall = card.overall ? fmt::format("{:.2f}", *card.overall) : "-";
     std::printf("task %lld  %s  [%s]  %s  %llds  scorecard: %s (overall %s)\n", static_cast<long long>(task.id),
-                task.folder.c_str(), std::string(core::toString(task.status)).c_str(), task.title.c_str(),
+                shown(task.folder).c_str(), std::string(core::toString(task.status)).c_str(), shown(task.title).c_str(),
                 static_cast<long long>(task.secondsSpent), core::toString(card.result), overall.c_str());
     for (const std::string& reason : card.reasons) {
-        std::printf("    - %s\n", reason.c_str());
+        std::printf("    - %s\n", shown(reason).c_str());
     }
     for (const Annotation& a : notes) {
         std::printf("  #%lld %-8s %-22s %s%s%s: %s\n", static_cast<long long>(a.id),
                     std::string(core::toString(a.severity)).c_str(), describeAnchor(a.anchor).c_str(),
-                    a.rubricItem.empty() ? "-" : a.rubricItem.c_str(), a.resolved ? " (resolved)" : "",
-                    a.score ? fmt::format(" score {}", *a.score).c_str() : "", a.text.c_str());
+                    a.rubricItem.empty() ? "-" : shown(a.rubricItem).c_str(), a.resolved ? " (resolved)" : "",
+                    a.score ? fmt::format(" score {}", *a.score).c_str() : "", shown(a.text).c_str());
     }
 }
 
@@ -416,7 +423,8 @@ int runList(ReviewFile& file, const Options& opts) {
         }
     }
     if (tasks->empty() && !opts.flags.contains("json")) {
-        std::printf("no tasks yet; add one with `kernellens-cli review add-task %s TASK_DIR`\n", file.path().c_str());
+        std::printf("no tasks yet; add one with `kernellens-cli review add-task %s TASK_DIR`\n",
+                    shown(file.path()).c_str());
     }
     nlohmann::json out{{"file", file.path()}, {"rubric", file.rubric().id}, {"tasks", nlohmann::json::array()}};
     for (const core::Task& task : *tasks) {
@@ -523,7 +531,7 @@ int runReviewCommand(const std::vector<std::string>& args) {
     const std::string& sub = args[0];
     auto spec = kSubcommands.find(sub);
     if (spec == kSubcommands.end()) {
-        std::fprintf(stderr, "error: unknown review subcommand '%s'\n\n%s", sub.c_str(), kReviewUsage);
+        std::fprintf(stderr, "error: unknown review subcommand '%s'\n\n%s", shown(sub).c_str(), kReviewUsage);
         return kExitUsage;
     }
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -548,6 +556,15 @@ int runReviewCommand(const std::vector<std::string>& args) {
     auto file = ReviewFile::open(opts->positional[0]);
     if (!file) {
         return fail(file.error());
+    }
+    if (file->readOnly()) {
+        if (sub != "list") {
+            return fail(Error{ErrorCode::Io, fmt::format("review file is read-only ({}): cannot {}",
+                                                         file->readOnlyReason(), sub),
+                              file->path(), 0, "work on a copy in a writable folder"});
+        }
+        std::fprintf(stderr, "note: %s opened read-only: %s\n", shown(file->path()).c_str(),
+                     file->readOnlyReason().c_str());
     }
     if (sub == "add-task") {
         return runAddTask(*file, *opts);

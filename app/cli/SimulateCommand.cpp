@@ -138,7 +138,7 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
         return std::unexpected(outcome.error());
     }
     if (!outcome->warnings.empty()) {
-        std::fputs(outcome->warnings.c_str(), stderr);
+        printText(stderr, outcome->warnings);
     }
     auto ir = sim::IrLoader::loadFile(outcome->irFile);
     std::error_code ec;
@@ -206,10 +206,10 @@ int runSimulateCommand(const std::vector<std::string>& args) {
     const bool jsonToStdout = options->json && *options->json == "-";
     // With JSON on stdout the human-readable text goes to stderr so the JSON stays parseable.
     std::FILE* text = jsonToStdout ? stderr : stdout;
-    std::fputs(sim::TextReport::summary(r, choice.describe()).c_str(), text);
+    printText(text, sim::TextReport::summary(r, choice.describe())); // names and diagnostics come from the IR
     if (options->timeline > 0) {
         std::fputs("\n", text);
-        std::fputs(sim::TextReport::timeline(r, options->timeline).c_str(), text);
+        printText(text, sim::TextReport::timeline(r, options->timeline));
     }
     if (options->json) {
         if (auto ok = writeText(*options->json, sim::ResultJson::write(r)); !ok) {

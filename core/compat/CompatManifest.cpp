@@ -201,6 +201,8 @@ Expected<CompatManifest> parseCompatManifest(const std::string& text, const std:
         const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(e.byte, text.size()));
         const int line = 1 + static_cast<int>(std::count(text.begin(), end > text.begin() ? end - 1 : end, '\n'));
         return makeError(ErrorCode::Parse, fmt::format("not valid JSON: {}", e.what()), origin, line, kHint);
+    } catch (const json::exception& e) { // a number JSON cannot hold, such as 1e999 (out_of_range)
+        return makeError(ErrorCode::Parse, fmt::format("not valid JSON: {}", e.what()), origin, 0, kHint);
     }
     if (!doc.is_object()) {
         return makeError(ErrorCode::Parse, "a manifest is a JSON object {\"format\": 1, \"entries\": [...]}", origin, 0,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cctype>
 #include <utility>
 
 namespace kl::core {
@@ -12,6 +13,21 @@ namespace kl::core {
 namespace {
 // Long enough for the GUI and a CLI run to share a file, short enough that a stuck lock is reported.
 constexpr int kBusyTimeoutMs = 5000;
+
+/// "file:/a%20b.klreview?immutable=1": SQLite then takes no locks and needs no -shm or -wal file, which a
+/// read-only file system could not hold. Every byte outside a safe set is percent-encoded.
+std::string immutableUri(const std::string& path) {
+    std::string uri = "file:";
+    for (const char c : path) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '/' || c == '.' || c == '_' || c == '-' || c == '~') {
+            uri += c;
+        } else {
+            uri += fmt::format("%{:02X}", u);
+        }
+    }
+    return uri + "?immutable=1";
+}
 } // namespace
 
 Database::Database(Database&& other) noexcept
@@ -32,14 +48,19 @@ Database::~Database() {
 
 Expected<Database> Database::open(const std::string& path, OpenMode mode) {
     int flags = SQLITE_OPEN_NOMUTEX;
+    std::string name = path;
     switch (mode) {
     case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+    case OpenMode::Immutable:
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        name = immutableUri(path);
+        break;
     case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
     }
     Database db;
     db.m_path = path;
-    int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags, nullptr);
+    int rc = sqlite3_open_v2(name.c_str(), &db.m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc);
         return makeError(ErrorCode::Database, fmt::format("cannot open database: {}", message), path);

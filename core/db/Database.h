@@ -21,7 +21,8 @@ class Transaction;
 /// this code base only; anything carrying user data goes through `prepare` and `Statement::bind`.
 class Database {
 public:
-    enum class OpenMode { ReadOnly, ReadWrite, Create };
+    /// Immutable: read-only media (a read-only mount, a folder we cannot write): no locks, no -shm or -wal file.
+    enum class OpenMode { ReadOnly, Immutable, ReadWrite, Create };
 
     Database() = default;
     Database(Database&& other) noexcept;

@@ -1,5 +1,6 @@
 #include "lesson/LessonLoader.h"
 
+#include "common/JsonRead.h"
 #include "lesson/LessonText.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
@@ -26,6 +27,9 @@ int lineOfByte(std::string_view text, std::size_t byte) {
     return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
 }
 
+constexpr std::int64_t kMaxLine = 0x7fffffff;
+constexpr double kMaxMicroseconds = 1e9; ///< a time range in "us": at most 1000 s
+
 const Json& require(const Json& object, const char* key, const std::string& path) {
     if (!object.contains(key)) {
         throw FieldError{fmt::format("{}{} is missing", path, key)};
@@ -36,7 +40,7 @@ const Json& require(const Json& object, const char* key, const std::string& path
 std::string requireString(const Json& object, const char* key, const std::string& path) {
     const Json& v = require(object, key, path);
     if (!v.is_string() || v.get<std::string>().empty()) {
-        throw FieldError{fmt::format("{}{} must be a non-empty string", path, key)};
+        throw FieldError{kl::json::mismatch(path + key, "a non-empty string", v)};
     }
     return v.get<std::string>();
 }
@@ -46,7 +50,7 @@ std::string optionalString(const Json& object, const char* key, const std::strin
         return {};
     }
     if (!object[key].is_string()) {
-        throw FieldError{fmt::format("{}{} must be a string", path, key)};
+        throw FieldError{kl::json::mismatch(path + key, "a string", object[key])};
     }
     return object[key].get<std::string>();
 }
@@ -56,32 +60,39 @@ LessonLines parseLines(const Json& object, const char* key, const std::string& p
         return {};
     }
     const Json& v = object[key];
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() ||
-        v[0].get<int>() < 1 || v[1].get<int>() < v[0].get<int>()) {
-        throw FieldError{fmt::format("{}{} must be [first, last] with 1 <= first <= last", path, key)};
+    const auto first = v.is_array() && v.size() == 2 ? kl::json::integerIn(v[0], 1, kMaxLine) : std::nullopt;
+    const auto last = first ? kl::json::integerIn(v[1], *first, kMaxLine) : std::nullopt;
+    if (!last) {
+        throw FieldError{kl::json::mismatch(path + key, "[first, last] with 1 <= first <= last <= 2^31 - 1", v)};
     }
-    return {v[0].get<int>(), v[1].get<int>()};
+    return {static_cast<int>(*first), static_cast<int>(*last)};
 }
 
 LessonTimeRange parseTimeRange(const Json& v, const std::string& path) {
-    if (!v.is_object() || !v.contains("from") || !v.contains("to") || !v["from"].is_number() ||
-        !v["to"].is_number()) {
-        throw FieldError{fmt::format("{}time_range must be {{\"from\": number, \"to\": number, \"unit\": "
-                                     "\"fraction\" | \"us\"}}",
-                                     path)};
+    const std::string field = path + "time_range";
+    if (!v.is_object() || !v.contains("from") || !v.contains("to")) {
+        throw FieldError{
+            kl::json::mismatch(field, "{\"from\": number, \"to\": number, \"unit\": \"fraction\" | \"us\"}", v)};
     }
     LessonTimeRange r;
-    r.from = v["from"].get<double>();
-    r.to = v["to"].get<double>();
-    const std::string unit = v.value("unit", std::string("fraction"));
+    const std::string unit = v.contains("unit") ? requireString(v, "unit", field + ".") : std::string("fraction");
     if (unit == "us") {
         r.unit = LessonTimeRange::Unit::Microseconds;
     } else if (unit != "fraction") {
-        throw FieldError{fmt::format("{}time_range.unit must be \"fraction\" or \"us\", not \"{}\"", path, unit)};
+        throw FieldError{fmt::format("{}.unit must be \"fraction\" or \"us\", not \"{}\"", field, unit)};
     }
-    if (r.to <= r.from || r.from < 0 || (r.unit == LessonTimeRange::Unit::Fraction && r.to > 1)) {
-        throw FieldError{fmt::format("{}time_range needs 0 <= from < to (and to <= 1 for fractions)", path)};
+    // Microseconds become integer picoseconds: at most kMaxMicroseconds keeps that far from overflow.
+    const double limit = r.unit == LessonTimeRange::Unit::Fraction ? 1.0 : kMaxMicroseconds;
+    const auto from = kl::json::numberIn(v["from"], 0, limit);
+    const auto to = kl::json::numberIn(v["to"], 0, limit);
+    if (!from || !to || *to <= *from) {
+        throw FieldError{
+            fmt::format("{} needs 0 <= from < to <= {:g} ({}), found from {} and to {}", field, limit,
+                        r.unit == LessonTimeRange::Unit::Fraction ? "a fraction of the run" : "microseconds",
+                        kl::json::describe(v["from"]), kl::json::describe(v["to"]))};
     }
+    r.from = *from;
+    r.to = *to;
     return r;
 }
 
@@ -90,18 +101,18 @@ public:
     Parser(const std::filesystem::path& examplesDir) : m_examplesDir(examplesDir) {}
 
     std::string checkTask(const std::string& task, const std::string& path) const {
+        std::error_code ec;
         if (task.find('/') != std::string::npos || task.find("..") != std::string::npos ||
-            !std::filesystem::exists(m_examplesDir / task / "task.json")) {
+            task.find('\0') != std::string::npos || !std::filesystem::exists(m_examplesDir / task / "task.json", ec)) {
             std::vector<std::string> known;
-            std::error_code ec;
             for (const auto& entry : std::filesystem::directory_iterator(m_examplesDir, ec)) {
-                if (std::filesystem::exists(entry.path() / "task.json")) {
+                if (std::filesystem::exists(entry.path() / "task.json", ec)) {
                     known.push_back(entry.path().filename().string());
                 }
             }
             std::sort(known.begin(), known.end());
-            throw FieldError{fmt::format("{}: unknown example \"{}\" (examples: {})", path, task,
-                                         fmt::join(known, ", "))};
+            throw FieldError{
+                fmt::format("{}: unknown example \"{}\" (examples: {})", path, task, fmt::join(known, ", "))};
         }
         return task;
     }
@@ -112,13 +123,17 @@ public:
         }
         ProfileOverrides overrides;
         for (const auto& [key, value] : v.items()) {
-            if (!findWhatIfField(key)) {
-                throw FieldError{fmt::format("{}what_if: unknown profile field \"{}\"", path, key)};
+            const WhatIfField* field = findWhatIfField(key);
+            if (!field) {
+                throw FieldError{fmt::format("{}what_if: unknown profile field {}", path, kl::json::inQuotes(key))};
             }
-            if (!value.is_number()) {
-                throw FieldError{fmt::format("{}what_if.{} must be a number", path, key)};
+            const auto number = kl::json::numberIn(value, field->minimum, field->maximum);
+            if (!number) {
+                throw FieldError{kl::json::mismatch(
+                    fmt::format("{}what_if.{}", path, key),
+                    fmt::format("a number from {:g} to {:g} {}", field->minimum, field->maximum, field->unit), value)};
             }
-            overrides[key] = value.get<double>();
+            overrides[key] = *number;
         }
         return overrides;
     }
@@ -132,8 +147,8 @@ public:
         step.title = requireString(s, "title", prefix);
         step.text = requireString(s, "text", prefix);
         if (auto bad = unknownPlaceholder(step.text)) {
-            throw FieldError{fmt::format("{}text: unknown live number {{{}}} (docs/lessons.md lists them)", prefix,
-                                         *bad)};
+            throw FieldError{
+                fmt::format("{}text: unknown live number {{{}}} (docs/lessons.md lists them)", prefix, *bad)};
         }
         const Json& anchors = require(s, "anchors", prefix);
         const std::string anchorPath = prefix + "anchors.";
@@ -159,12 +174,13 @@ public:
                 throw FieldError{fmt::format("{}compare must be an object", prefix)};
             }
             LessonComparison cmp;
-            cmp.task = c.contains("task") ? checkTask(requireString(c, "task", prefix + "compare."), prefix + "compare.task")
-                                          : step.task;
+            cmp.task = c.contains("task")
+                           ? checkTask(requireString(c, "task", prefix + "compare."), prefix + "compare.task")
+                           : step.task;
             cmp.hardware = c.contains("hardware") ? requireString(c, "hardware", prefix + "compare.") : step.hardware;
             if (cmp.task == step.task && cmp.hardware == step.hardware) {
-                throw FieldError{fmt::format("{}compare names the step's own run: give another task or hardware",
-                                             prefix)};
+                throw FieldError{
+                    fmt::format("{}compare names the step's own run: give another task or hardware", prefix)};
             }
             step.compare = cmp;
         }
@@ -175,8 +191,10 @@ public:
         if (!root.is_object()) {
             throw FieldError{"a lesson file must hold one JSON object"};
         }
-        if (const int version = root.value("lesson_version", 0); version != 1) {
-            throw FieldError{fmt::format("lesson_version must be 1 (found {})", version)};
+        const auto version = root.find("lesson_version");
+        if (version == root.end() || kl::json::integerIn(*version, 1, 1) != 1) {
+            throw FieldError{version == root.end() ? std::string("lesson_version must be 1 (found none)")
+                                                   : kl::json::mismatch("lesson_version", "1", *version)};
         }
         Lesson lesson;
         lesson.title = requireString(root, "title", "");
@@ -204,6 +222,9 @@ Expected<Lesson> LessonLoader::loadString(std::string_view json, std::string_vie
     Json root;
     try {
         root = Json::parse(json.begin(), json.end());
+    } catch (const Json::out_of_range& e) { // a number such as 1e999
+        return makeError(ErrorCode::Parse, fmt::format("lesson is not valid JSON: {}", e.what()), std::string(origin),
+                         0, "write numbers JSON can hold");
     } catch (const Json::parse_error& e) {
         const int line = lineOfByte(json, e.byte > 0 ? e.byte - 1 : 0);
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line ...".
@@ -211,8 +232,8 @@ Expected<Lesson> LessonLoader::loadString(std::string_view json, std::string_vie
         if (const auto colon = what.find(": "); colon != std::string::npos) {
             what = what.substr(colon + 2);
         }
-        return makeError(ErrorCode::Parse, fmt::format("lesson is not valid JSON: {}", what), std::string(origin),
-                         line, "check for a missing comma, quote or bracket");
+        return makeError(ErrorCode::Parse, fmt::format("lesson is not valid JSON: {}", what), std::string(origin), line,
+                         "check for a missing comma, quote or bracket");
     }
     try {
         Lesson lesson = Parser(m_examplesDir).parse(root);
@@ -257,6 +278,8 @@ std::vector<Lesson> LessonLoader::loadFolder(const std::filesystem::path& folder
     return lessons;
 }
 
-std::filesystem::path lessonsDir() { return resourcesDir() / "lessons"; }
+std::filesystem::path lessonsDir() {
+    return resourcesDir() / "lessons";
+}
 
 } // namespace kl::core

@@ -49,7 +49,9 @@ std::size_t validSequenceLength(std::string_view s, std::size_t i) {
     return length;
 }
 
-bool isBadControl(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F; }
+bool isBadControl(unsigned char c) {
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
+}
 
 } // namespace
 
@@ -74,6 +76,41 @@ std::string sanitizeUtf8(std::string_view text) {
             out.append(text.substr(i, n));
         }
         i += n;
+    }
+    return out;
+}
+
+std::string terminalText(std::string_view text, bool multiline) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t n = validSequenceLength(text, i);
+        const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+        bool bad = n == 0;
+        if (n == 1) {
+            const unsigned char c = b(0);
+            bad = c == 0x7F || (c < 0x20 && !(multiline && (c == '\n' || c == '\t')));
+        } else if (n == 2) {
+            bad = b(0) == 0xC2 && b(1) < 0xA0; // U+0080..U+009F: the C1 controls (0x9B is CSI)
+        } else if (n == 3 && b(0) == 0xE2) {
+            // U+202A..U+202E (embeddings, overrides) and U+2066..U+2069 (isolates)
+            bad = (b(1) == 0x80 && b(2) >= 0xAA && b(2) <= 0xAE) || (b(1) == 0x81 && b(2) >= 0xA6 && b(2) <= 0xA9);
+        }
+        if (bad) {
+            out += kReplacement;
+        } else {
+            out.append(text.substr(i, n));
+        }
+        if (n == 0) {
+            // One replacement per maximal invalid subsequence, as in sanitizeUtf8.
+            ++i;
+            while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
+                ++i;
+            }
+        } else {
+            i += n;
+        }
     }
     return out;
 }
@@ -177,7 +214,8 @@ std::string base64(std::string_view bytes) {
     std::size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
         const std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) |
-                                (static_cast<std::uint8_t>(bytes[i + 1]) << 8) | static_cast<std::uint8_t>(bytes[i + 2]);
+                                (static_cast<std::uint8_t>(bytes[i + 1]) << 8) |
+                                static_cast<std::uint8_t>(bytes[i + 2]);
         out += kAlphabet[(v >> 18) & 63];
         out += kAlphabet[(v >> 12) & 63];
         out += kAlphabet[(v >> 6) & 63];

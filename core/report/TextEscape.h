@@ -14,6 +14,13 @@ namespace kl::core::report {
 /// `text` as valid UTF-8: invalid sequences and control characters (except \t \n \r) -> U+FFFD.
 [[nodiscard]] std::string sanitizeUtf8(std::string_view text);
 
+/// `text` safe to print on a terminal: invalid UTF-8, C0 and C1 control characters (ESC and CSI start escape
+/// sequences that clear the screen, retitle the window or hide text), DEL and the bidirectional overrides and
+/// isolates (which reorder what a terminal shows) each become U+FFFD. `multiline` keeps \n and \t (a report
+/// printed as a whole); otherwise they are replaced too, so one field stays on its line. Every piece of user
+/// text kernellens-cli prints passes through it.
+[[nodiscard]] std::string terminalText(std::string_view text, bool multiline = false);
+
 /// Sanitised and escaped for HTML text and attribute values (& < > " ').
 [[nodiscard]] std::string escapeHtml(std::string_view text);
 

@@ -11,6 +11,10 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
+
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 namespace kl::core {
 
@@ -18,7 +22,29 @@ namespace {
 
 constexpr const char* kUntouched = "the file was not changed";
 
-Expected<Database> openChecked(const std::string& path, int& version) {
+/// Why the review at `path` cannot be written, or nothing when it can. A read-only file system or a folder we
+/// cannot write (SQLite keeps FILE-wal and FILE-shm beside the file) need an immutable open.
+struct WriteBlock {
+    std::string reason;
+    bool immutable = false;
+};
+std::optional<WriteBlock> writeBlock(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path folder = std::filesystem::absolute(path, ec).parent_path();
+    struct statvfs fs {};
+    if (::statvfs(folder.c_str(), &fs) == 0 && (fs.f_flag & ST_RDONLY) != 0) {
+        return WriteBlock{"it is on a read-only file system", true};
+    }
+    if (::access(folder.c_str(), W_OK) != 0) {
+        return WriteBlock{"its folder is not writable", true};
+    }
+    if (::access(path.c_str(), W_OK) != 0) {
+        return WriteBlock{"the file is not writable (permissions)", false};
+    }
+    return std::nullopt;
+}
+
+Expected<Database> openChecked(const std::string& path, int& version, std::string& readOnlyReason) {
     auto header = probeReviewFile(path);
     if (!header) {
         return std::unexpected(header.error());
@@ -33,7 +59,10 @@ Expected<Database> openChecked(const std::string& path, int& version) {
     if (header->userVersion > ReviewSchema::kCurrentVersion) {
         return tooNew(header->userVersion);
     }
-    auto db = Database::open(path, Database::OpenMode::ReadWrite);
+    const std::optional<WriteBlock> block = writeBlock(path);
+    const auto mode = !block ? Database::OpenMode::ReadWrite
+                             : (block->immutable ? Database::OpenMode::Immutable : Database::OpenMode::ReadOnly);
+    auto db = Database::open(path, mode);
     if (!db) {
         return std::unexpected(db.error());
     }
@@ -62,10 +91,16 @@ Expected<Database> openChecked(const std::string& path, int& version) {
                          "not a KernelLens review file: the application id matches but the meta table does not", path,
                          0, kUntouched);
     }
-    if (db->isReadOnly()) {
-        // Every edit is saved as it is made, so a review we cannot write is one we cannot edit.
-        return makeError(ErrorCode::Io, "review file is read-only", path, 0,
-                         "check the permissions of the file and its folder, or work on a copy");
+    if (block || db->isReadOnly()) {
+        // Every edit is saved as it is made, so a review we cannot write is opened for reading only.
+        readOnlyReason = block ? block->reason : "SQLite could open it only for reading";
+        if (version < ReviewSchema::kCurrentVersion) {
+            return makeError(ErrorCode::Io,
+                             fmt::format("review file has schema version {} and must be updated to {}, but it is "
+                                         "read-only: {}",
+                                         version, ReviewSchema::kCurrentVersion, readOnlyReason),
+                             path, 0, fmt::format("open a copy in a writable folder; {}", kUntouched));
+        }
     }
     return db;
 }
@@ -79,11 +114,17 @@ ReviewFile::~ReviewFile() = default;
 Expected<ReviewFile> ReviewFile::open(const std::string& path) {
     ReviewFile file;
     file.m_path = path;
-    auto db = openChecked(path, file.m_openedVersion);
+    auto db = openChecked(path, file.m_openedVersion, file.m_readOnlyReason);
     if (!db) {
         return std::unexpected(db.error());
     }
     file.m_db = std::make_unique<Database>(std::move(*db));
+    if (file.readOnly()) {
+        if (auto ready = file.loadRubric(); !ready) {
+            return std::unexpected(ready.error());
+        }
+        return file;
+    }
     auto ready = then(then(file.enableWal(), [&] { return ReviewSchema::migrate(*file.m_db, file.m_openedVersion); }),
                       [&] { return file.loadRubric(); });
     if (!ready) {

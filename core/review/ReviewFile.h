@@ -26,6 +26,10 @@ class Database;
 /// schema, a foreign or a corrupted file is refused and left byte-identical. Only then does it switch
 /// to WAL with synchronous=FULL (every committed edit survives a crash or power loss) and migrate an
 /// older schema forward, one transaction per step.
+///
+/// A review that cannot be written (a read-only file system, a folder or file without write permission) is
+/// opened read-only instead: `readOnly()` is true, `readOnlyReason()` says why, nothing is migrated and every
+/// edit fails with SQLite's "readonly database" error. One that would first need migrating is refused.
 class ReviewFile {
 public:
     struct CreateOptions {
@@ -43,6 +47,10 @@ public:
     [[nodiscard]] static Expected<ReviewFile> open(const std::string& path);
 
     [[nodiscard]] const std::string& path() const { return m_path; }
+    /// True when the file was opened for reading only; readOnlyReason() says why ("it is on a read-only file
+    /// system"), for a banner or a CLI note.
+    [[nodiscard]] bool readOnly() const { return !m_readOnlyReason.empty(); }
+    [[nodiscard]] const std::string& readOnlyReason() const { return m_readOnlyReason; }
     /// Schema version the file had before this open (ReviewSchema::kCurrentVersion when none ran).
     [[nodiscard]] int openedVersion() const { return m_openedVersion; }
     [[nodiscard]] const Rubric& rubric() const { return *m_rubric; }
@@ -67,6 +75,7 @@ private:
     std::unique_ptr<Rubric> m_rubric;
     std::string m_rubricJson;
     std::string m_path;
+    std::string m_readOnlyReason; ///< empty: writable
     int m_openedVersion = 0;
 };
 

@@ -4,9 +4,9 @@
 #include "db/ExpectedOps.h"
 #include "db/Transaction.h"
 #include "review/TextCheck.h"
+#include "task/TaskSpec.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -42,18 +42,16 @@ Expected<std::string> readFile(const fs::path& path) {
     return buffer.str();
 }
 
-/// Adds the file named by `key` in task.json, if present; `required` makes its absence an error.
-Expected<void> addNamedFile(const nlohmann::json& task, const fs::path& folder, const char* key, const char* role,
+/// Adds the file `name` (task.json's `key`), if given; `required` makes its absence an error.
+Expected<void> addNamedFile(const std::string& name, const fs::path& folder, const char* key, const char* role,
                             bool required, std::vector<TaskFile>& files) {
-    auto it = task.find(key);
-    if (it == task.end() || !it->is_string()) {
+    if (name.empty()) {
         if (required) {
             return makeError(ErrorCode::Parse, fmt::format("task.json: missing field \"{}\" (a file name)", key),
                              (folder / "task.json").string());
         }
         return {};
     }
-    const std::string name = it->get<std::string>();
     auto content = readFile(folder / name);
     if (!content) {
         Error error = content.error();
@@ -74,34 +72,29 @@ Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
         return makeError(ErrorCode::NotFound, "no task.json in the task folder", jsonPath.string(), 0,
                          "a task folder holds task.json, the NKI kernel and the CUDA source (docs/task-format.md)");
     }
-    nlohmann::json task;
-    try {
-        task = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::parse_error& e) {
-        return makeError(ErrorCode::Parse, fmt::format("task.json is not valid JSON: {}", e.what()), jsonPath.string());
-    }
-    if (!task.is_object()) {
-        return makeError(ErrorCode::Parse, "task.json must hold a JSON object", jsonPath.string());
+    // The same reading as loadTaskSpec's: every field's type and range is checked before anything is stored.
+    auto task = parseTaskJson(*text, jsonPath.string());
+    if (!task) {
+        return std::unexpected(task.error());
     }
     std::vector<TaskFile> files{TaskFile{"task.json", "task_json", *text}};
-    auto named = then(addNamedFile(task, folder, "kernel_file", "nki", true, files),
-                      [&] { return addNamedFile(task, folder, "cuda_file", "cuda", false, files); });
+    auto named = then(addNamedFile(task->kernelFile, folder, "kernel_file", "nki", true, files),
+                      [&] { return addNamedFile(task->cudaFile, folder, "cuda_file", "cuda", false, files); });
     if (!named) {
         return std::unexpected(named.error());
     }
     // "hardware" is a profile name (trn1) unless it names a file in the folder.
-    if (auto hw = task.find("hardware");
-        hw != task.end() && hw->is_string() && fs::is_regular_file(folder / hw->get<std::string>())) {
-        if (auto added = addNamedFile(task, folder, "hardware", "hardware", false, files); !added) {
+    std::error_code ec;
+    if (!task->hardware.empty() && fs::is_regular_file(folder / task->hardware, ec)) {
+        if (auto added = addNamedFile(task->hardware, folder, "hardware", "hardware", false, files); !added) {
             return std::unexpected(added.error());
         }
     }
     std::string folderName = folder.filename().string();
     if (folderName.empty() || folderName == ".") {
-        folderName = fs::absolute(folder).lexically_normal().filename().string();
+        folderName = fs::absolute(folder, ec).lexically_normal().filename().string();
     }
-    const std::string title = task.value("title", folderName);
-    return add(folderName, title.empty() ? folderName : title, files);
+    return add(folderName, task->title.empty() ? folderName : task->title, files);
 }
 
 Expected<Task> TaskRepository::add(const std::string& folder, const std::string& title,

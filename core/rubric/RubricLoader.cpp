@@ -1,5 +1,7 @@
 #include "rubric/RubricLoader.h"
 
+#include "common/JsonRead.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,8 @@ using nlohmann::json;
 
 constexpr int kSupportedFormat = 1;
 constexpr int kMaxLevels = 10;
+constexpr double kMaxWeight = 1000;
+constexpr double kMaxThreshold = 5; ///< the overall score is on the 1-5 scale (docs/review-file.md)
 
 /// Walks the parsed JSON and builds a Rubric; each failure names the JSON path and, where the
 /// enclosing item or area id can be found in the text, its line.
@@ -37,8 +41,11 @@ public:
         if (!ok) {
             return std::unexpected(m_error);
         }
-        rubric.version = root.value("version", std::string("1"));
-        if (!number(root, "pass_threshold", "", rubric.passThreshold, 3.0)) {
+        rubric.version = "1";
+        if (root.contains("version") && !str(root, "version", "", rubric.version)) {
+            return std::unexpected(m_error);
+        }
+        if (!number(root, "pass_threshold", "", rubric.passThreshold, 3.0, kMaxThreshold)) {
             return std::unexpected(m_error);
         }
         if (!root.contains("areas") || !root["areas"].is_array() || root["areas"].empty()) {
@@ -64,7 +71,7 @@ private:
             return failed(fmt::format("{}: must be an object", path), 0);
         }
         if (!str(node, "id", path, area.id) || !str(node, "title", path, area.title) ||
-            !number(node, "weight", path, area.weight, 1.0)) {
+            !number(node, "weight", path, area.weight, 1.0, kMaxWeight)) {
             return false;
         }
         if (!node.contains("items") || !node["items"].is_array() || node["items"].empty()) {
@@ -93,7 +100,7 @@ private:
         }
         const std::string where = fmt::format("{} (\"{}\")", path, item.id);
         if (!str(node, "title", where, item.title) || !str(node, "guidance", where, item.guidance) ||
-            !number(node, "weight", where, item.weight, 1.0)) {
+            !number(node, "weight", where, item.weight, 1.0, kMaxWeight)) {
             return false;
         }
         if (!node.contains("scale")) {
@@ -133,25 +140,33 @@ private:
 
     bool str(const json& node, const char* key, const std::string& path, std::string& out) {
         auto it = node.find(key);
-        if (it == node.end() || !it->is_string() || it->get<std::string>().empty()) {
-            const std::string where = path.empty() ? std::string() : path + ": ";
-            return failed(fmt::format("{}missing field \"{}\" (a non-empty string)", where, key), 0);
+        const std::string field = path.empty() ? std::string(key) : fmt::format("{}: \"{}\"", path, key);
+        if (it == node.end()) {
+            return failed(
+                fmt::format("{}missing field \"{}\" (a non-empty string)", path.empty() ? "" : path + ": ", key), 0);
+        }
+        if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+            return failed(kl::json::mismatch(field, "a non-empty string", *it), 0);
         }
         out = it->get<std::string>();
         return true;
     }
 
-    bool number(const json& node, const char* key, const std::string& path, double& out, double fallback) {
+    /// An optional number in (0, maximum]; `fallback` when absent.
+    bool number(const json& node, const char* key, const std::string& path, double& out, double fallback,
+                double maximum) {
         auto it = node.find(key);
         if (it == node.end()) {
             out = fallback;
             return true;
         }
-        if (!it->is_number() || it->get<double>() <= 0) {
-            const std::string where = path.empty() ? std::string() : path + ": ";
-            return failed(fmt::format("{}\"{}\" must be a positive number", where, key), 0);
+        const auto v = kl::json::numberIn(*it, 0, maximum);
+        if (!v || *v <= 0) {
+            const std::string field = path.empty() ? std::string(key) : fmt::format("{}: \"{}\"", path, key);
+            return failed(
+                kl::json::mismatch(field, fmt::format("a number greater than 0 and at most {:g}", maximum), *it), 0);
         }
-        out = it->get<double>();
+        out = *v;
         return true;
     }
 
@@ -218,6 +233,8 @@ Expected<Rubric> RubricLoader::parse(std::string_view text, const std::string& s
         const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
         return makeError(ErrorCode::Parse, fmt::format("rubric is not valid JSON: {}", e.what()), sourceName,
                          lineAtByte(text, byte));
+    } catch (const json::exception& e) { // a number such as 1e999 (out_of_range)
+        return makeError(ErrorCode::Parse, fmt::format("rubric is not valid JSON: {}", e.what()), sourceName);
     }
     return RubricParser(text, sourceName).parse(root);
 }

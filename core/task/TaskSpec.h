@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kl::core {
@@ -36,6 +37,26 @@ struct TaskSpec {
     /// `hardware` ready for sim::ProfileLocator: a profile name as is, a profile file resolved against `folder`.
     [[nodiscard]] std::string hardwareSpec() const;
 };
+
+/// task.json as written (docs/task-format.md, "Limits" there gives the ranges): every field's JSON type and
+/// every number's range checked, paths as written, absent fields empty. Reads nothing from the file system;
+/// loadTaskSpec and the review's add-task both start from it. Errors name `file`, the field and what was
+/// expected.
+struct TaskJson {
+    std::string title; ///< empty when not given
+    std::string description;
+    std::string kernelFile;
+    std::string kernel;
+    std::string cudaFile;
+    std::string cudaKernel;
+    std::vector<TaskArgument> args;
+    bool hasArgs = false;
+    std::vector<int> grid{1};
+    std::string hardware;
+    std::vector<std::string> extraFiles;
+    std::string packageRoot;
+};
+[[nodiscard]] Expected<TaskJson> parseTaskJson(std::string_view text, const std::string& file);
 
 /// Reads `folder/task.json`. Errors name the file and the offending key.
 [[nodiscard]] Expected<TaskSpec> loadTaskSpec(const std::filesystem::path& folder);

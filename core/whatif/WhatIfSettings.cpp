@@ -1,5 +1,7 @@
 #include "whatif/WhatIfSettings.h"
 
+#include "hw/ProfileFields.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -18,13 +20,13 @@ const std::array<WhatIfField, 12> kFields{{
      [](P& p) -> double& { return p.dma.coreBytesPerNs; }},
     {"dma.engine_bandwidth", "DMA bandwidth (per engine)", "bytes/ns", 0.1, 10000, false,
      [](P& p) -> double& { return p.dma.engineBytesPerNs; }},
-    {"dma.queues", "DMA queues", "queues", 1, 256, true, [](P& p) -> double& { return p.dma.queues; }},
+    {"dma.queues", "DMA queues", "queues", 1, 64, true, [](P& p) -> double& { return p.dma.queues; }},
     {"dma.fixed_latency", "DMA fixed latency", "ns", 0, 100000, false,
      [](P& p) -> double& { return p.dma.fixedLatencyNs; }},
-    {"clocks.tensor", "TensorE clock", "GHz", 0.01, 100, false, [](P& p) -> double& { return p.tensorGhz; }},
-    {"clocks.vector", "VectorE clock", "GHz", 0.01, 100, false, [](P& p) -> double& { return p.vectorGhz; }},
-    {"clocks.scalar", "ScalarE clock", "GHz", 0.01, 100, false, [](P& p) -> double& { return p.scalarGhz; }},
-    {"clocks.gpsimd", "GpSimdE clock", "GHz", 0.01, 100, false, [](P& p) -> double& { return p.gpsimdGhz; }},
+    {"clocks.tensor", "TensorE clock", "GHz", 0.1, 10, false, [](P& p) -> double& { return p.tensorGhz; }},
+    {"clocks.vector", "VectorE clock", "GHz", 0.1, 10, false, [](P& p) -> double& { return p.vectorGhz; }},
+    {"clocks.scalar", "ScalarE clock", "GHz", 0.1, 10, false, [](P& p) -> double& { return p.scalarGhz; }},
+    {"clocks.gpsimd", "GpSimdE clock", "GHz", 0.1, 10, false, [](P& p) -> double& { return p.gpsimdGhz; }},
     {"dma.engines", "DMA engines", "engines", 1, 64, true, [](P& p) -> double& { return p.dma.engines; }},
     {"sbuf.partition_bytes", "SBUF per partition", "bytes", 1024, 64.0 * 1024 * 1024, true,
      [](P& p) -> double& { return p.sbuf.partitionBytes; }},
@@ -34,7 +36,9 @@ const std::array<WhatIfField, 12> kFields{{
 
 } // namespace
 
-std::span<const WhatIfField> whatIfFields() { return kFields; }
+std::span<const WhatIfField> whatIfFields() {
+    return kFields;
+}
 
 const WhatIfField* findWhatIfField(std::string_view key) {
     for (const WhatIfField& f : kFields) {
@@ -60,13 +64,17 @@ Expected<sim::HardwareProfile> applyOverrides(const sim::HardwareProfile& base, 
                              "use a field such as dma.core_bandwidth, dma.queues or clocks.tensor");
         }
         if (!std::isfinite(value) || value < f->minimum || value > f->maximum) {
-            return makeError(ErrorCode::InvalidArgument,
-                             fmt::format("{} = {} is outside {} .. {} {}", key, value, f->minimum, f->maximum, f->unit));
+            return makeError(ErrorCode::InvalidArgument, fmt::format("{} = {} is outside {} .. {} {}", key, value,
+                                                                     f->minimum, f->maximum, f->unit));
         }
         f->field(p) = f->integral ? std::round(value) : value;
     }
     if (!overrides.empty()) {
         p.name = base.name + "-whatif";
+    }
+    // The what-if ranges lie inside the profile's (a test checks it); this keeps any combination honest too.
+    if (auto ok = sim::checkProfile(p, p.name); !ok) {
+        return std::unexpected(ok.error());
     }
     return p;
 }

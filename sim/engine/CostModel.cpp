@@ -146,7 +146,7 @@ double CostModel::ghz(Engine engine) const {
 }
 
 TimePs CostModel::toPs(double cycles, Engine engine) const {
-    return static_cast<TimePs>(std::ceil(cycles * 1000.0 / ghz(engine)));
+    return durationPs(std::ceil(cycles * 1000.0 / ghz(engine)));
 }
 
 } // namespace kl::sim

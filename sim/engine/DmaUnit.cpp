@@ -1,5 +1,7 @@
 #include "engine/DmaUnit.h"
 
+#include "hw/ProfileFields.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,8 +16,9 @@ constexpr double kFullTolerance = 1e-9;
 } // namespace
 
 DmaUnit::DmaUnit(const HardwareProfile& hw)
-    : m_hw(hw), m_queueFree(static_cast<std::size_t>(std::max(1.0, hw.dma.queues)), 0),
-      m_latencyPs(static_cast<TimePs>(std::llround(hw.dma.fixedLatencyNs * 1000.0))),
+    : m_hw(hw),
+      m_queueFree(static_cast<std::size_t>(clampToInt(hw.dma.queues, 1, static_cast<std::int64_t>(kMaxDmaQueues))), 0),
+      m_latencyPs(clampToInt(std::round(hw.dma.fixedLatencyNs * 1000.0), 0, kMaxDurationPs)),
       m_poolPerPs(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) / 1000.0) {
     m_pieces.push_back({0, 0.0, 0.0});
 }
@@ -164,7 +167,7 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
         }
         firstGrant = std::min(firstGrant, i);
         const bool last = i + 1 == m_pieces.size();
-        const TimePs end = now + static_cast<TimePs>(std::ceil(remaining / rate));
+        const TimePs end = now + durationPs(std::ceil(remaining / rate));
         TimePs until = end;
         if (!last && m_pieces[i + 1].start < end) {
             until = m_pieces[i + 1].start; // take the whole piece and go on

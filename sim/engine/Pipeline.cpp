@@ -1,5 +1,7 @@
 #include "engine/Pipeline.h"
 
+#include "hw/ProfileFields.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,11 +24,16 @@ bool isMatmul(const Instruction& in) {
     return in.op == Op::NcMatmul && in.engine == Engine::Tensor;
 }
 
+/// A profile byte size as an integer; checkProfile refuses a run whose sizes are out of range.
+std::int64_t partitionBytes(double bytes) {
+    return clampToInt(bytes, 0, static_cast<std::int64_t>(kMaxPartitionBytes));
+}
+
 } // namespace
 
 Pipeline::Pipeline(const HardwareProfile& hw)
-    : m_hw(hw), m_cost(hw), m_dma(hw), m_sbuf(static_cast<std::int64_t>(hw.sbuf.partitionBytes)),
-      m_psum(static_cast<std::int64_t>(hw.psum.partitionBytes)) {}
+    : m_hw(hw), m_cost(hw), m_dma(hw), m_sbuf(partitionBytes(hw.sbuf.partitionBytes)),
+      m_psum(partitionBytes(hw.psum.partitionBytes)) {}
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const std::vector<BufferFacts>& facts = ir.bufferFacts();
@@ -34,7 +41,7 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     m_deps.reset(facts.size());
     m_facts = facts.data();
     m_ownFacts.clear();
-    m_bankBytes = static_cast<std::int64_t>(m_hw.psum.bankBytes);
+    m_bankBytes = partitionBytes(m_hw.psum.bankBytes);
     m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = ir.lastMatmul();
     m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = ir.lastOn(Engine::Tensor);
     m_laneLastUse[static_cast<std::size_t>(Lane::Vector)] = ir.lastOn(Engine::Vector);
@@ -70,11 +77,17 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
 }
 
 Expected<void> Pipeline::run(const KernelIr& ir) {
+    if (auto ok = checkProfile(m_hw, m_hw.name); !ok) {
+        return ok;
+    }
     if (auto ok = prepare(ir); !ok) {
         return ok;
     }
     m_batchSize = 0;
     m_memoryBatchSize = 0;
+    m_pastLimit = false;
+    m_dmaBytesTotal = 0;
+    m_onChipBytesTotal = 0;
     m_mark = 0;
     m_markSent = 0;
     for (SimListener* l : m_listeners) {
@@ -94,11 +107,29 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
         } else {
             scheduleCompute(ir, i);
         }
+        if (m_pastLimit) [[unlikely]] {
+            return pastLimitError(ir, i);
+        }
     }
     flushInstructions();
     flushMemoryBatch();
     emitDmaBandwidth(true);
     return {};
+}
+
+Expected<void> Pipeline::pastLimitError(const KernelIr& ir, std::uint32_t index) const {
+    const Instruction& in = ir.instructions()[index];
+    const std::string what =
+        m_dmaBytesTotal > kMaxTotalBytes
+            ? std::string("the DMA transfers so far move more than 2^62 bytes")
+            : (m_onChipBytesTotal > kMaxTotalBytes ? std::string("the tiles allocated so far hold more than 2^62 bytes")
+                                                   : std::string("it ends after 2^61 ps (about 27 days) of simulated "
+                                                                 "time"));
+    return makeError(
+        ErrorCode::Unsupported,
+        fmt::format("simulation stopped at instruction #{} (id {}, {}): {}", index, in.id, opName(in.op), what), {}, 0,
+        "the hardware profile (clocks, bandwidths, latencies) or the Kernel IR (elements, bytes) holds "
+        "numbers far outside real hardware");
 }
 
 void Pipeline::advanceWatermark(std::uint32_t index) {
@@ -201,6 +232,8 @@ void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
         e.partitionBytes = reserved(f);
         e.bytes = e.partitionBytes * f.partitions;
         e.overflow = overflow;
+        m_onChipBytesTotal += e.bytes;
+        m_pastLimit |= m_onChipBytesTotal > kMaxTotalBytes;
         emitMemory(e);
     }
 }
@@ -392,6 +425,8 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     }
     const double bytesPerPartition = static_cast<double>(bytes) / static_cast<double>(partitions);
     const DmaUnit::Transfer t = m_dma.issue(start, bytes, bytesPerPartition, partitions);
+    m_dmaBytesTotal += bytes;
+    m_pastLimit |= m_dmaBytesTotal > kMaxTotalBytes;
     commitAllocations(start, dmaLane(queue));
     recordAccesses(ir.srcs(in), false, t.end, index);
     recordAccesses(ir.dsts(in), true, t.end, index);
@@ -436,6 +471,8 @@ void Pipeline::emitDmaBandwidth(bool all) {
 }
 
 void Pipeline::emit(const InstructionEvent& e) {
+    // Every instruction passes here: the one place its end is checked against the limit (no branch).
+    m_pastLimit |= e.end >= kMaxTimePs;
     m_batch[m_batchSize++] = e;
     if (m_batchSize == kBatch) {
         flushInstructions();

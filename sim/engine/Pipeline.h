@@ -55,6 +55,8 @@ private:
     };
 
     [[nodiscard]] Expected<void> prepare(const KernelIr& ir);
+    /// Why the run stopped at instruction `index` (m_pastLimit).
+    [[nodiscard]] Expected<void> pastLimitError(const KernelIr& ir, std::uint32_t index) const;
     void scheduleCompute(const KernelIr& ir, std::uint32_t index);
     void scheduleMatmul(const KernelIr& ir, std::uint32_t index);
     void scheduleDma(const KernelIr& ir, std::uint32_t index);
@@ -102,6 +104,11 @@ private:
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
     std::vector<SimListener*> m_listeners;
+    /// Set when an instruction ends at or after kMaxTimePs or a byte total passes kMaxTotalBytes: the run
+    /// stops with an error before any later sum could overflow.
+    bool m_pastLimit = false;
+    std::int64_t m_dmaBytesTotal = 0;
+    std::int64_t m_onChipBytesTotal = 0;
     std::array<InstructionEvent, kBatch> m_batch{};
     std::size_t m_batchSize = 0;
     std::array<MemoryEvent, kBatch> m_memoryBatch{};

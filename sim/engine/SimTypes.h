@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,6 +10,32 @@ namespace kl::sim {
 /// Simulated time in picoseconds. Integer so that the same run gives the same bits everywhere; a cycle of a
 /// 2.8 GHz engine is rounded up to 358 ps when a cost is converted (docs/simulator.md).
 using TimePs = std::int64_t;
+
+/// The simulated time a run may reach (2^61 ps, about 27 days). Every value from a profile or an IR is bounded
+/// when it is loaded and one instruction's duration saturates at kMaxDurationPs, so a start (below kMaxTimePs)
+/// plus a few durations never overflows; the Pipeline stops a run with an error as soon as an instruction ends at
+/// or after kMaxTimePs, which every saturated duration does (docs/simulator.md, "Limits").
+inline constexpr TimePs kMaxTimePs = TimePs{1} << 61;
+inline constexpr TimePs kMaxDurationPs = kMaxTimePs;
+
+/// The bytes all DMA transfers of a run may move, and the bytes all its on-chip tiles may hold, in total; one
+/// transfer or tile is bounded by the IR loader's limits, so the running totals cannot overflow before this.
+inline constexpr std::int64_t kMaxTotalBytes = std::int64_t{1} << 62;
+
+/// A duration in picoseconds (already rounded up) as TimePs, saturating at kMaxDurationPs. One `minsd` on the
+/// costing path: `ps` is never NaN, the profile and IR checks keep every cost finite.
+[[nodiscard]] inline TimePs durationPs(double ps) {
+    return static_cast<TimePs>(std::min(ps, static_cast<double>(kMaxDurationPs)));
+}
+
+/// `v` as an integer in [lo, hi] (NaN gives lo): for casts of profile numbers, which checkProfile keeps in range
+/// before a run, made safe for any profile so that constructing a unit can never be undefined.
+[[nodiscard]] constexpr std::int64_t clampToInt(double v, std::int64_t lo, std::int64_t hi) {
+    if (!(v >= static_cast<double>(lo))) {
+        return lo;
+    }
+    return v < static_cast<double>(hi) ? static_cast<std::int64_t>(v) : hi;
+}
 
 /// Timeline lanes: the two TensorE rows, the other engines, then one lane per DMA queue.
 enum class Lane : std::uint16_t {

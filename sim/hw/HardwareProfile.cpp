@@ -1,5 +1,8 @@
 #include "hw/HardwareProfile.h"
 
+#include "common/JsonRead.h"
+#include "hw/ProfileFields.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -13,97 +16,97 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct FieldSpec {
-    const char* group;
-    const char* key;
-    double& (*field)(HardwareProfile&);
+/// Thrown while reading a profile with the message for people; never leaves this file.
+struct FieldError {
+    std::string message;
 };
 
-/// Every numeric field of a profile. A field is {"value": number, "unit": "...", "source": "..."}; a missing
-/// `source` is an error, because an unsourced number is exactly what the profile exists to prevent.
-const FieldSpec kFields[] = {
-    {"clocks", "tensor", [](HardwareProfile& p) -> double& { return p.tensorGhz; }},
-    {"clocks", "vector", [](HardwareProfile& p) -> double& { return p.vectorGhz; }},
-    {"clocks", "scalar", [](HardwareProfile& p) -> double& { return p.scalarGhz; }},
-    {"clocks", "gpsimd", [](HardwareProfile& p) -> double& { return p.gpsimdGhz; }},
-    {"costs", "min_ii", [](HardwareProfile& p) -> double& { return p.costs.minIi; }},
-    {"costs", "access_overhead", [](HardwareProfile& p) -> double& { return p.costs.accessOverhead; }},
-    {"costs", "static_overhead", [](HardwareProfile& p) -> double& { return p.costs.staticOverhead; }},
-    {"costs", "matmul_min_interval", [](HardwareProfile& p) -> double& { return p.costs.matmulMinInterval; }},
-    {"costs", "fp32_matmul_factor", [](HardwareProfile& p) -> double& { return p.costs.fp32MatmulFactor; }},
-    {"costs", "load_stationary_speedup", [](HardwareProfile& p) -> double& { return p.costs.loadStationarySpeedup; }},
-    {"costs", "gpsimd_startup", [](HardwareProfile& p) -> double& { return p.costs.gpsimdStartup; }},
-    {"costs", "bn_aggr_factor", [](HardwareProfile& p) -> double& { return p.costs.bnAggrFactor; }},
-    {"costs", "reciprocal_factor", [](HardwareProfile& p) -> double& { return p.costs.reciprocalFactor; }},
-    {"costs", "tensor_tensor_slow_factor",
-     [](HardwareProfile& p) -> double& { return p.costs.tensorTensorSlowFactor; }},
-    {"costs", "tensor_reduce_fast_divisor", [](HardwareProfile& p) -> double& { return p.costs.reduceFastDivisor; }},
-    {"costs", "pe_rows", [](HardwareProfile& p) -> double& { return p.costs.peRows; }},
-    {"costs", "pe_cols", [](HardwareProfile& p) -> double& { return p.costs.peCols; }},
-    {"sbuf", "partitions", [](HardwareProfile& p) -> double& { return p.sbuf.partitions; }},
-    {"sbuf", "partition_bytes", [](HardwareProfile& p) -> double& { return p.sbuf.partitionBytes; }},
-    {"psum", "partitions", [](HardwareProfile& p) -> double& { return p.psum.partitions; }},
-    {"psum", "partition_bytes", [](HardwareProfile& p) -> double& { return p.psum.partitionBytes; }},
-    {"psum", "bank_bytes", [](HardwareProfile& p) -> double& { return p.psum.bankBytes; }},
-    {"dma", "engines", [](HardwareProfile& p) -> double& { return p.dma.engines; }},
-    {"dma", "queues", [](HardwareProfile& p) -> double& { return p.dma.queues; }},
-    {"dma", "partitions_per_engine", [](HardwareProfile& p) -> double& { return p.dma.partitionsPerEngine; }},
-    {"dma", "engine_bandwidth", [](HardwareProfile& p) -> double& { return p.dma.engineBytesPerNs; }},
-    {"dma", "core_bandwidth", [](HardwareProfile& p) -> double& { return p.dma.coreBytesPerNs; }},
-    {"dma", "fixed_latency", [](HardwareProfile& p) -> double& { return p.dma.fixedLatencyNs; }},
-    {"hbm", "bandwidth_per_core", [](HardwareProfile& p) -> double& { return p.hbmBytesPerNs; }},
-};
-
-/// The value of a {"value", "unit", "source"} field. A source that starts with kAssumptionPrefix is recorded in
-/// `assumptions` and must still say what the value is assumed from.
+/// The value of a {"value", "unit", "source"} field (every numeric field: an unsourced number is exactly what the
+/// profile exists to prevent). A source that starts with kAssumptionPrefix is recorded in `assumptions` and must
+/// still say what the value is assumed from.
 const Json& sourcedField(const Json& root, const char* group, const char* key, std::vector<std::string>& assumptions) {
-    const Json& field = root.at(group).at(key);
-    if (!field.is_object() || !field.contains("value")) {
-        throw std::runtime_error(fmt::format("{}.{} must be an object with \"value\" and \"source\"", group, key));
+    const std::string name = fmt::format("{}.{}", group, key);
+    const auto g = root.find(group);
+    if (g == root.end() || !g->is_object()) {
+        throw FieldError{g == root.end() ? fmt::format("{}: missing (an object of fields)", group)
+                                         : kl::json::mismatch(group, "an object of fields", *g)};
     }
-    if (!field.contains("source") || !field["source"].is_string() || field["source"].get<std::string>().empty()) {
-        throw std::runtime_error(
-            fmt::format("{}.{} has no \"source\": every profile number must name where it comes from", group, key));
+    const auto field = g->find(key);
+    if (field == g->end()) {
+        throw FieldError{fmt::format("{}: missing", name)};
     }
-    const std::string source = field["source"].get<std::string>();
-    if (source.starts_with(kAssumptionPrefix)) {
-        if (source.find_first_not_of(' ', kAssumptionPrefix.size()) == std::string::npos) {
-            throw std::runtime_error(fmt::format("{}.{}: an \"{}\" source must say what the value is assumed from",
-                                                 group, key, kAssumptionPrefix));
+    if (!field->is_object() || !field->contains("value")) {
+        throw FieldError{kl::json::mismatch(name, "an object with \"value\", \"unit\" and \"source\"", *field)};
+    }
+    const auto source = field->find("source");
+    const auto text = source == field->end() ? std::nullopt : kl::json::stringOf(*source, true);
+    if (!text) {
+        throw FieldError{
+            fmt::format("{} has no \"source\" string: every profile number must name where it comes from", name)};
+    }
+    if (text->starts_with(kAssumptionPrefix)) {
+        if (text->find_first_not_of(' ', kAssumptionPrefix.size()) == std::string::npos) {
+            throw FieldError{
+                fmt::format("{}: an \"{}\" source must say what the value is assumed from", name, kAssumptionPrefix)};
         }
-        assumptions.push_back(fmt::format("{}.{}", group, key));
+        assumptions.push_back(name);
     }
-    return field["value"];
+    return (*field)["value"];
+}
+
+/// `[[bytes, efficiency], ...]`; the ranges are checked with the rest of the profile (checkProfile).
+std::vector<DmaEfficiencyPoint> readEfficiency(const Json& value) {
+    constexpr const char* kName = "dma.efficiency_by_bytes_per_partition";
+    if (!value.is_array() || value.size() > kMaxEfficiencyPoints) {
+        throw FieldError{kl::json::mismatch(
+            kName, fmt::format("an array of at most {} [bytes, efficiency] pairs", kMaxEfficiencyPoints), value)};
+    }
+    std::vector<DmaEfficiencyPoint> points;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const Json& point = value[i];
+        const auto bytes =
+            point.is_array() && point.size() == 2 ? kl::json::numberIn(point[0], 1, kMaxEfficiencyBytes) : std::nullopt;
+        const auto efficiency = bytes ? kl::json::numberIn(point[1], kMinDmaEfficiency, 1) : std::nullopt;
+        if (!efficiency) {
+            throw FieldError{kl::json::mismatch(
+                fmt::format("{}[{}]", kName, i),
+                fmt::format("[bytes from 1 to 2^40, efficiency from {:g} to 1]", kMinDmaEfficiency), point)};
+        }
+        points.push_back({*bytes, *efficiency});
+    }
+    return points;
 }
 
 HardwareProfile parseProfile(const Json& root) {
     HardwareProfile p;
-    p.name = root.at("name").get<std::string>();
-    p.description = root.value("description", std::string{});
-    for (const FieldSpec& f : kFields) {
-        const double v = sourcedField(root, f.group, f.key, p.assumptions).get<double>();
-        if (!std::isfinite(v) || v < 0) {
-            throw std::runtime_error(fmt::format("{}.{} must be a non-negative number", f.group, f.key));
+    const auto name = root.find("name");
+    if (name == root.end() || !kl::json::stringOf(*name, true)) {
+        throw FieldError{name == root.end() ? "name: missing (a non-empty string)"
+                                            : kl::json::mismatch("name", "a non-empty string", *name)};
+    }
+    p.name = name->get<std::string>();
+    if (const auto d = root.find("description"); d != root.end()) {
+        const auto text = kl::json::stringOf(*d);
+        if (!text) {
+            throw FieldError{kl::json::mismatch("description", "a string", *d)};
         }
-        f.field(p) = v;
+        p.description = *text;
     }
-    for (const Json& point : sourcedField(root, "dma", "efficiency_by_bytes_per_partition", p.assumptions)) {
-        p.dma.efficiency.push_back({point.at(0).get<double>(), point.at(1).get<double>()});
-    }
-    for (std::size_t i = 0; i < p.dma.efficiency.size(); ++i) {
-        const auto& e = p.dma.efficiency[i];
-        if (e.efficiency <= 0 || e.efficiency > 1 || e.bytesPerPartition <= 0 ||
-            (i > 0 && e.bytesPerPartition <= p.dma.efficiency[i - 1].bytesPerPartition)) {
-            throw std::runtime_error("dma.efficiency_by_bytes_per_partition must be [bytes, efficiency] pairs, bytes "
-                                     "ascending, 0 < efficiency <= 1");
+    for (const ProfileField& f : profileFields()) {
+        const Json& value = sourcedField(root, f.group, f.key, p.assumptions);
+        const auto v = kl::json::numberIn(value, f.minimum, f.maximum);
+        if (!v || (f.integral && *v != std::floor(*v))) {
+            throw FieldError{
+                kl::json::mismatch(f.name(),
+                                   fmt::format("{} from {:g} to {:g} {}", f.integral ? "a whole number" : "a number",
+                                               f.minimum, f.maximum, f.unit),
+                                   value)};
         }
+        f.field(p) = *v;
     }
+    p.dma.efficiency = readEfficiency(sourcedField(root, "dma", "efficiency_by_bytes_per_partition", p.assumptions));
     if (p.dma.efficiency.empty()) {
         p.dma.efficiency.push_back({1, 1});
-    }
-    if (p.tensorGhz <= 0 || p.vectorGhz <= 0 || p.scalarGhz <= 0 || p.gpsimdGhz <= 0 || p.dma.queues < 1 ||
-        p.dma.coreBytesPerNs <= 0 || p.dma.engineBytesPerNs <= 0 || p.hbmBytesPerNs <= 0) {
-        throw std::runtime_error("clocks, DMA queues and bandwidths must be positive");
     }
     return p;
 }
@@ -130,18 +133,35 @@ double HardwareProfile::dmaEfficiency(double bytesPerPartition) const {
 }
 
 Expected<HardwareProfile> HardwareProfile::loadString(std::string_view json, std::string_view origin) {
+    constexpr const char* kHint = "compare with resources/hw/trn1.json; docs/simulator.md lists the accepted ranges";
+    Json root;
     try {
-        const Json root = Json::parse(json.begin(), json.end());
-        if (const int version = root.value("profile_version", 0); version != 1) {
-            return makeError(
-                ErrorCode::Unsupported,
-                fmt::format("hardware profile version {} is not supported: this build reads version 1", version),
-                std::string(origin));
+        root = Json::parse(json.begin(), json.end());
+    } catch (const Json::exception& e) { // parse_error, or out_of_range for a number such as 1e999
+        return makeError(ErrorCode::Parse, fmt::format("hardware profile is not valid JSON: {}", e.what()),
+                         std::string(origin), 0, kHint);
+    }
+    if (!root.is_object()) {
+        return makeError(ErrorCode::Parse, kl::json::mismatch("hardware profile", "a JSON object", root),
+                         std::string(origin), 0, kHint);
+    }
+    const auto version = root.find("profile_version");
+    if (version == root.end() || kl::json::integerIn(*version, 1, 1) != 1) {
+        return makeError(ErrorCode::Unsupported,
+                         version == root.end()
+                             ? std::string("profile_version: missing (this build reads version 1)")
+                             : kl::json::mismatch("profile_version", "1 (the version this build reads)", *version),
+                         std::string(origin), 0, kHint);
+    }
+    try {
+        HardwareProfile profile = parseProfile(root);
+        if (auto ok = checkProfile(profile, origin); !ok) {
+            return std::unexpected(ok.error());
         }
-        return parseProfile(root);
-    } catch (const std::exception& e) {
-        return makeError(ErrorCode::Parse, fmt::format("bad hardware profile: {}", e.what()), std::string(origin), 0,
-                         "compare with resources/hw/trn1.json");
+        return profile;
+    } catch (const FieldError& e) {
+        return makeError(ErrorCode::Parse, fmt::format("bad hardware profile: {}", e.message), std::string(origin), 0,
+                         kHint);
     }
 }
 

@@ -1,10 +1,14 @@
 #include "ir/IrLoader.h"
 
+#include "common/JsonRead.h"
+#include "ir/IrLimits.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -13,6 +17,7 @@ namespace kl::sim {
 namespace {
 
 using Json = nlohmann::json;
+namespace lim = ir_limits;
 
 /// Thrown inside the parse callback to stop parsing with a user-facing error; never leaves this file.
 struct LoadFailure {
@@ -23,76 +28,204 @@ struct LoadFailure {
     throw LoadFailure{Error{code, std::move(message)}};
 }
 
-SourceLoc readLoc(const Json& j) {
-    SourceLoc loc;
-    if (j.is_object()) {
-        loc.file = j.value("file", kNoIndex);
-        loc.line = j.value("line", 0u);
+[[noreturn]] void failMismatch(std::string_view field, std::string_view expected, const Json& found) {
+    fail(ErrorCode::Parse, kl::json::mismatch(field, expected, found));
+}
+
+/// "NAME.MESSAGE" (or "NAME: ..." when the message is about NAME itself).
+std::string joinPath(const std::string& name, const std::string& message) {
+    return message.starts_with(':') ? name + message : name + "." + message;
+}
+
+/// A field problem inside an object or a list ("attrs.moving_free: ...", "dst[1].part[0]: ..."): the prefix is
+/// built only on failure.
+template <typename Fn> void within(const char* name, Fn&& fn) {
+    try {
+        fn();
+    } catch (const LoadFailure& f) {
+        throw LoadFailure{Error{f.error.code, joinPath(name, f.error.message)}};
     }
+}
+template <typename Fn> void within(const char* list, std::size_t index, Fn&& fn) {
+    try {
+        fn();
+    } catch (const LoadFailure& f) {
+        throw LoadFailure{Error{f.error.code, joinPath(fmt::format("{}[{}]", list, index), f.error.message)}};
+    }
+}
+
+std::int64_t intValue(const Json& v, std::string_view field, std::int64_t lo, std::int64_t hi) {
+    if (const auto n = kl::json::integerIn(v, lo, hi)) {
+        return *n;
+    }
+    failMismatch(field, kl::json::integerRange(lo, hi), v);
+}
+
+/// An optional integer field of `j` (absent: `fallback`).
+std::int64_t intField(const Json& j, const char* key, std::int64_t lo, std::int64_t hi, std::int64_t fallback) {
+    const auto it = j.find(key);
+    return it == j.end() ? fallback : intValue(*it, key, lo, hi);
+}
+
+std::string stringField(const Json& j, const char* key, const std::string& fallback = {}) {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+        return fallback;
+    }
+    if (!it->is_string()) {
+        failMismatch(key, "a string", *it);
+    }
+    return it->get<std::string>();
+}
+
+std::string requiredString(const Json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+        fail(ErrorCode::Parse, fmt::format("{}: missing (a string)", key));
+    }
+    if (!it->is_string()) {
+        failMismatch(key, "a string", *it);
+    }
+    return it->get<std::string>();
+}
+
+bool boolField(const Json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        return false;
+    }
+    if (!it->is_boolean()) {
+        failMismatch(key, "true or false", *it);
+    }
+    return it->get<bool>();
+}
+
+/// The array under `key`, nullptr when absent or null; anything else is an error. At most `maxSize` elements.
+const Json* arrayField(const Json& j, const char* key, std::int64_t maxSize) {
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        return nullptr;
+    }
+    if (!it->is_array() || static_cast<std::int64_t>(it->size()) > maxSize) {
+        failMismatch(key, fmt::format("an array of at most {} elements", maxSize), *it);
+    }
+    return &*it;
+}
+
+void requireObject(const Json& j, std::string_view what) {
+    if (!j.is_object()) {
+        failMismatch(what, "an object", j);
+    }
+}
+
+SourceLoc readLoc(const Json& j) {
+    requireObject(j, "location");
+    SourceLoc loc;
+    loc.file = static_cast<std::uint32_t>(intField(j, "file", 0, lim::kMaxId, kNoIndex));
+    loc.line = static_cast<std::uint32_t>(intField(j, "line", 0, lim::kMaxLine, 0));
     return loc;
 }
 
-std::vector<std::int64_t> readInts(const Json& j) {
+std::vector<std::int64_t> readInts(const Json* list, const char* name, std::int64_t hi) {
     std::vector<std::int64_t> out;
-    if (j.is_array()) {
-        for (const Json& v : j) {
-            out.push_back(v.get<std::int64_t>());
+    if (list != nullptr) {
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            within(name, i, [&] { out.push_back(intValue((*list)[i], "", 0, hi)); });
         }
     }
     return out;
 }
 
-/// Converts parsed JSON objects into the compact KernelIr, one instruction at a time.
+/// a * b, or nothing when it leaves [0, limit] (both are non-negative).
+std::optional<std::int64_t> checkedProduct(std::int64_t a, std::int64_t b, std::int64_t limit) {
+    std::int64_t out = 0;
+    if (__builtin_mul_overflow(a, b, &out) || out > limit) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+/// Converts parsed JSON objects into the compact KernelIr, one instruction at a time. Every number is checked
+/// against ir_limits before it is stored, so the simulator can use them without checks.
 class IrBuilder {
 public:
     KernelIr ir;
 
     void addBuffer(const Json& j) {
+        requireObject(j, "buffer");
+        if (static_cast<std::int64_t>(ir.buffers().size()) >= lim::kMaxBuffers) {
+            fail(ErrorCode::Unsupported, fmt::format("more than {} buffers", lim::kMaxBuffers));
+        }
         Buffer b;
-        const auto id = j.at("id").get<std::int64_t>();
-        b.name = j.value("name", std::string{});
-        if (!parseMemory(j.at("memory").get<std::string>(), b.memory)) {
-            fail(ErrorCode::Parse, fmt::format("buffer {} has unknown memory '{}'", id, j.at("memory").dump()));
+        const auto idIt = j.find("id");
+        if (idIt == j.end()) {
+            fail(ErrorCode::Parse, "id: missing (an integer)");
         }
-        b.shape = readInts(j.at("shape"));
-        b.dtype = parseDType(j.value("dtype", std::string{}));
-        b.dtypeBytes = j.value("dtype_bytes", dtypeBytes(b.dtype));
-        b.role = parseRole(j.value("role", std::string{"tile"}));
-        if (j.contains("decl")) {
-            b.decl = readLoc(j["decl"]);
+        const std::int64_t id = intValue(*idIt, "id", -lim::kMaxId, lim::kMaxId);
+        b.name = stringField(j, "name");
+        const std::string memory = requiredString(j, "memory");
+        if (!parseMemory(memory, b.memory)) {
+            fail(ErrorCode::Parse, fmt::format("buffer {} has unknown memory {}", id, kl::json::inQuotes(memory)));
         }
-        if (b.memory != Memory::Hbm && (b.shape.empty() || b.shape[0] < 1 || b.shape[0] > 128)) {
+        const Json* shape = arrayField(j, "shape", lim::kMaxPatternDims);
+        if (shape == nullptr) {
+            fail(ErrorCode::Parse, fmt::format("buffer {}: shape: missing (an array of sizes)", id));
+        }
+        b.shape = readInts(shape, "shape", lim::kMaxSize);
+        b.dtype = parseDType(stringField(j, "dtype"));
+        b.dtypeBytes =
+            static_cast<std::int32_t>(intField(j, "dtype_bytes", 0, lim::kMaxDtypeBytes, dtypeBytes(b.dtype)));
+        b.role = parseRole(stringField(j, "role", "tile"));
+        if (const auto it = j.find("decl"); it != j.end() && !it->is_null()) {
+            b.decl = readLoc(*it);
+        }
+        if (b.memory != Memory::Hbm && (b.shape.empty() || b.shape[0] < 1 || b.shape[0] > lim::kMaxPartitions)) {
             fail(ErrorCode::Parse,
                  fmt::format("buffer {} ('{}'): on-chip partition dimension must be 1..128", id, b.name));
+        }
+        std::optional<std::int64_t> bytes = b.dtypeBytes;
+        for (std::size_t i = b.memory == Memory::Hbm ? 0 : 1; i < b.shape.size() && bytes; ++i) {
+            bytes = checkedProduct(*bytes, b.shape[i], lim::kMaxSize);
+        }
+        if (!bytes) {
+            fail(ErrorCode::Parse, fmt::format("buffer {} ('{}'): more than 2^40 bytes{}", id, b.name,
+                                               b.memory == Memory::Hbm ? "" : " per partition"));
         }
         m_bufferIndex[id] = ir.addBuffer(std::move(b));
     }
 
     void addInstruction(const Json& j) {
+        requireObject(j, "instruction");
+        if (static_cast<std::int64_t>(ir.instructions().size()) >= lim::kMaxInstructions ||
+            ir.largestPool() > kMaxPoolEntries) {
+            fail(ErrorCode::Unsupported,
+                 fmt::format("more than {} instructions, or operands, in one Kernel IR", ir.instructions().size()));
+        }
         Instruction in;
-        in.id = j.value("id", static_cast<std::uint32_t>(ir.instructions().size()));
-        const std::string opText = j.at("op").get<std::string>();
+        in.id = static_cast<std::uint32_t>(
+            intField(j, "id", 0, lim::kMaxId, static_cast<std::int64_t>(ir.instructions().size())));
+        const std::string opText = requiredString(j, "op");
         in.op = parseOp(opText);
         if (in.op == Op::Unknown) {
             ++m_unknownOps[opText];
         }
-        const std::string engineText = j.at("engine").get<std::string>();
+        const std::string engineText = requiredString(j, "engine");
         if (!parseEngine(engineText, in.engine)) {
-            fail(ErrorCode::Parse, fmt::format("unknown engine '{}'", engineText));
+            fail(ErrorCode::Parse, fmt::format("unknown engine {}", kl::json::inQuotes(engineText)));
         }
-        in.elements = j.value("elements", std::int64_t{0});
-        in.bytes = j.value("bytes", std::int64_t{0});
+        in.elements = intField(j, "elements", 0, lim::kMaxSize, 0);
+        in.bytes = intField(j, "bytes", 0, lim::kMaxSize, 0);
         if (const auto it = j.find("attrs"); it != j.end() && it->is_object()) {
-            readAttrs(*it, in.attrs);
+            within("attrs", [&] { readAttrs(*it, in.attrs); });
         }
         m_dst.clear();
         m_src.clear();
         readOperands(j, "dst", m_dst);
         readOperands(j, "src", m_src);
         m_locs.clear();
-        if (const auto it = j.find("loc"); it != j.end() && it->is_array()) {
-            for (const Json& l : *it) {
-                m_locs.push_back(readLoc(l));
+        if (const Json* locs = arrayField(j, "loc", lim::kMaxListValues)) {
+            for (std::size_t i = 0; i < locs->size(); ++i) {
+                within("loc", i, [&] { m_locs.push_back(readLoc((*locs)[i])); });
             }
         }
         m_iter.clear();
@@ -116,8 +249,8 @@ public:
         for (const auto& [op, count] : m_unknownOps) {
             ir.diagnostics.push_back(
                 {"warning",
-                 fmt::format("op '{}' ({} instructions) is not known to the simulator; costed as an element-wise op",
-                             op, count),
+                 fmt::format("op {} ({} instructions) is not known to the simulator; costed as an element-wise op",
+                             kl::json::inQuotes(op), count),
                  {}});
         }
         return {};
@@ -132,12 +265,15 @@ public:
     }
 
 private:
+    /// Offsets into the KernelIr pools are 32-bit; one instruction adds at most a few thousand entries.
+    static constexpr std::size_t kMaxPoolEntries = 0xffffffffu - (1u << 16);
+
     void readAttrs(const Json& a, InstrAttrs& attrs) {
-        attrs.movingFree = a.value("moving_free", 0u);
-        attrs.stationaryFree = a.value("stationary_free", 0u);
-        attrs.contraction = a.value("contraction", 0u);
-        attrs.accumulate = a.value("accumulate", false);
-        attrs.isTranspose = a.value("is_transpose", false);
+        attrs.movingFree = static_cast<std::uint32_t>(intField(a, "moving_free", 0, lim::kMaxTileSize, 0));
+        attrs.stationaryFree = static_cast<std::uint32_t>(intField(a, "stationary_free", 0, lim::kMaxTileSize, 0));
+        attrs.contraction = static_cast<std::uint32_t>(intField(a, "contraction", 0, lim::kMaxTileSize, 0));
+        attrs.accumulate = boolField(a, "accumulate");
+        attrs.isTranspose = boolField(a, "is_transpose");
         if (const auto it = a.find("dtype_in"); it != a.end() && it->is_string()) {
             attrs.dtypeIn = parseDType(it->get<std::string>());
         }
@@ -147,35 +283,76 @@ private:
     }
 
     void readOperands(const Json& j, const char* key, std::vector<AccessPattern>& out) {
-        const auto it = j.find(key);
-        if (it == j.end() || it->is_null()) {
-            return;
+        if (const Json* list = arrayField(j, key, lim::kMaxOperands)) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                within(key, i, [&] { out.push_back(readOperand((*list)[i])); });
+            }
         }
-        for (const Json& o : *it) {
-            AccessPattern ap;
-            ap.buffer = resolve(o.at("buf").get<std::int64_t>());
-            if (const auto p = o.find("part"); p != o.end() && p->is_array() && p->size() == 2) {
-                ap.partStart = (*p)[0].get<std::uint16_t>();
-                ap.partCount = (*p)[1].get<std::uint16_t>();
+    }
+
+    AccessPattern readOperand(const Json& o) {
+        requireObject(o, "operand");
+        AccessPattern ap;
+        const auto buf = o.find("buf");
+        if (buf == o.end()) {
+            fail(ErrorCode::Parse, "buf: missing (a buffer id)");
+        }
+        ap.buffer = resolve(intValue(*buf, "buf", -lim::kMaxId, lim::kMaxId));
+        if (const auto p = o.find("part"); p != o.end() && !p->is_null()) {
+            if (!p->is_array() || p->size() != 2) {
+                failMismatch("part", "[first partition, partition count]", *p);
             }
-            ap.offset = o.value("offset", std::int64_t{0});
-            m_dims.clear();
-            if (const auto p = o.find("pattern"); p != o.end() && p->is_array()) {
-                for (const Json& d : *p) {
-                    m_dims.push_back({d.at(0).get<std::int64_t>(), d.at(1).get<std::int64_t>()});
-                }
+            const std::int64_t first = intValue((*p)[0], "part[0]", 0, lim::kMaxPartitions - 1);
+            ap.partStart = static_cast<std::uint16_t>(first);
+            ap.partCount = static_cast<std::uint16_t>(intValue((*p)[1], "part[1]", 0, lim::kMaxPartitions - first));
+        }
+        ap.offset = intField(o, "offset", -lim::kMaxExtent, lim::kMaxExtent, 0);
+        m_dims.clear();
+        if (const Json* pattern = arrayField(o, "pattern", lim::kMaxPatternDims)) {
+            for (std::size_t i = 0; i < pattern->size(); ++i) {
+                within("pattern", i, [&] { m_dims.push_back(readDim((*pattern)[i])); });
             }
-            ap.patternBegin = ir.addPattern(m_dims);
-            ap.patternCount = static_cast<std::uint8_t>(m_dims.size());
-            ap.dtype = parseDType(o.value("dtype", std::string{}));
-            out.push_back(ap);
+        }
+        checkExtent(ap.offset);
+        ap.patternBegin = ir.addPattern(m_dims);
+        ap.patternCount = static_cast<std::uint8_t>(m_dims.size());
+        ap.dtype = parseDType(stringField(o, "dtype"));
+        return ap;
+    }
+
+    static PatternDim readDim(const Json& d) {
+        if (!d.is_array() || d.size() != 2) {
+            failMismatch("", "[stride, count]", d);
+        }
+        return {intValue(d[0], "stride", -lim::kMaxExtent, lim::kMaxExtent), intValue(d[1], "count", 0, lim::kMaxSize)};
+    }
+
+    /// The pattern's element count and element range stay within the limits (elementCount and elementRange
+    /// then cannot overflow).
+    void checkExtent(std::int64_t offset) const {
+        std::int64_t count = 1;
+        std::int64_t lo = offset;
+        std::int64_t hi = offset;
+        for (const PatternDim& d : m_dims) {
+            std::int64_t span = 0;
+            const auto n = checkedProduct(count, d.count, lim::kMaxSize);
+            if (!n || __builtin_mul_overflow(d.stride, std::max<std::int64_t>(d.count - 1, 0), &span)) {
+                fail(ErrorCode::Parse, "pattern: more than 2^40 elements, or an extent past 2^48 elements");
+            }
+            count = *n;
+            (span < 0 ? lo : hi) += span;
+            if (lo < -lim::kMaxExtent || hi > lim::kMaxExtent) {
+                fail(ErrorCode::Parse, "pattern: the accessed elements reach past 2^48 from the buffer's start");
+            }
         }
     }
 
     static void readInt32s(const Json& j, const char* key, std::vector<std::int32_t>& out) {
-        if (const auto it = j.find(key); it != j.end() && it->is_array()) {
-            for (const Json& v : *it) {
-                out.push_back(v.get<std::int32_t>());
+        if (const Json* list = arrayField(j, key, lim::kMaxListValues)) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                within(key, i, [&] {
+                    out.push_back(static_cast<std::int32_t>(intValue((*list)[i], "", INT32_MIN, INT32_MAX)));
+                });
             }
         }
     }
@@ -191,28 +368,42 @@ private:
 
 void readHeader(const Json& root, KernelIr& ir) {
     if (const auto it = root.find("kernel"); it != root.end() && it->is_object()) {
-        ir.kernelName = it->value("name", std::string{});
-        ir.api = it->value("api", std::string{});
-        if (it->contains("grid")) {
-            ir.grid = readInts((*it)["grid"]);
-        }
-        if (const auto a = it->find("args"); a != it->end() && a->is_array()) {
-            for (const Json& arg : *a) {
-                ir.args.push_back({arg.value("name", std::string{}), readInts(arg.value("shape", Json::array())),
-                                   arg.value("dtype", std::string{})});
+        within("kernel", [&] {
+            ir.kernelName = stringField(*it, "name");
+            ir.api = stringField(*it, "api");
+        });
+        within("kernel",
+               [&] { ir.grid = readInts(arrayField(*it, "grid", lim::kMaxPatternDims), "grid", lim::kMaxGrid); });
+        if (const Json* args = arrayField(*it, "args", lim::kMaxBuffers)) {
+            for (std::size_t i = 0; i < args->size(); ++i) {
+                within("kernel.args", i, [&] {
+                    const Json& arg = (*args)[i];
+                    requireObject(arg, "argument");
+                    ir.args.push_back({stringField(arg, "name"),
+                                       readInts(arrayField(arg, "shape", lim::kMaxPatternDims), "shape", lim::kMaxSize),
+                                       stringField(arg, "dtype")});
+                });
             }
         }
     }
-    if (const auto it = root.find("files"); it != root.end() && it->is_array()) {
-        for (const Json& f : *it) {
-            ir.files.push_back(f.get<std::string>());
+    if (const Json* files = arrayField(root, "files", lim::kMaxId)) {
+        for (std::size_t i = 0; i < files->size(); ++i) {
+            within("files", i, [&] {
+                if (!(*files)[i].is_string()) {
+                    failMismatch("", "a file path", (*files)[i]);
+                }
+                ir.files.push_back((*files)[i].get<std::string>());
+            });
         }
     }
-    if (const auto it = root.find("diagnostics"); it != root.end() && it->is_array()) {
-        for (const Json& d : *it) {
-            SourceLoc loc{d.value("file", kNoIndex), d.value("line", 0u)};
-            ir.diagnostics.push_back(
-                {d.value("severity", std::string{"warning"}), d.value("message", std::string{}), loc});
+    if (const Json* diagnostics = arrayField(root, "diagnostics", lim::kMaxId)) {
+        for (std::size_t i = 0; i < diagnostics->size(); ++i) {
+            within("diagnostics", i, [&] {
+                const Json& d = (*diagnostics)[i];
+                requireObject(d, "diagnostic");
+                ir.diagnostics.push_back(
+                    {stringField(d, "severity", "warning"), stringField(d, "message"), readLoc(d)});
+            });
         }
     }
 }
@@ -220,6 +411,17 @@ void readHeader(const Json& root, KernelIr& ir) {
 } // namespace
 
 namespace {
+
+/// "instruction #3 (id 17): MESSAGE"; the id as written, if it is a plain value.
+std::string instructionContext(std::size_t index, const Json& parsed, const std::string& message) {
+    std::string id = "none";
+    if (parsed.is_object()) {
+        if (const auto it = parsed.find("id"); it != parsed.end()) {
+            id = it->is_number() ? it->dump() : kl::json::describe(*it);
+        }
+    }
+    return fmt::format("instruction #{} (id {}): {}", index, id, message);
+}
 
 /// Parses from either a character range or a stream (a file is read as it is parsed, never held whole).
 template <typename ParseFn> Expected<KernelIr> loadWith(ParseFn&& parse, std::string_view origin) {
@@ -229,73 +431,68 @@ template <typename ParseFn> Expected<KernelIr> loadWith(ParseFn&& parse, std::st
     std::size_t instructionIndex = 0;
     std::size_t bufferIndex = 0;
     auto callback = [&](int depth, Json::parse_event_t event, Json& parsed) -> bool {
-        if (depth == 1 && event == Json::parse_event_t::key) {
+        using Event = Json::parse_event_t;
+        if (depth == 1 && event == Event::key) {
             topKey = parsed.get<std::string>();
             return true;
         }
-        if (depth == 1 && event == Json::parse_event_t::value && topKey == "ir_version") {
+        const bool list = topKey == "instructions" || topKey == "buffers";
+        if (depth == 1 && event == Event::value && topKey == "ir_version") {
             sawVersion = true;
             if (!parsed.is_number_integer() || parsed.get<std::int64_t>() != kSupportedIrVersion) {
-                throw LoadFailure{
-                    Error{ErrorCode::Unsupported,
-                          fmt::format("Kernel IR version {} is not supported: this simulator reads version {}",
-                                      parsed.dump(), kSupportedIrVersion),
-                          {},
-                          0,
-                          "trace the kernel again with the front end shipped with this build"}};
+                throw LoadFailure{Error{
+                    ErrorCode::Unsupported,
+                    fmt::format("Kernel IR version {} is not supported: this simulator reads version {}",
+                                parsed.is_number() ? parsed.dump() : kl::json::describe(parsed), kSupportedIrVersion),
+                    {},
+                    0,
+                    "trace the kernel again with the front end shipped with this build"}};
             }
             return true;
         }
-        if (depth == 2 && event == Json::parse_event_t::object_end) {
-            if (topKey == "instructions") {
-                try {
-                    builder.addInstruction(parsed);
-                } catch (const LoadFailure& f) {
-                    throw LoadFailure{
-                        Error{f.error.code, fmt::format("instruction #{} (id {}): {}", instructionIndex,
-                                                        parsed.value("id", Json{}).dump(), f.error.message)}};
-                } catch (const Json::exception& e) {
-                    throw LoadFailure{
-                        Error{ErrorCode::Parse, fmt::format("instruction #{} (id {}): {}", instructionIndex,
-                                                            parsed.value("id", Json{}).dump(), e.what())}};
-                }
-                ++instructionIndex;
-                return false; // drop the parsed JSON: the compact copy is kept
-            }
-            if (topKey == "buffers") {
-                try {
-                    builder.addBuffer(parsed);
-                } catch (const Json::exception& e) {
-                    throw LoadFailure{Error{ErrorCode::Parse, fmt::format("buffer #{}: {}", bufferIndex, e.what())}};
-                }
-                ++bufferIndex;
-                return false;
-            }
+        if (depth == 1 && list && (event == Event::object_start || event == Event::value)) {
+            fail(ErrorCode::Parse, fmt::format("{}: expected an array of objects, found {}", topKey,
+                                               event == Event::value ? kl::json::describe(parsed) : "an object"));
         }
-        return true;
+        if (depth != 2 || !list || (event != Event::object_end && event != Event::value && event != Event::array_end)) {
+            return true;
+        }
+        if (topKey == "instructions") {
+            try {
+                builder.addInstruction(parsed);
+            } catch (const LoadFailure& f) {
+                throw LoadFailure{Error{f.error.code, instructionContext(instructionIndex, parsed, f.error.message)}};
+            }
+            ++instructionIndex;
+            return false; // drop the parsed JSON: the compact copy is kept
+        }
+        try {
+            builder.addBuffer(parsed);
+        } catch (const LoadFailure& f) {
+            throw LoadFailure{Error{f.error.code, fmt::format("buffer #{}: {}", bufferIndex, f.error.message)}};
+        }
+        ++bufferIndex;
+        return false;
     };
     Json root;
     try {
         root = parse(callback);
+        if (!root.is_object()) {
+            fail(ErrorCode::Parse, kl::json::mismatch("Kernel IR", "a JSON object", root));
+        }
+        if (!sawVersion) {
+            fail(ErrorCode::Parse,
+                 fmt::format("missing 'ir_version' (this simulator reads version {})", kSupportedIrVersion));
+        }
+        readHeader(root, builder.ir);
     } catch (const LoadFailure& f) {
         Error e = f.error;
         e.file = std::string(origin);
         return std::unexpected(std::move(e));
-    } catch (const Json::exception& e) {
+    } catch (const Json::exception& e) { // syntax errors, and numbers such as 1e999 (out_of_range)
         return makeError(ErrorCode::Parse, fmt::format("not valid Kernel IR JSON: {}", e.what()), std::string(origin));
-    }
-    if (!root.is_object()) {
-        return makeError(ErrorCode::Parse, "Kernel IR must be a JSON object", std::string(origin));
-    }
-    if (!sawVersion) {
-        return makeError(ErrorCode::Parse,
-                         fmt::format("missing 'ir_version' (this simulator reads version {})", kSupportedIrVersion),
-                         std::string(origin));
-    }
-    try {
-        readHeader(root, builder.ir);
-    } catch (const Json::exception& e) {
-        return makeError(ErrorCode::Parse, fmt::format("bad kernel header: {}", e.what()), std::string(origin));
+    } catch (const std::bad_alloc&) {
+        return makeError(ErrorCode::Io, "not enough memory to load this Kernel IR", std::string(origin));
     }
     if (auto done = builder.finish(); !done) {
         Error e = done.error();

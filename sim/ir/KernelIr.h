@@ -2,6 +2,7 @@
 
 #include "ir/IrTypes.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -167,6 +168,11 @@ public:
                         std::span<const SourceLoc> locs = {}, std::span<const std::int32_t> iter = {},
                         std::span<const std::int32_t> pid = {});
     void reserve(std::size_t instructions);
+    /// Entries in the largest pool (operands, pattern dimensions, locations, loop values): offsets into the
+    /// pools are 32-bit, so a loader stops well before this reaches 2^32.
+    [[nodiscard]] std::size_t largestPool() const {
+        return std::max({m_operands.size(), m_patternDims.size(), m_locs.size(), m_ints.size()});
+    }
     /// Heap bytes held by the instruction pools and the buffer facts (for the benchmark's
     /// bytes-per-instruction figure).
     [[nodiscard]] std::size_t memoryBytes() const;

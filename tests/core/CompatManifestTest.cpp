@@ -92,6 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, BrokenManifest,
     ::testing::Values(
         BrokenCase{"not an object", "[1, 2]", {"JSON object"}},
+        BrokenCase{"number overflow", R"({"format": 1e999, "entries": []})", {"not valid JSON", "1e999"}},
         BrokenCase{"no format", R"({"entries": []})", {"\"format\""}},
         BrokenCase{"format 2", R"({"format": 2, "entries": []})", {"format 2"}},
         BrokenCase{"source not text", R"({"format": 1, "source": 3, "entries": []})", {"\"source\""}},

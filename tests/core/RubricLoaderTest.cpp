@@ -83,7 +83,20 @@ INSTANTIATE_TEST_SUITE_P(
             "weight",
             wrap(
                 R"({"id": "i", "title": "T", "guidance": "g", "weight": -1, "scale": {"kind": "pass_fail", "pass": "p", "fail": "f"}})"),
-            "\"weight\" must be a positive number"},
+            "\"weight\": expected a number greater than 0 and at most 1000, found the number -1"},
+        BrokenCase{
+            "huge_weight",
+            wrap(
+                R"({"id": "i", "title": "T", "guidance": "g", "weight": 1e308, "scale": {"kind": "pass_fail", "pass": "p", "fail": "f"}})"),
+            "found the number 1e+308"},
+        BrokenCase{"number_title", R"({"format": 1, "id": "r", "title": 7, "areas": []})",
+                   "title: expected a non-empty string, found the number 7"},
+        BrokenCase{"number_version", R"({"format": 1, "id": "r", "title": "R", "version": 2, "areas": []})",
+                   "version: expected a non-empty string, found the number 2"},
+        BrokenCase{"overflowing_number", R"({"format": 1, "id": "r", "title": "R", "pass_threshold": 1e999})",
+                   "number overflow"},
+        BrokenCase{"threshold", R"({"format": 1, "id": "r", "title": "R", "pass_threshold": 6, "areas": []})",
+                   "pass_threshold: expected a number greater than 0 and at most 5"},
         BrokenCase{
             "duplicate",
             wrap(

@@ -8,6 +8,7 @@ The offending line carries the comment `# ERROR`; files without it expect no lin
 """
 import glob
 import os
+import tempfile
 import unittest
 
 import kltest
@@ -66,6 +67,34 @@ class BadInputs(unittest.TestCase):
         result = kltest.run("--kernel-file", os.path.join(BAD_DIR, "read_before_write.py"), "--arg", "a=128x4:float99")
         self.assertEqual(result.error["code"], "invalid_argument")
         self.assertIn("float99", result.error["message"])
+
+    def test_broken_task_json_is_a_message_not_a_traceback(self):
+        """Every field of task.json has its type and range checked (sim/frontend/kltrace/cli.py read_task)."""
+        good_task = ('{"format": 1, "title": "T", "kernel_file": "k.py", "kernel": "k", '
+                     '"args": [{"name": "a", "shape": [128, 4], "dtype": "float32"}], "grid": [1]}').encode()
+        cases = [
+            (good_task.replace(b'"T"', b'"T \xff\xfe"'), "parse", "not UTF-8"),
+            (good_task.replace(b'"T"', b"42"), "invalid_argument", '"title" must be a string'),
+            (good_task.replace(b'"grid": [1]', b'"grid": [1e999]'), "invalid_argument", '"grid"'),
+            (good_task.replace(b'"grid": [1]', b'"grid": [NaN]'), "parse", "NaN is not a JSON number"),
+            (good_task.replace(b"[128, 4]", b'[128, "4"]'), "invalid_argument", "args[0].shape"),
+            (good_task.replace(b"[128, 4]", b"[1e308]"), "invalid_argument", "args[0].shape"),
+            (good_task.replace(b'"args": [', b'"args": [7, '), "invalid_argument", "args[0]"),
+            (good_task.replace(b'"format": 1', b'"format": true'), "invalid_argument", '"format"'),
+            (b"[" * 100000 + b"]" * 100000, "parse", "recursion"),
+        ]
+        for text, code, fragment in cases:
+            with self.subTest(task=text[:80]), tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "task.json"), "wb") as fh:
+                    fh.write(text)
+                with open(os.path.join(tmp, "k.py"), "w", encoding="utf-8") as fh:
+                    fh.write("def k(a):\n    return a\n")
+                result = kltest.run("--task", tmp)
+                self.assertEqual(result.rc, 2, result.stderr)
+                self.assertNotIn("Traceback", result.stderr)
+                self.assertEqual(result.error["code"], code, result.error)
+                self.assertIn(fragment, result.error["message"])
+                self.assertEqual(result.error["file"], "task.json")
 
 
 if __name__ == "__main__":

@@ -66,8 +66,8 @@ TEST_F(TaskSpecTest, ExtraFilesMustExistAndStayInside) {
         {R"(["/etc/passwd"])", "outside the task folder"},
         {R"(["a/../../b.py"])", "outside the task folder"},
         {R"(["missing.py"])", "extra_files[0] 'missing.py' does not exist"},
-        {R"([3])", "extra_files[0] must be a path"},
-        {R"("one.py")", "'extra_files' must be a list"}};
+        {R"([3])", "extra_files[0]: expected a file path, found the number 3"},
+        {R"("one.py")", "extra_files: expected a list"}};
     for (const auto& [list, fragment] : cases) {
         writeTask(std::string(R"({"kernel_file": "k.py", "kernel": "k", "args": [], "extra_files": )") + list + "}");
         auto spec = kl::core::loadTaskSpec(m_dir);
@@ -99,9 +99,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadTask{"{not json", ErrorCode::Parse, "not valid JSON"},
         BadTask{R"({"kernel": "k", "args": []})", ErrorCode::Parse, "kernel_file"},
-        BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [{"name": "a"}]})", ErrorCode::Parse, "'shape'"},
+        BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [{"name": "a"}]})", ErrorCode::Parse, "\"shape\""},
         BadTask{R"({"kernel_file": "k.py", "kernel": "k", "args": [], "grid": "four"})", ErrorCode::Parse,
-                "wrong type"},
+                "grid: expected an array of 1 to 3 sizes, e.g. [4] or [2, 2], found the string \"four\""},
         BadTask{R"({"format": 7, "kernel_file": "k.py", "kernel": "k", "args": []})", ErrorCode::Unsupported, "newer"}),
     [](const ::testing::TestParamInfo<BadTask>& info) { return "case" + std::to_string(info.index); });
 
