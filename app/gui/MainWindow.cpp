@@ -2,6 +2,7 @@
 
 #include "gui/RecentFiles.h"
 #include "gui/ReportExportDialog.h"
+#include "gui/ReviewPaths.h"
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
@@ -12,6 +13,7 @@
 #include "gui/WorkspaceTrust.h"
 
 #include "common/PlaceholderPane.h"
+#include "common/ReadOnlyBanner.h"
 #include "common/StartPage.h"
 #include "common/TrustPanel.h"
 #include "review/AnnotationListPane.h"
@@ -42,6 +44,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QVBoxLayout>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -113,7 +116,11 @@ void MainWindow::buildReview() {
         openTaskFolder(folder, /*partOfReview=*/true);
         m_sourceLinks->setReview(m_review->file(), m_review->currentTask().value_or(0));
     });
-    connect(m_review, &ReviewSession::closed, this, [this] { m_sourceLinks->setReview(nullptr, 0); });
+    connect(m_review, &ReviewSession::closed, this, [this] {
+        m_sourceLinks->setReview(nullptr, 0);
+        m_readOnlyBanner->setReason({});
+    });
+    connect(m_review, &ReviewSession::opened, this, [this] { m_readOnlyBanner->setReason(m_review->readOnlyReason()); });
     connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
 }
 
@@ -141,7 +148,15 @@ void MainWindow::buildCentre() {
     m_mainStack = new QStackedWidget;
     m_mainStack->addWidget(m_centre);
     m_mainStack->addWidget(m_startPage);
-    setCentralWidget(m_mainStack);
+    m_readOnlyBanner = new views::ReadOnlyBanner;
+    connect(m_readOnlyBanner, &views::ReadOnlyBanner::saveCopyRequested, this, &MainWindow::chooseSaveReviewAs);
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_readOnlyBanner);
+    centralLayout->addWidget(m_mainStack, 1);
+    setCentralWidget(central);
 }
 
 QDockWidget* MainWindow::addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
@@ -202,6 +217,11 @@ void MainWindow::buildMenus() {
     exportReport->setEnabled(false);
     connect(m_review, &ReviewSession::opened, exportReport, [exportReport] { exportReport->setEnabled(true); });
     connect(m_review, &ReviewSession::closed, exportReport, [exportReport] { exportReport->setEnabled(false); });
+    QAction* saveAs = file->addAction(tr("Save Review &As..."), this, &MainWindow::chooseSaveReviewAs);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    saveAs->setEnabled(false);
+    connect(m_review, &ReviewSession::opened, saveAs, [saveAs] { saveAs->setEnabled(true); });
+    connect(m_review, &ReviewSession::closed, saveAs, [saveAs] { saveAs->setEnabled(false); });
     file->addSeparator();
     file->addAction(tr("Trusted &Locations..."), this, &MainWindow::showTrustedLocations);
     file->addSeparator();
@@ -377,12 +397,37 @@ void MainWindow::chooseReviewFolder() {
     if (folder.isEmpty()) {
         return;
     }
-    const QString suggested = QDir(folder).filePath(QFileInfo(folder).fileName() + QStringLiteral(".klreview"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("New Review File"), suggested,
-                                                      tr("Review files (*.klreview)"));
+    const QString path =
+        askReviewSavePath(this, tr("New Review File"), QFileInfo(folder).fileName() + QStringLiteral(".klreview"));
     if (!path.isEmpty()) {
-        createReview(path.endsWith(QLatin1String(".klreview")) ? path : path + QStringLiteral(".klreview"), folder);
+        createReview(path, folder);
     }
+}
+
+void MainWindow::chooseSaveReviewAs() {
+    if (!m_review->isOpen()) {
+        return;
+    }
+    const QString path = askReviewSavePath(this, tr("Save Review As"), QFileInfo(m_review->path()).fileName());
+    if (!path.isEmpty() && !saveReviewAs(path)) {
+        QMessageBox::warning(this, tr("Save Review As"), m_lastSaveError);
+    }
+}
+
+bool MainWindow::saveReviewAs(const QString& path) {
+    // The copy holds the same kernels: trust given to the original carries over, nothing else does.
+    m_trustNewReview = m_trustGate->isTrusted(*m_review->file());
+    QString error;
+    if (!m_review->saveCopyAs(path, &error)) {
+        m_trustNewReview = false;
+        reportProblem(error);
+        m_lastSaveError = error;
+        return false;
+    }
+    m_recent->add(path);
+    setWindowTitle(tr("%1 - KernelLens").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Saved a copy as %1; you are now working in the copy").arg(path), 8000);
+    return true;
 }
 
 void MainWindow::recordRunInReview(const core::RunOutcome& outcome) {

@@ -20,6 +20,7 @@ struct RunOutcome;
 namespace kl::views {
 class AnnotationListPane;
 class InspectorPane;
+class ReadOnlyBanner;
 class ScorecardPane;
 class SourcePane;
 class StartPage;
@@ -74,6 +75,8 @@ public:
     void showTrustedLocations();
     /// Creates a review file holding every task folder inside `folder` and opens it.
     bool createReview(const QString& reviewPath, const QString& folder);
+    /// Save As: copies the open review to `path` and continues there (also how a read-only review is edited).
+    bool saveReviewAs(const QString& path);
     [[nodiscard]] QString statusSummary() const;
 
 protected:
@@ -91,6 +94,7 @@ private:
     bool openTaskFolder(const QString& folder, bool partOfReview = false);
     bool openReview(const QString& path);
     void chooseReviewFolder();
+    void chooseSaveReviewAs();
     void recordRunInReview(const core::RunOutcome& outcome);
     bool openKernelFile(const QString& file);
     void reportProblem(const QString& text, const QString& file = {}, int line = 0);
@@ -134,6 +138,8 @@ private:
     QActionGroup* m_hardwareActions = nullptr;
     QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
     bool m_runInReview = false;    ///< m_runTarget is a task of the open review (trust is the review's)
+    views::ReadOnlyBanner* m_readOnlyBanner = nullptr;
+    QString m_lastSaveError; ///< why the last saveReviewAs failed, for the dialog that asked
     bool m_trustNewReview = false; ///< the review being created comes from trusted task folders
     std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;

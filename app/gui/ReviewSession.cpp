@@ -93,6 +93,30 @@ bool ReviewSession::open(const QString& path, QString* error) {
     return true;
 }
 
+bool ReviewSession::isReadOnly() const { return m_file && m_file->readOnly(); }
+
+QString ReviewSession::readOnlyReason() const { return m_file ? q(m_file->readOnlyReason()) : QString(); }
+
+bool ReviewSession::saveCopyAs(const QString& path, QString* error) {
+    if (!m_file) {
+        *error = tr("no review is open");
+        return false;
+    }
+    flushTimeSpent();
+    if (auto saved = m_file->saveCopy(path.toStdString()); !saved) {
+        *error = describe(saved.error());
+        return false;
+    }
+    const std::optional<std::int64_t> task = m_current;
+    if (!open(path, error)) {
+        return false;
+    }
+    if (task) {
+        setCurrentTask(*task);
+    }
+    return true;
+}
+
 bool ReviewSession::createFromFolder(const QString& reviewPath, const QString& folder, const QString& rubricPath,
                                      QString* error) {
     const QString rubricFile = rubricPath.isEmpty()
@@ -173,7 +197,7 @@ void ReviewSession::setCurrentTask(std::int64_t taskId) {
     m_undo->clear();
     for (const auto& task : tasks()) {
         // Opening a task to do starts it: bookkeeping, not an edit to undo.
-        if (task.id == taskId && task.status == core::TaskStatus::Todo &&
+        if (task.id == taskId && task.status == core::TaskStatus::Todo && !isReadOnly() &&
             check(m_file->tasks().setStatus(taskId, core::TaskStatus::InProgress))) {
             emit tasksChanged();
         }
@@ -183,7 +207,7 @@ void ReviewSession::setCurrentTask(std::int64_t taskId) {
 }
 
 void ReviewSession::flushTimeSpent() {
-    if (!m_file || !m_current) {
+    if (!m_file || !m_current || m_file->readOnly()) {
         return;
     }
     const qint64 now = nowMs();
@@ -256,6 +280,12 @@ void ReviewSession::push(std::unique_ptr<core::EditCommand> command, bool change
         emit failed(tr("Open or create a review file first (File > New Review / Open)."));
         return;
     }
+    if (m_file->readOnly()) {
+        emit failed(tr("This review is read-only (%1): nothing was changed. File > Save Review As... makes an "
+                       "editable copy.")
+                        .arg(readOnlyReason()));
+        return;
+    }
     auto* undoable = new CoreEditCommand(*this, std::move(command), changesScores, changesTasks);
     m_undo->push(undoable); // runs redo(): the edit is in the file when push returns
 }
@@ -299,7 +329,7 @@ void ReviewSession::setScore(const std::string& itemId, std::optional<int> value
 }
 
 void ReviewSession::recordRun(const std::string& label, const std::string& profileJson, const std::string& summaryJson) {
-    if (!m_file || !m_current) {
+    if (!m_file || !m_current || m_file->readOnly()) {
         return;
     }
     core::SimRun run;

@@ -39,6 +39,13 @@ public:
                                         QString* error);
     void close();
     [[nodiscard]] bool isOpen() const { return m_file != nullptr; }
+    /// True when the open review cannot be written (read-only mount, no permission); edits are refused with a
+    /// message and bookkeeping (time spent, runs) is skipped. readOnlyReason() says why, for a banner.
+    [[nodiscard]] bool isReadOnly() const;
+    [[nodiscard]] QString readOnlyReason() const;
+    /// Writes a copy of the open review to `path` (a new file) and continues in the copy: Save As, and the way
+    /// to edit a read-only review. The original is left as it is.
+    [[nodiscard]] bool saveCopyAs(const QString& path, QString* error);
     [[nodiscard]] QString path() const;
     [[nodiscard]] core::ReviewFile* file() const { return m_file.get(); }
     [[nodiscard]] QUndoStack* undoStack() const { return m_undo; }

@@ -133,6 +133,29 @@ Expected<ReviewFile> ReviewFile::open(const std::string& path) {
     return file;
 }
 
+Expected<void> ReviewFile::saveCopy(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+        return makeError(ErrorCode::InvalidArgument, "file already exists; a copy is never written over it", path, 0,
+                         "choose another name");
+    }
+    // VACUUM INTO reads one snapshot of the database (committed WAL content included) and writes a fresh,
+    // defragmented file; it needs no write access to the source, so read-only reviews can be copied too.
+    auto stmt = m_db->prepare("VACUUM INTO ?1");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, path);
+    if (auto done = stmt->run(); !done) {
+        std::filesystem::remove(path, ec); // never leave a half-written copy behind
+        Error error = done.error();
+        error.file = path;
+        error.hint = "choose a folder you can write to";
+        return std::unexpected(error);
+    }
+    return {};
+}
+
 Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOptions& options) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {

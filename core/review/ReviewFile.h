@@ -45,6 +45,10 @@ public:
     /// Creates a new review; refuses to overwrite an existing file.
     [[nodiscard]] static Expected<ReviewFile> create(const std::string& path, const CreateOptions& options);
     [[nodiscard]] static Expected<ReviewFile> open(const std::string& path);
+    /// Writes a complete, consistent copy of this review to `path` (which must not exist) and leaves this file
+    /// as it is: "Save As" for a writable review, the way to edit one that is read-only. Works on a read-only
+    /// open too. The copy is a plain review file the caller can open.
+    [[nodiscard]] Expected<void> saveCopy(const std::string& path);
 
     [[nodiscard]] const std::string& path() const { return m_path; }
     /// True when the file was opened for reading only; readOnlyReason() says why ("it is on a read-only file

@@ -13,6 +13,7 @@
 #include "review/AnnotationListPane.h"
 #include "review/ReviewFile.h"
 #include "review/ScorecardPane.h"
+#include "common/ReadOnlyBanner.h"
 #include "common/TrustPanel.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelinePage.h"
@@ -239,6 +240,28 @@ private slots:
         session->undoStack()->redo();
         QCOMPARE(session->replies(id).size(), std::size_t{1});
         QCOMPARE(session->replies(id).front().author, std::string("Ana"));
+    }
+
+    void saveAsContinuesInACopyAndLeavesTheOriginal() {
+        auto* banner = m_window->findChild<kl::views::ReadOnlyBanner*>();
+        QVERIFY(banner != nullptr);
+        QVERIFY(banner->isHidden()); // a writable review has no banner
+        const std::size_t before = annotationsOnDisk(m_review).size();
+        QVERIFY(before > 0);
+        const QString copy = m_dir.filePath(QStringLiteral("copy.klreview"));
+        QVERIFY(m_window->saveReviewAs(copy));
+        QCOMPARE(m_window->review()->path(), copy);
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("copy.klreview")));
+        QCOMPARE(annotationsOnDisk(copy).size(), before);
+        // The copy holds the same trusted kernels: it runs without asking again.
+        QVERIFY(!m_window->isAwaitingTrust());
+        kl::core::Annotation extra;
+        extra.anchor = kl::core::Anchor::nkiLines(1, 1);
+        extra.text = "only in the copy";
+        m_window->review()->addAnnotation(extra);
+        QCOMPARE(annotationsOnDisk(copy).size(), before + 1);
+        QCOMPARE(annotationsOnDisk(m_review).size(), before);
+        QVERIFY(!m_window->saveReviewAs(copy)); // never written over
     }
 
     void aFileThatIsNotAReviewIsRefusedAndLeftAlone() {

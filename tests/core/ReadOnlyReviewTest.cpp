@@ -19,7 +19,7 @@ namespace {
 constexpr int kSkip = 77;
 
 /// Runs in the child: 0 when the read-only review behaves, 1 (with a message on stderr) when not.
-int checkReadOnlyMount(const std::filesystem::path& mountPoint) {
+int checkReadOnlyMount(const std::filesystem::path& mountPoint, const std::filesystem::path& copyFolder) {
     if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
         return kSkip;
     }
@@ -50,16 +50,32 @@ int checkReadOnlyMount(const std::filesystem::path& mountPoint) {
         std::fprintf(stderr, "read-only: %d, reason '%s', tasks listed: %d\n", file->readOnly(),
                      file->readOnlyReason().c_str(), tasks ? static_cast<int>(tasks->size()) : -1);
     }
-    return ok ? 0 : 1;
+    if (!ok) {
+        return 1;
+    }
+    // The way to edit it: a copy somewhere writable, which opens writable with the same tasks.
+    const std::string copyPath = (copyFolder / "copy.klreview").string();
+    if (auto saved = file->saveCopy(copyPath); !saved) {
+        std::fprintf(stderr, "save copy failed: %s\n", formatError(saved.error()).c_str());
+        return 1;
+    }
+    auto copy = ReviewFile::open(copyPath);
+    if (!copy || copy->readOnly() || !copy->tasks().add("u", "U", {})) {
+        std::fprintf(stderr, "the copy does not open writable\n");
+        return 1;
+    }
+    auto copied = copy->tasks().list();
+    return copied && copied->size() == 2 ? 0 : 1;
 }
 
 TEST(ReadOnlyReview, OnAReadOnlyMountOpensReadOnlyWithReason) {
     test::TempDir dir;
+    test::TempDir copyFolder;
     std::fflush(nullptr);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-        ::_exit(checkReadOnlyMount(dir.path()));
+        ::_exit(checkReadOnlyMount(dir.path(), copyFolder.path()));
     }
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);

@@ -150,6 +150,31 @@ TEST(ReviewFile, AnnotationFiltersAndReplies) {
     EXPECT_FALSE(repo.remove(third->id));
 }
 
+TEST(ReviewFile, SaveCopyWritesAWholeReviewAndLeavesTheOriginal) {
+    TempDir dir;
+    auto file = test::makeReview(dir.file("r.klreview"));
+    auto task = file.tasks().add("a", "A", {});
+    ASSERT_TRUE(task);
+    ASSERT_TRUE(file.annotations().create(note(task->id, Anchor::timeRange(0, 10), Severity::Major, "perf.overlap", "al")));
+
+    ASSERT_TRUE(file.saveCopy(dir.file("copy.klreview")));
+    auto copy = ReviewFile::open(dir.file("copy.klreview"));
+    ASSERT_TRUE(copy) << formatError(copy.error());
+    EXPECT_FALSE(copy->readOnly());
+    EXPECT_EQ(copy->tasks().list().value().size(), 1u);
+    EXPECT_EQ(copy->annotations().list({}).value().size(), 1u);
+    // The copy is its own file: editing it leaves the original as it was.
+    ASSERT_TRUE(copy->tasks().add("b", "B", {}));
+    EXPECT_EQ(file.tasks().list().value().size(), 1u);
+
+    auto again = file.saveCopy(dir.file("copy.klreview"));
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.error().message.find("already exists"), std::string::npos);
+    auto nowhere = file.saveCopy(dir.file("no/such/folder/c.klreview"));
+    ASSERT_FALSE(nowhere);
+    EXPECT_EQ(nowhere.error().file, dir.file("no/such/folder/c.klreview"));
+}
+
 TEST(ReviewFile, AnnotationValidation) {
     TempDir dir;
     auto file = test::makeReview(dir.file("r.klreview"));
