@@ -1,5 +1,7 @@
 // `kernellens-cli review`: create and edit review files (.klreview) without the GUI.
 #include "cli/Commands.h"
+#include "cli/ReviewOptions.h"
+#include "cli/ReviewTeamCommands.h"
 
 #include "report/TextEscape.h"
 #include "review/ReviewFile.h"
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -25,9 +28,7 @@ namespace {
 
 using core::Annotation;
 using core::ReviewFile;
-
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+using namespace review;
 
 constexpr const char* kReviewUsage = R"(Usage: kernellens-cli review SUBCOMMAND FILE.klreview [options]
 
@@ -43,6 +44,9 @@ Subcommands:
   reply      Reply to an annotation
   resolve    Mark an annotation resolved (or open again with --reopen)
   status     Set a task's status: todo, in_progress, done
+  merge      Merge several reviewers' reviews of the same tasks into one team review
+  agreement  Agreement between the reviewers of a team review (alpha, kappa, annotation overlap)
+  adjudicate Set the agreed grade of a disputed item, with the reason
 
 Run `kernellens-cli review SUBCOMMAND --help` for a subcommand's options.
 )";
@@ -89,6 +93,25 @@ its task's scorecard.
 
 Sets the task's status in the review queue.
 )"},
+    {"merge", R"(Usage: kernellens-cli review merge A.klreview B.klreview [...] -o TEAM.klreview
+
+Writes a new review holding every reviewer's scores (each kept with its reviewer, apart from the agreed
+grade), annotations, replies and task progress. Tasks are matched by folder and file contents; a task whose
+files differ, another rubric, or one reviewer's two different scores for an item stop the merge and nothing
+is written. The inputs are only read. Merging a file twice adds nothing.
+)"},
+    {"agreement", R"(Usage: kernellens-cli review agreement TEAM.klreview [--json OUT]
+
+Per rubric item and overall: Krippendorff's alpha (nominal for pass/fail items, ordinal for levels, interval
+overall on scores scaled to 0..1), Cohen's kappa (two reviewers) or Fleiss' kappa (more), percent agreement
+and the tasks and reviewers behind each figure; annotation overlap (precision and recall of each reviewer
+against the others); the disagreements, largest first. JSON keys: docs/review-file.md, "Agreement".
+)"},
+    {"adjudicate", R"(Usage: kernellens-cli review adjudicate TEAM.klreview --task ID --item ID --value N
+                                         --reason TEXT [--adjudicator NAME]
+
+Sets the agreed grade of an item (the task's score), stored apart from the reviewers' own, with the reason.
+)"},
     {"list", R"(Usage: kernellens-cli review list FILE.klreview [--task ID] [--severity S] [--item ID]
                                    [--author NAME] [--open] [--json]
 
@@ -96,96 +119,6 @@ Shows each task with its status, time spent, scorecard and annotations. Filters 
 --open shows only unresolved ones. --json writes one JSON object for pipelines.
 )"},
 };
-
-/// User text (titles, folders, annotation text, rubric ids) for one line of terminal output: no escape
-/// sequences, no control characters, no line breaks.
-std::string shown(std::string_view text) {
-    return core::report::terminalText(text);
-}
-
-/// Parsed "--flag value" / "--flag=value" options plus positionals, checked against what a subcommand accepts.
-struct Options {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string, std::less<>> values;
-    std::set<std::string, std::less<>> flags;
-
-    [[nodiscard]] std::optional<std::string> get(std::string_view name) const {
-        auto it = values.find(name);
-        return it == values.end() ? std::nullopt : std::optional(it->second);
-    }
-};
-
-std::optional<Options> parseOptions(const std::vector<std::string>& args, std::size_t first,
-                                    const std::set<std::string_view>& valued,
-                                    const std::set<std::string_view>& boolean) {
-    Options out;
-    for (std::size_t i = first; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
-            out.positional.push_back(arg);
-            continue;
-        }
-        std::string name = arg.substr(2), value;
-        const std::size_t eq = name.find('=');
-        const bool inlineValue = eq != std::string::npos;
-        if (inlineValue) {
-            value = name.substr(eq + 1);
-            name.resize(eq);
-        }
-        if (boolean.contains(name) && !inlineValue) {
-            out.flags.insert(name);
-        } else if (valued.contains(name)) {
-            if (!inlineValue) {
-                if (i + 1 >= args.size()) {
-                    std::fprintf(stderr, "error: --%s needs a value\n", shown(name).c_str());
-                    return std::nullopt;
-                }
-                value = args[++i];
-            }
-            if (out.values.contains(name)) {
-                std::fprintf(stderr, "error: --%s given twice\n", shown(name).c_str());
-                return std::nullopt;
-            }
-            out.values[name] = value;
-        } else {
-            std::fprintf(stderr, "error: unknown option --%s\n", shown(name).c_str());
-            return std::nullopt;
-        }
-    }
-    return out;
-}
-
-std::optional<std::int64_t> parseInt(std::string_view text) {
-    std::int64_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) {
-        return std::nullopt;
-    }
-    return value;
-}
-
-/// "A:B" or "A-B" (or a single "A" when `single` is allowed) into two integers.
-std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(std::string_view text, char sep, bool single) {
-    const std::size_t pos = text.find(sep);
-    if (pos == std::string_view::npos) {
-        auto v = single ? parseInt(text) : std::nullopt;
-        return v ? std::optional(std::pair{*v, *v}) : std::nullopt;
-    }
-    auto a = parseInt(text.substr(0, pos));
-    auto b = parseInt(text.substr(pos + 1));
-    return a && b ? std::optional(std::pair{*a, *b}) : std::nullopt;
-}
-
-int fail(const Error& error) {
-    std::fprintf(stderr, "%s\n", core::report::terminalText(formatError(error), true).c_str());
-    return kExitFailure;
-}
-
-int usageError(std::string_view sub, const std::string& message) {
-    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli review %.*s --help' for usage.\n", shown(message).c_str(),
-                 static_cast<int>(sub.size()), sub.data());
-    return kExitUsage;
-}
 
 std::string defaultAuthor(ReviewFile& file) {
     if (auto reviewers = file.reviewers().list(); reviewers && !reviewers->empty()) {
@@ -519,6 +452,9 @@ const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
     {"reply", {{"annotation", "text", "author"}, {}}},
     {"resolve", {{"annotation"}, {"reopen"}}},
     {"status", {{"task", "set"}, {}}},
+    {"merge", {{"output"}, {}}},
+    {"agreement", {{"json"}, {}}},
+    {"adjudicate", {{"task", "item", "value", "reason", "adjudicator"}, {}}},
 };
 
 } // namespace
@@ -540,12 +476,17 @@ int runReviewCommand(const std::vector<std::string>& args) {
             return 0;
         }
     }
-    auto opts = parseOptions(args, 1, spec->second.valued, spec->second.boolean);
+    std::vector<std::string> spelled = args;
+    std::ranges::replace(spelled, std::string("-o"), std::string("--output")); // merge's short form
+    auto opts = parseOptions(spelled, 1, spec->second.valued, spec->second.boolean);
     if (!opts) {
         return usageError(sub, "bad options");
     }
     if (opts->positional.empty()) {
         return usageError(sub, "give the review file (FILE.klreview)");
+    }
+    if (sub == "merge") {
+        return runMerge(*opts);
     }
     if (sub != "add-task" && opts->positional.size() > 1) {
         return usageError(sub, fmt::format("unexpected argument '{}'", opts->positional[1]));
@@ -558,7 +499,7 @@ int runReviewCommand(const std::vector<std::string>& args) {
         return fail(file.error());
     }
     if (file->readOnly()) {
-        if (sub != "list") {
+        if (sub != "list" && sub != "agreement") {
             return fail(Error{ErrorCode::Io, fmt::format("review file is read-only ({}): cannot {}",
                                                          file->readOnlyReason(), sub),
                               file->path(), 0, "work on a copy in a writable folder"});
@@ -566,8 +507,14 @@ int runReviewCommand(const std::vector<std::string>& args) {
         std::fprintf(stderr, "note: %s opened read-only: %s\n", shown(file->path()).c_str(),
                      file->readOnlyReason().c_str());
     }
+    if (sub == "agreement") {
+        return runAgreement(*file, *opts);
+    }
     if (sub == "add-task") {
         return runAddTask(*file, *opts);
+    }
+    if (sub == "adjudicate") {
+        return runAdjudicate(*file, *opts);
     }
     if (sub == "annotate") {
         return runAnnotate(*file, *opts);

@@ -319,6 +319,38 @@ Expected<AnnotationSnapshot> AnnotationRepository::snapshot(std::int64_t id) {
     return AnnotationSnapshot{std::move(*annotation), std::move(*list)};
 }
 
+Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& snapshot) {
+    Annotation a = snapshot.annotation;
+    a.id = 0;
+    if (auto valid = validate(a); !valid) {
+        return std::unexpected(valid.error());
+    }
+    auto tx = m_db.beginTransaction();
+    if (!tx) {
+        return std::unexpected(tx.error());
+    }
+    if (auto saved = then(ensureReviewer(a.author), [&] { return write(a, true); }); !saved) {
+        return std::unexpected(saved.error());
+    }
+    const std::int64_t id = m_db.lastInsertRowId();
+    auto insert = m_db.prepare("INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)");
+    if (!insert) {
+        return std::unexpected(insert.error());
+    }
+    for (const Reply& r : snapshot.replies) {
+        if (auto added = then(ensureReviewer(r.author),
+                              [&] { return insert->bind(1, id).bind(2, r.author).bind(3, r.text).bind(4, r.createdAt).run(); });
+            !added) {
+            return std::unexpected(added.error());
+        }
+        insert->reset();
+    }
+    if (auto committed = tx->commit(); !committed) {
+        return std::unexpected(committed.error());
+    }
+    return id;
+}
+
 Expected<void> AnnotationRepository::restore(const AnnotationSnapshot& snapshot) {
     auto tx = m_db.beginTransaction();
     if (!tx) {

@@ -39,6 +39,9 @@ public:
     [[nodiscard]] Expected<AnnotationSnapshot> snapshot(std::int64_t id);
     /// Writes the snapshot back exactly (ids and times included), replacing any row with its id.
     [[nodiscard]] Expected<void> restore(const AnnotationSnapshot& snapshot);
+    /// Adds an annotation and its replies from another review (a merge) under new ids, keeping authors and
+    /// times exactly; `snapshot.annotation.taskId` must already name this file's task. Returns the new id.
+    [[nodiscard]] Expected<std::int64_t> import(const AnnotationSnapshot& snapshot);
 
 private:
     [[nodiscard]] Expected<void> validate(const Annotation& annotation);

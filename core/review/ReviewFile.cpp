@@ -265,6 +265,9 @@ ScoreRepository ReviewFile::scores() {
 LinkRepository ReviewFile::links() {
     return LinkRepository(*m_db);
 }
+TeamRepository ReviewFile::team() {
+    return TeamRepository(*m_db, *m_rubric);
+}
 RunRepository ReviewFile::runs() {
     return RunRepository(*m_db);
 }

@@ -7,6 +7,7 @@
 #include "review/RunRepository.h"
 #include "review/ScoreRepository.h"
 #include "review/TaskRepository.h"
+#include "review/TeamRepository.h"
 #include "rubric/Rubric.h"
 #include "rubric/Scorecard.h"
 
@@ -66,6 +67,8 @@ public:
     [[nodiscard]] LinkRepository links();
     [[nodiscard]] RunRepository runs();
     [[nodiscard]] ReviewerRepository reviewers();
+    /// Each reviewer's own scores and the adjudications of a merged review (review merge).
+    [[nodiscard]] TeamRepository team();
     /// The task's scorecard from its scores and annotations under the review's rubric.
     [[nodiscard]] Expected<Scorecard> scorecard(std::int64_t taskId);
     [[nodiscard]] Database& database() { return *m_db; }

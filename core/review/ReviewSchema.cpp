@@ -10,7 +10,7 @@ namespace kl::core {
 
 namespace {
 
-// The current schema (version 2). Annotation and reply ids use AUTOINCREMENT so an id is never
+// The current schema (version 3). Annotation and reply ids use AUTOINCREMENT so an id is never
 // reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
 constexpr std::string_view kCreateSql = R"sql(
 CREATE TABLE meta (
@@ -103,6 +103,22 @@ CREATE TABLE link (
   created_at TEXT NOT NULL
 );
 CREATE INDEX link_task ON link(task_id);
+CREATE TABLE reviewer_score (
+  task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  item_id    TEXT NOT NULL,
+  reviewer   TEXT NOT NULL,
+  value      INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (task_id, item_id, reviewer)
+);
+CREATE TABLE adjudication (
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  item_id     TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  adjudicator TEXT NOT NULL,
+  decided_at  TEXT NOT NULL,
+  PRIMARY KEY (task_id, item_id)
+);
 )sql";
 
 // Version 1 -> 2: annotation replies and time tracking per task.
@@ -118,12 +134,33 @@ CREATE TABLE reply (
 CREATE INDEX reply_annotation ON reply(annotation_id);
 )sql";
 
+// Version 2 -> 3: several reviewers in one file. A merged review keeps each reviewer's own scores
+// (reviewer_score) apart from the agreed grade (score), and says why a disputed grade was set (adjudication).
+constexpr std::string_view kMigrateTo3Sql = R"sql(
+CREATE TABLE reviewer_score (
+  task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  item_id    TEXT NOT NULL,
+  reviewer   TEXT NOT NULL,
+  value      INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (task_id, item_id, reviewer)
+);
+CREATE TABLE adjudication (
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  item_id     TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  adjudicator TEXT NOT NULL,
+  decided_at  TEXT NOT NULL,
+  PRIMARY KEY (task_id, item_id)
+);
+)sql";
+
 struct MigrationStep {
     int toVersion;
     std::string_view sql;
 };
 
-constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}};
+constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}};
 
 } // namespace
 

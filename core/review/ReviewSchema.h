@@ -20,7 +20,7 @@ class ReviewSchema {
 public:
     /// "KLRV" as a big-endian integer: PRAGMA application_id, so `file(1)` and we can tell our files apart.
     static constexpr std::int32_t kApplicationId = 0x4B4C5256;
-    static constexpr int kCurrentVersion = 2;
+    static constexpr int kCurrentVersion = 3;
     static constexpr std::string_view kMagic = "KernelLens review";
 
     /// Creates every table of the current version in an empty database; the caller holds the transaction.

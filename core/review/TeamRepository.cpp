@@ -1,0 +1,129 @@
+#include "review/TeamRepository.h"
+
+#include "db/Database.h"
+#include "db/Statement.h"
+#include "db/Transaction.h"
+#include "review/ScoreRepository.h"
+#include "review/TextCheck.h"
+#include "rubric/Rubric.h"
+
+#include <fmt/format.h>
+
+namespace kl::core {
+namespace {
+
+Expected<void> checkItem(const Rubric& rubric, const std::string& itemId, int value) {
+    const RubricItem* item = rubric.findItem(itemId);
+    if (item == nullptr) {
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("rubric item \"{}\" is not in the review's rubric \"{}\"", itemId, rubric.id));
+    }
+    if (!item->scale.accepts(value)) {
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("score {} is outside the scale of \"{}\" ({} to {})", value, itemId,
+                                     item->scale.minValue(), item->scale.maxValue()));
+    }
+    return {};
+}
+
+} // namespace
+
+Expected<void> TeamRepository::addReviewerScore(const ReviewerScore& s) {
+    if (auto ok = checkItem(m_rubric, s.itemId, s.value); !ok) {
+        return ok;
+    }
+    if (auto valid = checkText(s.reviewer, "reviewer", false); !valid) {
+        return valid;
+    }
+    auto existing = m_db.prepare(
+        "SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
+    if (!existing) {
+        return std::unexpected(existing.error());
+    }
+    auto row = existing->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    if (*row) {
+        const auto had = existing->int64(0);
+        if (had == s.value) {
+            return {};
+        }
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, had,
+                                     s.value),
+                         m_db.path(), 0, "merge the reviewers' latest files only");
+    }
+    auto stmt = m_db.prepare(
+        "INSERT INTO reviewer_score(task_id, item_id, reviewer, value, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
+}
+
+Expected<std::vector<ReviewerScore>> TeamRepository::reviewerScores(std::optional<std::int64_t> taskId) {
+    auto stmt = m_db.prepare("SELECT task_id, item_id, reviewer, value, updated_at FROM reviewer_score "
+                             "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id, reviewer");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, taskId);
+    return collectRows(*stmt, [](const Statement& row) {
+        return ReviewerScore{row.int64(0), row.text(1), row.text(2), static_cast<int>(row.int64(3)), row.text(4)};
+    });
+}
+
+Expected<Adjudication> TeamRepository::adjudicate(std::int64_t taskId, const std::string& itemId, int value,
+                                                  const std::string& reason, const std::string& adjudicator) {
+    if (auto valid = checkText(reason, "reason", false); !valid) {
+        return std::unexpected(valid.error());
+    }
+    auto tx = m_db.beginTransaction();
+    if (!tx) {
+        return std::unexpected(tx.error());
+    }
+    auto score = ScoreRepository(m_db, m_rubric).set(taskId, itemId, value, adjudicator);
+    if (!score) {
+        return std::unexpected(score.error());
+    }
+    Adjudication a{taskId, itemId, reason, adjudicator, score->updatedAt};
+    if (auto saved = restoreAdjudication(a); !saved) {
+        return std::unexpected(saved.error());
+    }
+    if (auto committed = tx->commit(); !committed) {
+        return std::unexpected(committed.error());
+    }
+    return a;
+}
+
+Expected<void> TeamRepository::restoreAdjudication(const Adjudication& a) {
+    auto stmt = m_db.prepare("INSERT OR REPLACE INTO adjudication(task_id, item_id, reason, adjudicator, decided_at) "
+                             "VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, a.taskId).bind(2, a.itemId).bind(3, a.reason).bind(4, a.adjudicator).bind(5, a.decidedAt).run();
+}
+
+Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<std::int64_t> taskId) {
+    auto stmt = m_db.prepare("SELECT task_id, item_id, reason, adjudicator, decided_at FROM adjudication "
+                             "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, taskId);
+    return collectRows(*stmt, [](const Statement& row) {
+        return Adjudication{row.int64(0), row.text(1), row.text(2), row.text(3), row.text(4)};
+    });
+}
+
+Expected<bool> TeamRepository::isTeamReview() {
+    auto n = m_db.queryInt("SELECT count(*) FROM reviewer_score");
+    if (!n) {
+        return std::unexpected(n.error());
+    }
+    return *n > 0;
+}
+
+} // namespace kl::core
