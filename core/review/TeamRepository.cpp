@@ -28,12 +28,12 @@ Expected<void> checkItem(const Rubric& rubric, const std::string& itemId, int va
 
 } // namespace
 
-Expected<void> TeamRepository::addReviewerScore(const ReviewerScore& s) {
+Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     if (auto ok = checkItem(m_rubric, s.itemId, s.value); !ok) {
-        return ok;
+        return std::unexpected(ok.error());
     }
     if (auto valid = checkText(s.reviewer, "reviewer", false); !valid) {
-        return valid;
+        return std::unexpected(valid.error());
     }
     auto existing = m_db.prepare(
         "SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
@@ -47,7 +47,7 @@ Expected<void> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     if (*row) {
         const auto had = existing->int64(0);
         if (had == s.value) {
-            return {};
+            return false;
         }
         return makeError(ErrorCode::InvalidArgument,
                          fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, had,
@@ -59,7 +59,11 @@ Expected<void> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     if (!stmt) {
         return std::unexpected(stmt.error());
     }
-    return stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
+    if (auto done = stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
+        !done) {
+        return std::unexpected(done.error());
+    }
+    return true;
 }
 
 Expected<std::vector<ReviewerScore>> TeamRepository::reviewerScores(std::optional<std::int64_t> taskId) {

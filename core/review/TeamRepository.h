@@ -39,8 +39,8 @@ public:
     TeamRepository(Database& db, const Rubric& rubric) : m_db(db), m_rubric(rubric) {}
 
     /// Adds a reviewer's score exactly as given (a merge); refuses a different value for the same task, item
-    /// and reviewer, so nothing is overwritten; the same value again changes nothing.
-    [[nodiscard]] Expected<void> addReviewerScore(const ReviewerScore& score);
+    /// and reviewer, so nothing is overwritten; the same value again changes nothing (returns false).
+    [[nodiscard]] Expected<bool> addReviewerScore(const ReviewerScore& score);
     [[nodiscard]] Expected<std::vector<ReviewerScore>> reviewerScores(std::optional<std::int64_t> taskId = {});
     /// Sets the agreed grade of an item (the task's score) with the reason, in one transaction.
     [[nodiscard]] Expected<Adjudication> adjudicate(std::int64_t taskId, const std::string& itemId, int value,

@@ -77,20 +77,21 @@ ItemAgreement agreementOf(const Ratings& ratings, Level level, std::string name)
     a.reviewers = raters.size();
     a.alpha = krippendorffAlpha(ratings, level);
     a.percentAgreement = percentAgreement(ratings);
-    if (a.reviewers == 2) {
-        // Cohen's kappa reads columns 0 and 1: keep only the two reviewers who scored.
-        Ratings two;
-        for (const auto& row : ratings.units) {
-            std::vector<std::optional<double>> r;
-            for (std::size_t i : raters) {
-                r.push_back(row[i]);
-            }
-            two.units.push_back(std::move(r));
+    // Kappa reads every column as a rater: keep only the reviewers who scored this item, or Fleiss would
+    // find no unit complete because of someone who never scored it.
+    Ratings active;
+    for (const auto& row : ratings.units) {
+        std::vector<std::optional<double>> r;
+        for (std::size_t i : raters) {
+            r.push_back(row[i]);
         }
-        a.kappa = cohenKappa(two);
+        active.units.push_back(std::move(r));
+    }
+    if (a.reviewers == 2) {
+        a.kappa = cohenKappa(active);
         a.kappaMethod = "cohen";
     } else if (a.reviewers > 2) {
-        a.kappa = fleissKappa(ratings);
+        a.kappa = fleissKappa(active);
         a.kappaMethod = "fleiss";
     } else {
         a.kappa.note = "kappa needs two or more reviewers";

@@ -92,8 +92,7 @@ Values categoriesOf(const std::vector<Values>& units) {
 }
 
 std::size_t categoryOf(const Values& categories, double value) {
-    return static_cast<std::size_t>(std::lower_bound(categories.begin(), categories.end(), value) -
-                                    categories.begin());
+    return static_cast<std::size_t>(std::lower_bound(categories.begin(), categories.end(), value) - categories.begin());
 }
 
 std::vector<std::size_t> countsIn(const Values& unit, const Values& categories) {
@@ -253,7 +252,7 @@ std::vector<Values> completeUnits(const Ratings& ratings, std::size_t raters) {
 }
 
 struct FleissSums {
-    double meanAgreement = 0.0; ///< P-bar: mean over units of P_i
+    double meanAgreement = 0.0;   ///< P-bar: mean over units of P_i
     double chanceAgreement = 0.0; ///< P-bar_e = sum_j p_j^2
     std::size_t usedCategories = 0;
 };
@@ -285,7 +284,7 @@ std::size_t agreeingPairs(Values unit) {
     std::sort(unit.begin(), unit.end());
     std::size_t agreeing = 0;
     for (std::size_t i = 0; i < unit.size();) {
-        std::size_t j = i;
+        std::size_t j = i + 1; // always advances, even for a value unequal to itself
         while (j < unit.size() && unit[j] == unit[i]) {
             ++j;
         }

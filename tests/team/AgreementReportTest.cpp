@@ -6,6 +6,7 @@
 #include "team/ReviewMerge.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace kl::core::team {
@@ -66,6 +67,31 @@ TEST(AgreementReport, LevelItemsAreOrdinalThreeReviewersGetFleissAndMissingScore
     // Largest spread first: task 2 (1 vs 2 of 5 levels) and task 1 (4 vs 3) have the same spread.
     ASSERT_EQ(report->disagreements.size(), 2u);
     EXPECT_DOUBLE_EQ(report->disagreements[0].spread, 0.25);
+}
+
+TEST(AgreementReport, AReviewerWhoNeverScoredAnItemDoesNotEmptyItsFleissKappa) {
+    Scratch dir;
+    std::vector<std::string> files;
+    for (int r = 0; r < 4; ++r) {
+        const std::string who = "r" + std::to_string(r);
+        files.push_back(dir.file(who + ".klreview"));
+        auto file = test::reviewerFile(files.back(), who, 3);
+        for (int t = 0; t < 3; ++t) {
+            const auto id = test::taskId(file, t);
+            // r3 only scores semantics; the others only the DMA item, agreeing except on task 2.
+            ASSERT_TRUE(r == 3 ? file.scores().set(id, "fidelity.semantics", 1, who)
+                               : file.scores().set(id, "perf.dma", t == 2 && r == 0 ? 2 : t + 3, who));
+        }
+    }
+    ASSERT_TRUE(mergeReviews(files, dir.file("team.klreview")));
+    auto team = ReviewFile::open(dir.file("team.klreview"));
+    auto report = computeAgreement(*team);
+    ASSERT_TRUE(report);
+    const auto dma = std::ranges::find(report->items, std::string("perf.dma"), &ItemAgreement::item);
+    ASSERT_NE(dma, report->items.end());
+    EXPECT_EQ(dma->reviewers, 3u);
+    EXPECT_EQ(dma->kappaMethod, "fleiss");
+    EXPECT_TRUE(dma->kappa.value.has_value()) << dma->kappa.note;
 }
 
 TEST(AgreementReport, AllIdenticalScoresAndASingleReviewerSayWhyAlphaIsUndefined) {

@@ -191,6 +191,14 @@ TEST(AgreementStats, CohenTwoByTwoWorkedExample) {
     EXPECT_TRUE(kappa.note.empty()) << kappa.note;
 }
 
+TEST(AgreementStats, CohenUnequalMarginals) {
+    // 100 items, 45/15/25/15: p_o = 0.6; A says yes 60/100, B 70/100, p_e = .6*.7 + .4*.3 = 0.54;
+    // kappa = 0.06 / 0.46 = 0.1304 (the same textbook source). Unequal marginals catch a p_e that
+    // uses one rater's proportions twice (Scott's pi instead of Cohen's kappa, or a copy-paste slip).
+    EXPECT_NEAR(valueOf(cohenKappa(twoByTwo(45, 15, 25, 15))), 0.06 / 0.46, kExact);
+    EXPECT_NEAR(valueOf(cohenKappa(twoByTwo(45, 15, 25, 15))), 0.1304, kPublished);
+}
+
 TEST(AgreementStats, CohenIgnoresUnitsNotRatedByBoth) {
     Ratings data = twoByTwo(20, 5, 10, 15);
     data.units.push_back({1.0, kMissing});
@@ -286,8 +294,8 @@ TEST(AgreementStats, MissingDataUnitsWithOneValueDoNotChangeAlpha) {
 TEST(AgreementStats, OneRaterOnlyIsUndefinedEverywhere) {
     Ratings one;
     one.units = {{1}, {2}, {3}};
-    for (const Figure& f : {krippendorffAlpha(one, Level::Nominal), cohenKappa(one), fleissKappa(one),
-                            percentAgreement(one)}) {
+    for (const Figure& f :
+         {krippendorffAlpha(one, Level::Nominal), cohenKappa(one), fleissKappa(one), percentAgreement(one)}) {
         EXPECT_FALSE(f.value);
         EXPECT_EQ(f.note, "only one rater");
         EXPECT_EQ(f.units, 0u);
@@ -296,8 +304,8 @@ TEST(AgreementStats, OneRaterOnlyIsUndefinedEverywhere) {
 
 TEST(AgreementStats, EmptyInputIsUndefinedEverywhere) {
     const Ratings none;
-    for (const Figure& f : {krippendorffAlpha(none, Level::Ordinal), cohenKappa(none), fleissKappa(none),
-                            percentAgreement(none)}) {
+    for (const Figure& f :
+         {krippendorffAlpha(none, Level::Ordinal), cohenKappa(none), fleissKappa(none), percentAgreement(none)}) {
         EXPECT_FALSE(f.value);
         EXPECT_EQ(f.note, "no units");
     }
@@ -368,8 +376,8 @@ TEST(AgreementStats, NominalComparesValuesExactly) {
 TEST(AgreementStats, NonFiniteRatingIsRejected) {
     Ratings data;
     data.units = {{1, 1}, {2, std::numeric_limits<double>::quiet_NaN()}};
-    for (const Figure& f : {krippendorffAlpha(data, Level::Nominal), cohenKappa(data), fleissKappa(data),
-                            percentAgreement(data)}) {
+    for (const Figure& f :
+         {krippendorffAlpha(data, Level::Nominal), cohenKappa(data), fleissKappa(data), percentAgreement(data)}) {
         EXPECT_FALSE(f.value);
         EXPECT_EQ(f.note, "non-finite rating at unit 1, rater 1");
     }
