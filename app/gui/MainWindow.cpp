@@ -7,6 +7,7 @@
 #include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
 #include "gui/TeachingController.h"
+#include "gui/TeamController.h"
 #include "gui/SourceLinkController.h"
 #include "gui/TrustGate.h"
 #include "gui/TrustedLocationsDialog.h"
@@ -20,6 +21,7 @@
 #include "review/ScorecardPane.h"
 #include "plots/RunPlots.h"
 #include "source/SourcePane.h"
+#include "team/AgreementPane.h"
 #include "timeline/InspectorPane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
@@ -122,6 +124,23 @@ void MainWindow::buildReview() {
     });
     connect(m_review, &ReviewSession::opened, this, [this] { m_readOnlyBanner->setReason(m_review->readOnlyReason()); });
     connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
+
+    auto* agreement = new views::AgreementPane;
+    auto* agreementDock = addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
+    if (auto* annotations = findChild<QDockWidget*>(QStringLiteral("annotationsDock"))) {
+        tabifyDockWidget(annotations, agreementDock);
+    }
+    // The agreement comes forward for a team review only; otherwise the inspector stays in front.
+    connect(m_review, &ReviewSession::opened, this, [this, agreementDock] {
+        if (m_review->file()->team().isTeamReview().value_or(false)) {
+            agreementDock->raise();
+        } else if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
+            inspector->raise();
+        }
+    });
+    m_team = new TeamController(m_review, m_reviewController, agreement, this);
+    connect(m_team, &TeamController::openRequested, this, &MainWindow::openPath);
+    connect(m_team, &TeamController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::buildCentre() {
@@ -208,6 +227,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&New Review from Folder..."), this, &MainWindow::chooseReviewFolder)
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
+    file->addAction(tr("&Merge Reviews..."), this, [this] { m_team->chooseMerge(); })
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+M")));
     QAction* exportReport = file->addAction(tr("&Export Report..."), this, [this] {
         if (m_review->isOpen()) {
             showReportExportDialog(this, m_review->path(), m_trustGate->isTrusted(*m_review->file()));

@@ -36,6 +36,7 @@ class TrustGate;
 class ReviewSession;
 class ReviewController;
 class TeachingController;
+class TeamController;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -64,6 +65,7 @@ public:
     [[nodiscard]] SimulationRunner* runner() const { return m_runner; }
     [[nodiscard]] SourceLinkController* sourceLinks() const { return m_sourceLinks; }
     [[nodiscard]] ReviewSession* review() const { return m_review; }
+    [[nodiscard]] TeamController* team() const { return m_team; }
     [[nodiscard]] ReviewController* reviewController() const { return m_reviewController; }
     [[nodiscard]] TeachingController* teaching() const { return m_teaching; }
     [[nodiscard]] views::AnnotationListPane* annotationList() const { return m_annotationList; }
@@ -139,6 +141,7 @@ private:
     QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
     bool m_runInReview = false;    ///< m_runTarget is a task of the open review (trust is the review's)
     views::ReadOnlyBanner* m_readOnlyBanner = nullptr;
+    TeamController* m_team = nullptr;
     QString m_lastSaveError; ///< why the last saveReviewAs failed, for the dialog that asked
     bool m_trustNewReview = false; ///< the review being created comes from trusted task folders
     std::shared_ptr<const core::RunOutcome> m_run;

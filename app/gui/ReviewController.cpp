@@ -181,6 +181,21 @@ void ReviewController::nextTask(int direction) {
     }
 }
 
+void ReviewController::setReviewerLens(const QHash<QString, QColor>& colours, const QSet<QString>& hidden) {
+    m_reviewerColours = colours;
+    m_hiddenReviewers = hidden;
+    refreshAnnotations();
+}
+
+void ReviewController::showTask(qint64 taskId) {
+    const auto tasks = m_session->tasks();
+    for (int row = 0; row < static_cast<int>(tasks.size()); ++row) {
+        if (tasks[static_cast<std::size_t>(row)].id == taskId) {
+            m_panes.taskQueue->setCurrentRow(row);
+        }
+    }
+}
+
 void ReviewController::refreshAnnotations() {
     const auto annotations = m_session->annotations();
     m_panes.annotations->setAnnotations(annotations);
@@ -188,10 +203,14 @@ void ReviewController::refreshAnnotations() {
     int number = 0;
     for (const auto& a : annotations) {
         ++number;
+        const QString author = QString::fromStdString(a.author);
+        if (m_hiddenReviewers.contains(author)) {
+            continue;
+        }
         views::AnnotationBand band;
         band.number = number;
         band.id = a.id;
-        band.colour = views::AnnotationListModel::severityColour(a.severity);
+        band.colour = m_reviewerColours.value(author, views::AnnotationListModel::severityColour(a.severity));
         if (a.anchor.kind == core::AnchorKind::TimeRange) {
             band.startPs = a.anchor.t0Ns * kPsPerNs;
             band.endPs = a.anchor.t1Ns * kPsPerNs;

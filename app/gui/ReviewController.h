@@ -3,7 +3,10 @@
 #include "review/ReviewTypes.h"
 #include "result/SimResult.h"
 
+#include <QColor>
+#include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <memory>
 
@@ -55,6 +58,11 @@ public:
     void editAnnotation(qint64 id);
     void navigateTo(qint64 id);
     void nextTask(int direction);
+    /// The reviewer lens of a team review: annotations on the timeline coloured by reviewer (empty map: by
+    /// severity) and those of `hidden` reviewers left off the timeline.
+    void setReviewerLens(const QHash<QString, QColor>& colours, const QSet<QString>& hidden);
+    /// Shows the review's task with this id (the adjudication view opens a disputed task).
+    void showTask(qint64 taskId);
 
 signals:
     /// The user chose a task of the review: the owner traces and simulates the folder.
@@ -77,6 +85,8 @@ private:
     Panes m_panes;
     std::shared_ptr<const sim::SimResult> m_result;
     bool m_refreshingTasks = false;
+    QHash<QString, QColor> m_reviewerColours; ///< empty: annotations coloured by severity
+    QSet<QString> m_hiddenReviewers;
 };
 
 } // namespace kl::app

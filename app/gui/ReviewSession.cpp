@@ -2,6 +2,7 @@
 
 #include "review/AnnotationCommands.h"
 #include "review/AddReplyCommand.h"
+#include "review/AdjudicateCommand.h"
 #include "review/SetScoreCommand.h"
 #include "review/SetTaskStatusCommand.h"
 #include "support/ResourcePaths.h"
@@ -326,6 +327,11 @@ void ReviewSession::setScore(const std::string& itemId, std::optional<int> value
         return;
     }
     push(std::make_unique<core::SetScoreCommand>(*m_current, itemId, value, m_reviewer.toStdString()), true);
+}
+
+void ReviewSession::adjudicate(std::int64_t taskId, const std::string& itemId, int value, const QString& reason) {
+    push(std::make_unique<core::AdjudicateCommand>(taskId, itemId, value, reason.toStdString(), m_reviewer.toStdString()),
+         true);
 }
 
 void ReviewSession::recordRun(const std::string& label, const std::string& profileJson, const std::string& summaryJson) {

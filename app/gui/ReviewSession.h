@@ -71,6 +71,8 @@ public:
 
     [[nodiscard]] std::optional<core::Scorecard> scorecard() const; ///< of the current task
     void setScore(const std::string& itemId, std::optional<int> value);
+    /// Sets the agreed grade of a disputed item in a team review, with the reason (undoable).
+    void adjudicate(std::int64_t taskId, const std::string& itemId, int value, const QString& reason);
     void recordRun(const std::string& label, const std::string& profileJson, const std::string& summaryJson);
 
 signals:

@@ -1,5 +1,7 @@
 #include "report/HtmlReport.h"
 
+#include "report/AgreementSection.h"
+
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
 
@@ -215,6 +217,9 @@ std::string HtmlReport::write(const Report& report, const Options& options) {
                        "generated {} &middot; {} task{}</p>\n",
                        h(report.title), h(report.reviewFile), h(report.rubricTitle), h(report.rubricVersion),
                        h(report.generatedAt), report.tasks.size(), report.tasks.size() == 1 ? "" : "s");
+    if (report.team) {
+        out += agreementHtml(*report.team);
+    }
     for (const ReportTask& t : report.tasks) {
         writeTask(out, t, options);
     }

@@ -1,5 +1,7 @@
 #include "report/JsonReport.h"
 
+#include "report/AgreementSection.h"
+
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
 
@@ -148,6 +150,9 @@ std::string JsonReport::write(const Report& report, int indent) {
     root["tasks"] = Json::array();
     for (const ReportTask& t : report.tasks) {
         root["tasks"].push_back(taskJson(t));
+    }
+    if (report.team) {
+        root["agreement"] = agreementReportJson(*report.team);
     }
     return root.dump(indent) + "\n";
 }

@@ -1,5 +1,6 @@
 #include "report/MarkdownReport.h"
 
+#include "report/AgreementSection.h"
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
 
@@ -101,6 +102,9 @@ std::string MarkdownReport::write(const Report& report) {
     out += fmt::format("- Rubric: {} {}\n", escapeMarkdown(report.rubricTitle, false), escapeMarkdown(report.rubricVersion, false));
     out += fmt::format("- Generated: {}\n", escapeMarkdown(report.generatedAt, false));
     out += fmt::format("- Tasks: {}\n\n", report.tasks.size());
+    if (report.team) {
+        out += agreementMarkdown(*report.team);
+    }
     for (const ReportTask& t : report.tasks) {
         out += fmt::format("## Task {}: {}\n\n", t.task.id, escapeMarkdown(t.task.title, false));
         out += "| | |\n|---|---|\n";

@@ -1,5 +1,7 @@
 #include "report/ReportBuilder.h"
 
+#include "team/AgreementReport.h"
+
 #include "output/ResultJson.h"
 #include "report/ReportText.h"
 #include "review/ReviewFile.h"
@@ -345,6 +347,18 @@ Expected<Report> ReportBuilder::build() {
             return std::unexpected(built.error());
         }
         report.tasks.push_back(std::move(*built));
+    }
+    if (m_file.team().isTeamReview().value_or(false)) {
+        auto agreement = team::computeAgreement(m_file);
+        auto reasons = m_file.team().adjudications();
+        if (!agreement || !reasons) {
+            return std::unexpected(!agreement ? agreement.error() : reasons.error());
+        }
+        TeamSection section{std::move(*agreement), std::move(*reasons), {}};
+        for (const Task& t : *tasks) {
+            section.taskTitles[t.id] = t.title;
+        }
+        report.team = std::move(section);
     }
     return report;
 }

@@ -2,9 +2,12 @@
 
 #include "result/SimResult.h"
 #include "review/ReviewTypes.h"
+#include "review/TeamRepository.h"
 #include "rubric/Scorecard.h"
+#include "team/AgreementReport.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +71,13 @@ struct ReportTask {
     std::vector<std::string> warnings; ///< e.g. a re-simulation that failed; the report is still written
 };
 
+/// A merged (team) review's agreement between reviewers and the agreed grades with their reasons.
+struct TeamSection {
+    team::AgreementReport agreement;
+    std::vector<Adjudication> adjudications;
+    std::map<std::int64_t, std::string> taskTitles; ///< for the adjudications
+};
+
 struct Report {
     std::string title;       ///< "Review report: <rubric title>"
     std::string reviewFile;  ///< file name only (no folders: reports carry no absolute paths)
@@ -76,6 +86,7 @@ struct Report {
     std::string rubricVersion;
     std::string generatedAt; ///< injected by the caller (tests use a fixed value)
     std::vector<ReportTask> tasks;
+    std::optional<TeamSection> team; ///< only for a team review (review merge)
 };
 
 } // namespace kl::core::report

@@ -122,6 +122,14 @@ Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<
     });
 }
 
+Expected<void> TeamRepository::clearAdjudication(std::int64_t taskId, const std::string& itemId) {
+    auto stmt = m_db.prepare("DELETE FROM adjudication WHERE task_id = ?1 AND item_id = ?2");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, taskId).bind(2, itemId).run();
+}
+
 Expected<bool> TeamRepository::isTeamReview() {
     auto n = m_db.queryInt("SELECT count(*) FROM reviewer_score");
     if (!n) {

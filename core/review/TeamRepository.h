@@ -48,6 +48,8 @@ public:
     /// Copies an adjudication exactly (a merge); the grade is copied with it by the caller.
     [[nodiscard]] Expected<void> restoreAdjudication(const Adjudication& adjudication);
     [[nodiscard]] Expected<std::vector<Adjudication>> adjudications(std::optional<std::int64_t> taskId = {});
+    /// Removes the reason of an item's agreed grade (undo of an adjudication; the grade is the caller's).
+    [[nodiscard]] Expected<void> clearAdjudication(std::int64_t taskId, const std::string& itemId);
     /// True when the file holds any reviewer's own scores (it is a merged, team review).
     [[nodiscard]] Expected<bool> isTeamReview();
 

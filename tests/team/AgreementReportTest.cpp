@@ -2,6 +2,10 @@
 // more, disagreements largest first, adjudication, annotation overlap, and the JSON keys of the CLI.
 #include "TeamTestSupport.h"
 
+#include "report/JsonReport.h"
+#include "report/MarkdownReport.h"
+#include "report/ReportBuilder.h"
+#include "review/AdjudicateCommand.h"
 #include "team/AgreementReport.h"
 #include "team/ReviewMerge.h"
 
@@ -126,6 +130,48 @@ TEST(AgreementReport, AdjudicationSetsTheAgreedGradeApartFromTheReviewersOwn) {
     EXPECT_EQ(report->disagreements[0].agreed, 0);
     EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 0, "", "lead")); // a reason is required
     EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 7, "x", "lead"));  // outside the scale
+}
+
+TEST(AgreementReport, AnAdjudicationIsUndoneAndRedoneExactly) {
+    Scratch dir;
+    auto team = mergedWith(dir, "perf.dma", {{5}, {2}});
+    const auto task = test::taskId(team, 0);
+    ASSERT_TRUE(team.team().adjudicate(task, "perf.dma", 4, "first call", "lead"));
+    AdjudicateCommand again(task, "perf.dma", 3, "second look: the loads are not overlapped", "lead");
+    ASSERT_TRUE(again.apply(team));
+    EXPECT_EQ(team.scores().find(task, "perf.dma")->value().value, 3);
+    ASSERT_TRUE(again.revert(team));
+    EXPECT_EQ(team.scores().find(task, "perf.dma")->value().value, 4);
+    EXPECT_EQ(team.team().adjudications(task)->front().reason, "first call");
+    ASSERT_TRUE(again.apply(team));
+    EXPECT_EQ(team.team().adjudications(task)->front().reason, "second look: the loads are not overlapped");
+
+    AdjudicateCommand fresh(test::taskId(team, 0), "fidelity.semantics", 1, "agreed in the meeting", "lead");
+    ASSERT_TRUE(fresh.apply(team));
+    ASSERT_TRUE(fresh.revert(team)); // there was no grade before: none after undo
+    EXPECT_FALSE(team.scores().find(task, "fidelity.semantics")->has_value());
+    EXPECT_EQ(team.team().adjudications(task)->size(), 1u);
+}
+
+TEST(AgreementReport, ReportsOfATeamReviewShowTheAgreementAndTheAgreedGradesWithReasons) {
+    Scratch dir;
+    auto team = mergedWith(dir, "fidelity.semantics", {{1, 1}, {0, 1}});
+    ASSERT_TRUE(team.team().adjudicate(test::taskId(team, 0), "fidelity.semantics", 0, "tail <not> masked", "lead"));
+    auto built = report::ReportBuilder(team, {.generatedAt = "t"}).build();
+    ASSERT_TRUE(built) << formatError(built.error());
+    ASSERT_TRUE(built->team.has_value());
+    const std::string md = report::MarkdownReport::write(*built);
+    EXPECT_NE(md.find("## Reviewer agreement"), std::string::npos);
+    EXPECT_NE(md.find("tail &lt;not&gt; masked"), std::string::npos) << md; // escaped, never raw HTML
+    const auto json = nlohmann::json::parse(report::JsonReport::write(*built, 2));
+    EXPECT_EQ(json["agreement"]["adjudications"][0]["reason"], "tail <not> masked");
+    EXPECT_EQ(json["agreement"]["items"][0]["n_reviewers"], 2);
+
+    auto single = test::reviewerFile(dir.file("one.klreview"), "ana", 1);
+    auto plain = report::ReportBuilder(single, {.generatedAt = "t"}).build();
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(plain->team.has_value()); // a one-reviewer review has no agreement section
+    EXPECT_FALSE(nlohmann::json::parse(report::JsonReport::write(*plain, 2)).contains("agreement"));
 }
 
 TEST(AnnotationOverlap, MatchesOneToOneByBestOverlapAndReportsPrecisionAndRecall) {
