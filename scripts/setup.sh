@@ -10,6 +10,7 @@ packages=(
   python3 python3-numpy
   bubblewrap libseccomp-dev
   xvfb xauth imagemagick poppler-utils fonts-dejavu-core
+  help2man desktop-file-utils appstream lintian
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "cli/CliSupport.h"
 
 #include "report/TextEscape.h"
+#include "support/ResourcePaths.h"
 
 #include <cstdio>
 #include <fstream>
@@ -10,9 +11,9 @@ namespace fs = std::filesystem;
 
 std::vector<fs::path> resourceBases() {
     std::vector<fs::path> bases;
-#ifdef KL_SOURCE_DIR
-    bases.emplace_back(KL_SOURCE_DIR);
-#endif
+    if (const fs::path root = core::dataRoot(); !root.empty()) {
+        bases.push_back(root); // installed data, or the source tree of a build
+    }
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {

@@ -1,5 +1,7 @@
 #include "rubric/RubricLoader.h"
 
+#include "support/ResourcePaths.h"
+
 #include "common/JsonRead.h"
 
 #include <fmt/format.h>
@@ -245,12 +247,8 @@ std::string RubricLoader::defaultRubricPath() {
     if (const char* dir = std::getenv("KL_RESOURCE_DIR")) {
         candidates.emplace_back(fs::path(dir) / "rubrics");
     }
+    candidates.push_back(resourcesDir() / "rubrics"); // the installed data first, else the source tree
     std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        candidates.push_back(exe.parent_path().parent_path() / "share" / "kernellens" / "rubrics");
-    }
-    candidates.emplace_back(fs::path(KL_SOURCE_DIR) / "resources" / "rubrics");
     for (const fs::path& dir : candidates) {
         const fs::path file = dir / "nki-migration.json";
         if (fs::is_regular_file(file, ec)) {

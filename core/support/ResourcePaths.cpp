@@ -30,12 +30,14 @@ fs::path dataRoot() {
     if (const char* env = std::getenv("KL_DATA_DIR"); env && holdsResources(env)) {
         return env;
     }
-    if (holdsResources(KL_SOURCE_DIR)) {
-        return KL_SOURCE_DIR;
-    }
+    // An installed program uses its own data (PREFIX/bin/.. /share/kernellens), never a source tree that
+    // happens to exist on the machine; a program in a build tree has no such folder beside it.
     const auto installed = executableDir() / ".." / "share" / "kernellens";
     if (holdsResources(installed)) {
         return fs::weakly_canonical(installed);
+    }
+    if (holdsResources(KL_SOURCE_DIR)) {
+        return KL_SOURCE_DIR;
     }
     return {};
 }
