@@ -14,5 +14,6 @@ int runReportCommand(const std::vector<std::string>& args);
 int runExportTraceCommand(const std::vector<std::string>& args);
 int runCompatCommand(const std::vector<std::string>& args);
 int runFindingsCommand(const std::vector<std::string>& args);
+int runBatchCommand(const std::vector<std::string>& args);
 
 } // namespace kl::app

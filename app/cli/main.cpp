@@ -21,6 +21,7 @@ Commands:
   export-trace  Write a simulated run as Chrome trace JSON (Perfetto, chrome://tracing)
   compat     Trace and simulate many kernels (a manifest, task folders, files) and tabulate which run
   findings   Run the findings rules over a simulated kernel: bottlenecks and migration issues, with evidence
+  batch      Trace, simulate and check thousands of task folders, resumably, on one machine or a cluster
 
 Options:
   -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
@@ -55,6 +56,9 @@ int dispatch(std::string_view command, const std::vector<std::string>& rest) {
     }
     if (command == "findings") {
         return kl::app::runFindingsCommand(rest);
+    }
+    if (command == "batch") {
+        return kl::app::runBatchCommand(rest);
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

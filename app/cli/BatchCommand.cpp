@@ -1,0 +1,255 @@
+// `kernellens-cli batch`: trace, simulate and check thousands of task folders, resumably, on one machine or as a
+// share of a cluster; merge shards; export results.
+#include "cli/CliSupport.h"
+#include "cli/Commands.h"
+#include "cli/ReviewOptions.h"
+
+#include "batch/BatchResults.h"
+#include "batch/BatchRunner.h"
+#include "batch/BatchSteps.h"
+#include "batch/BatchTask.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include <sys/prctl.h>
+
+namespace kl::app {
+namespace {
+
+using namespace review; // the option parser and error printing shared by the subcommand CLIs
+namespace batch = core::batch;
+
+constexpr const char* kBatchUsage = R"(Usage: kernellens-cli batch (DIR | MANIFEST) --out RESULTS.db [options]
+       kernellens-cli batch merge SHARD.db... -o ALL.db
+       kernellens-cli batch export RESULTS.db (--csv OUT | --jsonl OUT)
+       kernellens-cli batch plan (DIR | MANIFEST) [--shard I/N]
+
+Runs every task folder under DIR (a folder holding task.json, up to 4 levels down) or listed in MANIFEST (one
+folder per line, relative to the manifest) through the steps, each task in its own worker process with its own
+time and memory limit. A failing task is a recorded result. Results: one row per task and step in RESULTS.db
+(SQLite), written as each task ends. Run it again to resume: tasks recorded for the same file contents are
+skipped, changed or unfinished ones are run. Progress on stderr. Ctrl+C stops; what ended is kept.
+Options:
+  --out FILE         the results file (created, or resumed)
+  -j N               tasks at once (default 1)
+  --steps LIST       trace,simulate,findings,numerics (default trace,simulate,findings; numerics is recorded as
+                     skipped: not available in this build)
+  --hw NAME|FILE     hardware profile for every task (default: each task's own, else the API's default)
+  --shard I/N        run only share I of N (1-based), chosen by a hash of the task's folder
+  --timeout S        wall clock per task in seconds (default 900)
+  --memory-mb M      address space per task's worker (default 8192)
+  --no-sandbox       run kernels without the OS sandbox where it cannot be set up (docs/sandbox.md)
+Exit status: 0 when every task ran (whatever its result), 1 on an error of the batch itself, 2 for a usage
+error, 130 when interrupted. Cluster recipes (Slurm, Kubernetes, GNU parallel): docs/batch.md.
+)";
+
+std::atomic<bool> g_interrupted{false};
+
+int batchUsage(const std::string& message) {
+    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli batch --help' for usage.\n", shown(message).c_str());
+    return kExitUsage;
+}
+
+extern "C" void onInterrupt(int) { g_interrupted = true; }
+
+std::string rateText(const batch::BatchProgress& p) {
+    if (p.done == 0 || p.elapsedSeconds <= 0) {
+        return "";
+    }
+    const double perMinute = 60.0 * static_cast<double>(p.done) / p.elapsedSeconds;
+    const double left = static_cast<double>(p.total - p.done) / (perMinute / 60.0);
+    return fmt::format(", {:.1f} tasks/min, ~{:.0f} min {:02.0f} s left", perMinute, std::floor(left / 60.0),
+                       std::fmod(left, 60.0));
+}
+
+int runRun(const Options& opts) {
+    if (opts.positional.size() != 1 || !opts.get("out")) {
+        return batchUsage("give one folder or manifest and --out RESULTS.db");
+    }
+    batch::BatchOptions o;
+    o.source = opts.positional[0];
+    o.resultsPath = *opts.get("out");
+    o.hardware = opts.get("hw").value_or("");
+    o.allowUnsandboxed = opts.flags.contains("no-sandbox");
+    o.workerProgram = std::filesystem::read_symlink("/proc/self/exe");
+    if (auto j = opts.get("j")) {
+        auto n = parseInt(*j);
+        if (!n || *n < 1 || *n > 256) {
+            return batchUsage("-j takes a number from 1 to 256");
+        }
+        o.jobs = static_cast<int>(*n);
+    }
+    for (const auto& [name, target, lo, hi] : {std::tuple{"timeout", &o.taskTimeoutSeconds, 1, 86400}}) {
+        if (auto v = opts.get(name)) {
+            auto n = parseInt(*v);
+            if (!n || *n < lo || *n > hi) {
+                return batchUsage(fmt::format("--{} takes a number from {} to {}", name, lo, hi));
+            }
+            *target = static_cast<int>(*n);
+        }
+    }
+    if (auto v = opts.get("memory-mb")) {
+        auto n = parseInt(*v);
+        if (!n || *n < 256 || *n > 1 << 20) {
+            return batchUsage("--memory-mb takes a number from 256 to 1048576");
+        }
+        o.memoryMegabytes = static_cast<long>(*n);
+    }
+    if (auto s = opts.get("steps")) {
+        auto steps = batch::parseSteps(*s);
+        if (!steps) {
+            return batchUsage(steps.error().message);
+        }
+        o.steps = *steps;
+    }
+    if (auto s = opts.get("shard")) {
+        auto shard = batch::parseShard(*s);
+        if (!shard) {
+            return batchUsage(shard.error().message);
+        }
+        o.shard = *shard;
+    }
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    auto summary = batch::runBatch(
+        o,
+        [](const batch::BatchProgress& p) {
+            std::fprintf(stderr, "[%zu/%zu] %zu failed%s\n", p.done, p.total, p.failed, rateText(p).c_str());
+        },
+        [] { return g_interrupted.load(); });
+    if (!summary) {
+        return fail(summary.error());
+    }
+    const auto& s = *summary;
+    const double overheadMs = s.ran == 0 ? 0.0 : 1000.0 * (s.seconds * o.jobs - s.workSeconds) / s.ran;
+    std::printf("%zu task folders: %zu ran (%zu with a failed step), %zu up to date, %zu in other shards; %.1f s, "
+                "%.0f ms overhead per task beyond its steps\nresults: %s\n",
+                s.found, s.ran, s.failed, s.upToDate, s.otherShards, s.seconds, overheadMs, shown(o.resultsPath).c_str());
+    if (s.interrupted) {
+        std::fprintf(stderr, "interrupted: the tasks that ended are recorded; run the same command to go on\n");
+        return 130;
+    }
+    return 0;
+}
+
+int runMerge(const Options& opts) {
+    const auto out = opts.get("output");
+    if (!out || opts.positional.empty()) {
+        return batchUsage("give results files and -o ALL.db");
+    }
+    auto n = batch::mergeResults(opts.positional, *out);
+    if (!n) {
+        return fail(n.error());
+    }
+    std::printf("merged %zu files: %zu tasks in %s\n", opts.positional.size(), *n, shown(*out).c_str());
+    return 0;
+}
+
+int runExport(const Options& opts) {
+    if (opts.positional.size() != 1 || (!opts.get("csv") && !opts.get("jsonl"))) {
+        return batchUsage("give one results file and --csv OUT or --jsonl OUT");
+    }
+    if (!std::filesystem::exists(opts.positional[0])) {
+        return fail(Error{ErrorCode::NotFound, "no such results file", opts.positional[0], 0, {}});
+    }
+    auto results = batch::BatchResults::open(opts.positional[0]);
+    auto rows = results ? results->all() : std::unexpected(results.error());
+    if (!rows) {
+        return fail(rows.error());
+    }
+    if (auto csv = opts.get("csv")) {
+        if (auto ok = writeText(*csv, batch::resultsCsv(*rows), "CSV"); !ok) {
+            return fail(ok.error());
+        }
+    }
+    if (auto jsonl = opts.get("jsonl")) {
+        if (auto ok = writeText(*jsonl, batch::resultsJsonLines(*rows), "JSON Lines"); !ok) {
+            return fail(ok.error());
+        }
+    }
+    return 0;
+}
+
+int runPlan(const Options& opts) {
+    if (opts.positional.size() != 1) {
+        return batchUsage("give one folder or manifest");
+    }
+    std::filesystem::path root;
+    auto tasks = batch::discoverTasks(opts.positional[0], root);
+    if (!tasks) {
+        return fail(tasks.error());
+    }
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> shard;
+    if (auto s = opts.get("shard")) {
+        auto parsed = batch::parseShard(*s);
+        if (!parsed) {
+            return batchUsage(parsed.error().message);
+        }
+        shard = *parsed;
+    }
+    for (const batch::BatchTask& t : *tasks) {
+        if (!shard || batch::shardOf(t.key, shard->second) == shard->first) {
+            std::printf("%s\n", shown(t.key).c_str());
+        }
+    }
+    return 0;
+}
+
+int runTask(const Options& opts) {
+    // A worker outlives nothing: when the batch dies (SIGKILL, power loss), its workers end with it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const auto result = opts.get("result");
+    if (opts.positional.size() != 1 || !result) {
+        return batchUsage("internal: batch task FOLDER --result FILE --steps LIST");
+    }
+    auto steps = batch::parseSteps(opts.get("steps").value_or("trace,simulate,findings"));
+    const auto timeout = parseInt(opts.get("trace-timeout").value_or("300"));
+    if (!steps || !timeout) {
+        return batchUsage("bad --steps or --trace-timeout");
+    }
+    auto ok = batch::runWorker(opts.positional[0], *steps, opts.get("hw").value_or(""), static_cast<int>(*timeout),
+                               opts.flags.contains("no-sandbox"), *result);
+    return ok ? 0 : fail(ok.error());
+}
+
+} // namespace
+
+int runBatchCommand(const std::vector<std::string>& args) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::fputs(kBatchUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? kExitUsage : 0;
+    }
+    std::vector<std::string> spelled = args;
+    for (std::string& a : spelled) {
+        a = a == "-o" ? "--output" : (a == "-j" ? "--j" : a);
+    }
+    const std::string sub = args[0];
+    const bool named = sub == "merge" || sub == "export" || sub == "plan" || sub == "task";
+    auto opts = parseOptions(spelled, named ? 1 : 0,
+                             {"out", "output", "j", "steps", "hw", "shard", "timeout", "memory-mb", "csv", "jsonl",
+                              "result", "trace-timeout"},
+                             {"no-sandbox"});
+    if (!opts) {
+        return batchUsage("bad options");
+    }
+    if (sub == "merge") {
+        return runMerge(*opts);
+    }
+    if (sub == "export") {
+        return runExport(*opts);
+    }
+    if (sub == "plan") {
+        return runPlan(*opts);
+    }
+    if (sub == "task") {
+        return runTask(*opts);
+    }
+    return runRun(*opts);
+}
+
+} // namespace kl::app

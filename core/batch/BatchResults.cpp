@@ -1,0 +1,244 @@
+#include "batch/BatchResults.h"
+
+#include "db/Database.h"
+#include "db/Statement.h"
+#include "db/Transaction.h"
+#include "review/TextCheck.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace kl::core::batch {
+namespace {
+
+constexpr std::int64_t kApplicationId = 0x4B4C4252; // "KLBR"
+
+constexpr std::string_view kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS step_result (
+  task         TEXT NOT NULL,
+  step         TEXT NOT NULL CHECK (step IN ('trace', 'simulate', 'findings', 'numerics')),
+  content_hash TEXT NOT NULL,
+  status       TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'timeout', 'skipped')),
+  error        TEXT NOT NULL DEFAULT '',
+  error_file   TEXT NOT NULL DEFAULT '',
+  error_line   INTEGER NOT NULL DEFAULT 0,
+  figures_json TEXT NOT NULL DEFAULT '{}',
+  duration_ms  INTEGER NOT NULL,
+  finished_at  TEXT NOT NULL,
+  PRIMARY KEY (task, step)
+);
+)sql";
+
+constexpr std::string_view kColumns =
+    "task, step, content_hash, status, error, error_file, error_line, figures_json, duration_ms, finished_at";
+
+StepResult readRow(const Statement& r) {
+    return {r.text(0), r.text(1), r.text(2), r.text(3), r.text(4),  r.text(5),
+            static_cast<int>(r.int64(6)), r.text(7), r.int64(8), r.text(9)};
+}
+
+Expected<void> insertRow(Database& db, const StepResult& s) {
+    auto stmt = db.prepare(fmt::format("INSERT OR REPLACE INTO step_result({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                                       "?8, ?9, ?10)",
+                                       kColumns));
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    stmt->bind(1, s.task).bind(2, s.step).bind(3, s.contentHash).bind(4, s.status).bind(5, s.error);
+    stmt->bind(6, s.errorFile).bind(7, s.errorLine).bind(8, s.figuresJson).bind(9, s.durationMs);
+    return stmt->bind(10, s.finishedAt.empty() ? utcNow() : s.finishedAt).run();
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) {
+        return s;
+    }
+    std::string out = "\"";
+    for (char c : s) {
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+BatchResults::BatchResults(BatchResults&&) noexcept = default;
+BatchResults& BatchResults::operator=(BatchResults&&) noexcept = default;
+BatchResults::~BatchResults() = default;
+
+Expected<BatchResults> BatchResults::open(const std::string& path) {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0;
+    auto db = Database::open(path, Database::OpenMode::Create);
+    if (!db) {
+        return std::unexpected(db.error());
+    }
+    if (existed) {
+        auto id = db->queryInt("PRAGMA application_id");
+        if (!id || *id != kApplicationId) {
+            return makeError(ErrorCode::Parse, "not a KernelLens batch results file", path, 0,
+                             "give --out a new file name or a results file of an earlier batch");
+        }
+    }
+    auto ready = db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
+    if (ready) {
+        ready = db->exec(kSchema);
+    }
+    if (ready && !existed) {
+        ready = db->exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    }
+    if (!ready) {
+        return std::unexpected(ready.error());
+    }
+    BatchResults r;
+    r.m_db = std::make_unique<Database>(std::move(*db));
+    r.m_path = path;
+    return r;
+}
+
+Expected<std::string> BatchResults::root() {
+    auto stmt = m_db->prepare("SELECT value FROM meta WHERE key = 'root'");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    auto row = stmt->step();
+    if (!row) {
+        return std::unexpected(row.error());
+    }
+    return *row ? stmt->text(0) : std::string();
+}
+
+Expected<void> BatchResults::setRoot(const std::string& root) {
+    auto stmt = m_db->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?1)");
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return stmt->bind(1, root).run();
+}
+
+Expected<std::map<std::string, std::string>> BatchResults::finishedTasks(const std::vector<std::string>& steps) {
+    auto rows = all();
+    if (!rows) {
+        return std::unexpected(rows.error());
+    }
+    std::map<std::string, std::map<std::string, std::string>> byTask; // task -> step -> hash
+    for (const StepResult& r : *rows) {
+        byTask[r.task][r.step] = r.contentHash;
+    }
+    std::map<std::string, std::string> out;
+    for (const auto& [task, done] : byTask) {
+        bool complete = true;
+        for (const std::string& s : steps) {
+            auto it = done.find(s);
+            complete = complete && it != done.end() && it->second == done.begin()->second;
+        }
+        if (complete) {
+            out[task] = done.begin()->second;
+        }
+    }
+    return out;
+}
+
+Expected<void> BatchResults::recordTask(const std::string& task, const std::vector<StepResult>& rows) {
+    auto tx = m_db->beginTransaction();
+    if (!tx) {
+        return std::unexpected(tx.error());
+    }
+    auto clear = m_db->prepare("DELETE FROM step_result WHERE task = ?1");
+    if (!clear) {
+        return std::unexpected(clear.error());
+    }
+    if (auto done = clear->bind(1, task).run(); !done) {
+        return done;
+    }
+    for (const StepResult& r : rows) {
+        if (auto ok = insertRow(*m_db, r); !ok) {
+            return ok;
+        }
+    }
+    return tx->commit();
+}
+
+Expected<std::vector<StepResult>> BatchResults::all() {
+    auto stmt = m_db->prepare(fmt::format("SELECT {} FROM step_result ORDER BY task, CASE step WHEN 'trace' THEN 0 "
+                                          "WHEN 'simulate' THEN 1 WHEN 'findings' THEN 2 ELSE 3 END",
+                                          kColumns));
+    if (!stmt) {
+        return std::unexpected(stmt.error());
+    }
+    return collectRows(*stmt, readRow);
+}
+
+Expected<std::size_t> mergeResults(const std::vector<std::string>& inputs, const std::string& output) {
+    std::error_code ec;
+    if (std::filesystem::exists(output, ec)) {
+        return makeError(ErrorCode::InvalidArgument, "file already exists; a merge never writes over a file", output);
+    }
+    std::map<std::string, std::vector<StepResult>> byTask;
+    std::string root;
+    for (const std::string& in : inputs) {
+        if (!std::filesystem::exists(in, ec)) {
+            return makeError(ErrorCode::NotFound, "no such results file", in);
+        }
+        auto file = BatchResults::open(in);
+        auto rows = file ? file->all() : std::unexpected(file.error());
+        auto inRoot = file ? file->root() : std::unexpected(file.error());
+        if (!rows || !inRoot) {
+            return std::unexpected(!rows ? rows.error() : inRoot.error());
+        }
+        root = root.empty() ? *inRoot : root;
+        std::map<std::string, std::vector<StepResult>> mine;
+        for (StepResult& r : *rows) {
+            mine[r.task].push_back(std::move(r));
+        }
+        for (auto& [task, taskRows] : mine) {
+            auto& kept = byTask[task];
+            if (kept.empty() || kept.front().finishedAt < taskRows.front().finishedAt) {
+                kept = std::move(taskRows); // the later run of a task is its current result
+            }
+        }
+    }
+    auto out = BatchResults::open(output);
+    if (!out) {
+        return std::unexpected(out.error());
+    }
+    if (auto ok = out->setRoot(root); !ok) {
+        return std::unexpected(ok.error());
+    }
+    for (const auto& [task, rows] : byTask) {
+        if (auto ok = out->recordTask(task, rows); !ok) {
+            return std::unexpected(ok.error());
+        }
+    }
+    return byTask.size();
+}
+
+std::string resultsCsv(const std::vector<StepResult>& rows) {
+    std::string out = "task,step,content_hash,status,error,error_file,error_line,figures_json,duration_ms,finished_at\n";
+    for (const StepResult& r : rows) {
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csvField(r.task), r.step, r.contentHash, r.status,
+                           csvField(r.error), csvField(r.errorFile), r.errorLine, csvField(r.figuresJson),
+                           r.durationMs, r.finishedAt);
+    }
+    return out;
+}
+
+std::string resultsJsonLines(const std::vector<StepResult>& rows) {
+    std::string out;
+    for (const StepResult& r : rows) {
+        nlohmann::json j{{"task", r.task},     {"step", r.step},           {"content_hash", r.contentHash},
+                         {"status", r.status}, {"error", r.error},         {"error_file", r.errorFile},
+                         {"error_line", r.errorLine}, {"duration_ms", r.durationMs}, {"finished_at", r.finishedAt}};
+        j["figures"] = nlohmann::json::parse(r.figuresJson, nullptr, false);
+        out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    return out;
+}
+
+} // namespace kl::core::batch
