@@ -233,6 +233,9 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
                                    std::int64_t bytes, TimePs notBefore, bool& spilled) {
     MemoryUnit& unit = unitOf(memory);
     MemoryUnit::Fit fit = unit.earliestFit(bytes, notBefore);
+    if (fit.overflow && ownBytes(ir, in, memory) + bytes > unit.capacity()) {
+        return fit; // the instruction's own tiles cannot fit whatever leaves: spilling the others would not help
+    }
     while (fit.overflow) {
         const std::uint32_t victim = m_spills.victim(ir, in, index, memory);
         if (victim == kNoIndex) {
@@ -243,6 +246,23 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
         fit = unit.earliestFit(bytes, notBefore);
     }
     return fit;
+}
+
+std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memory memory) const {
+    std::int64_t sum = 0;
+    const auto ops = ir.dsts(in).data(); // dsts then srcs, contiguous
+    const std::size_t count = std::size_t{in.dstCount} + in.srcCount;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t b = ops[k].buffer;
+        bool seen = false;
+        for (std::size_t j = 0; j < k && !seen; ++j) {
+            seen = ops[j].buffer == b;
+        }
+        if (!seen && m_buffers[b].state == kOpen && m_facts[b].memory == memory) {
+            sum += reserved(m_facts[b]);
+        }
+    }
+    return sum;
 }
 
 DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std::uint32_t index, TimePs notBefore,
@@ -445,10 +465,14 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     // LoadStationary: may preload while the previous MultiplyMoving runs (the array double-buffers weights).
     Constraint cl;
     cl.unitFree = std::max(m_laneFree[ls], m_mmPrevStart);
+    TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
+        if (m_buffers[src[0].buffer].state == kSpilled) {
+            weightsBack = reload(ir, in, src[0].buffer, index);
+        }
     }
-    const TimePs lsStart = std::max(cl.unitFree, cl.dep.time);
+    const TimePs lsStart = std::max({cl.unitFree, cl.dep.time, weightsBack});
     const TimePs lsEnd = lsStart + m_cost.toPs(mc.loadStationary, Engine::Tensor);
 
     Constraint cm;
@@ -463,7 +487,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     Placement p;
     if (lsEnd > std::max(cm.unitFree, cm.dep.time) && mmStart == mmReady) {
         // The weights were the last thing ready: report why the LoadStationary started when it did.
-        p = place(cl, lsStart, WaitCause::None, WaitCause::Engine);
+        p = place(cl, lsStart, WaitCause::Spill, WaitCause::Engine);
         p.start = mmStart;
     } else {
         Constraint merged = cm;

@@ -80,6 +80,8 @@ private:
     /// does not use while they do not; `spilled` tells whether any was. Overflow only when no victim is left.
     [[nodiscard]] MemoryUnit::Fit makeRoom(const KernelIr& ir, const Instruction& in, std::uint32_t index,
                                            Memory memory, std::int64_t bytes, TimePs notBefore, bool& spilled);
+    /// Bytes per partition the tiles `in` uses that are already resident in `memory` reserve.
+    [[nodiscard]] std::int64_t ownBytes(const KernelIr& ir, const Instruction& in, Memory memory) const;
     /// Writes tile `buffer` out to HBM after its last access so far; its room is free when the write ends.
     void spillOut(std::uint32_t buffer, std::uint32_t index);
     /// Brings spilled tile `buffer` back for instruction `index`; returns when its data is on chip again.

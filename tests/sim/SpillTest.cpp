@@ -190,4 +190,43 @@ TEST(Spill, OneInstructionsOwnTilesTooBigStillOverflow) {
     EXPECT_NE(r->diagnostics.back().find("did not fit even after spilling"), std::string::npos);
 }
 
+TEST(Spill, LoadStationaryWaitsForItsSpilledWeights) {
+    TestIr t;
+    const int st = t.buffer("st", "sbuf", {128, 128});
+    const int big1 = t.buffer("big1", "sbuf", {128, 65536});
+    const int big2 = t.buffer("big2", "sbuf", {128, 32768});
+    const int mv = t.buffer("mv", "sbuf", {128, 512});
+    const int acc = t.buffer("acc", "psum", {128, 512}, "float32");
+    t.add("memset", "vector", {t.whole(st)}, {});   // 0
+    t.add("memset", "vector", {t.whole(big1)}, {}); // 1
+    t.add("memset", "vector", {t.whole(big2)}, {}); // 2: SBUF full, st (used last) goes out
+    t.add("memset", "vector", {t.whole(big1)}, {}); // 3: last use of big1
+    t.add("memset", "vector", {t.whole(big2)}, {}); // 4: last use of big2
+    t.add("memset", "scalar", {t.whole(mv)}, {});   // 5: ready soon after big1 leaves, as is room for st
+    t.add("nc_matmul", "tensor", {t.whole(acc)}, {t.whole(st), t.whole(mv)}); // 6: st comes back
+    const auto r = *Simulator::run(t.load(), profile("trn1"));
+    ASSERT_EQ(r->spills.transfers.size(), 2u);
+    const SpillTransfer& back = r->spills.transfers[1];
+    EXPECT_EQ(back.kind, DmaKind::Reload);
+    EXPECT_EQ(back.buffer, static_cast<std::uint32_t>(st));
+    EXPECT_EQ(back.forIndex, 6u);
+    const TimelineData& tl = r->timeline;
+    ASSERT_TRUE(tl.hasLoadStationary(6));
+    EXPECT_GE(tl.lsStartPs(tl.lsOf(6)), back.endPs);
+    EXPECT_EQ(tl.cause(6), WaitCause::Spill);
+}
+
+TEST(Spill, ATileLargerThanSbufAloneSpillsNothing) {
+    // 256 KiB per partition: no spill can make room for it, so the live tile stays and the new one overflows.
+    TestIr t;
+    const int a = t.buffer("a", "sbuf", {128, 32768});
+    const int huge = t.buffer("huge", "sbuf", {128, 131072});
+    t.add("memset", "vector", {t.whole(a)}, {});
+    t.add("memset", "vector", {t.whole(huge)}, {});
+    t.add("tensor_copy", "vector", {t.part(a, 0, 128, 0, 512)}, {t.part(huge, 0, 128, 0, 512)});
+    const auto r = *Simulator::run(t.load(), profile("trn1"));
+    EXPECT_TRUE(r->spills.transfers.empty());
+    EXPECT_EQ(r->sbuf.overflowCount, 1u);
+}
+
 } // namespace kl::sim::test
