@@ -197,28 +197,35 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            const BufferFacts& f = m_facts[ap.buffer];
-            const Memory mem = f.memory;
-            if (mem == Memory::Hbm || (st.state != kUnallocated && st.state != kSpilled)) {
+            if (st.state != kUnallocated) {
+                if (st.state == kSpilled) [[unlikely]] {
+                    if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
+                        t = back;
+                        capCause = WaitCause::Spill;
+                    }
+                }
                 continue;
             }
-            if (st.state == kSpilled) {
-                if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
-                    t = back;
-                    capCause = WaitCause::Spill;
-                }
+            const BufferFacts& f = m_facts[ap.buffer];
+            const Memory mem = f.memory;
+            if (mem == Memory::Hbm) {
                 continue;
             }
             const std::int64_t bytes = reserved(f);
             bool spilled = false;
-            const MemoryUnit::Fit fit = makeRoom(ir, in, index, mem, bytes, t, spilled);
+            MemoryUnit::Fit fit = unitOf(mem).earliestFit(bytes, t);
+            if (fit.overflow) [[unlikely]] {
+                fit = makeRoom(ir, in, index, mem, bytes, t, spilled);
+            }
             if (fit.time > t) {
                 t = fit.time;
                 capCause = spilled ? WaitCause::Spill
                                    : (mem == Memory::Sbuf ? WaitCause::SbufCapacity : WaitCause::PsumCapacity);
             }
             unitOf(mem).open(bytes);
-            m_spills.resident(ap.buffer, mem);
+            if (m_spills.tracking()) [[unlikely]] {
+                m_spills.resident(ap.buffer, mem);
+            }
             st.state = kOpen;
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
@@ -235,6 +242,16 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
     MemoryUnit::Fit fit = unit.earliestFit(bytes, notBefore);
     if (fit.overflow && ownBytes(ir, in, memory) + bytes > unit.capacity()) {
         return fit; // the instruction's own tiles cannot fit whatever leaves: spilling the others would not help
+    }
+    if (fit.overflow && !m_spills.tracking()) {
+        // The first spill of the run: from now on the policy follows the resident tiles itself.
+        std::vector<std::pair<std::uint32_t, Memory>> open;
+        for (std::uint32_t b = 0; b < m_buffers.size(); ++b) {
+            if (m_buffers[b].state == kOpen && m_facts[b].memory != Memory::Hbm) {
+                open.emplace_back(b, m_facts[b].memory);
+            }
+        }
+        m_spills.track(open);
     }
     while (fit.overflow) {
         const std::uint32_t victim = m_spills.victim(ir, in, index, memory);
@@ -382,7 +399,9 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
                 continue;
             }
             st.state = kFreed;
-            m_spills.evicted(ap.buffer, f.memory);
+            if (m_spills.tracking()) [[unlikely]] {
+                m_spills.evicted(ap.buffer, f.memory);
+            }
             const std::int64_t bytes = reserved(f);
             (f.memory == Memory::Sbuf ? m_sbuf : m_psum).close(bytes, st.allocStart, st.lastEnd);
             m_deps.release(ap.buffer);
@@ -468,11 +487,11 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
-        if (m_buffers[src[0].buffer].state == kSpilled) {
+        if (m_spills.tracking() && m_buffers[src[0].buffer].state == kSpilled) [[unlikely]] {
             weightsBack = reload(ir, in, src[0].buffer, index);
         }
     }
-    const TimePs lsStart = std::max({cl.unitFree, cl.dep.time, weightsBack});
+    const TimePs lsStart = std::max(std::max(cl.unitFree, cl.dep.time), weightsBack);
     const TimePs lsEnd = lsStart + m_cost.toPs(mc.loadStationary, Engine::Tensor);
 
     Constraint cm;

@@ -18,10 +18,20 @@ void SpillPolicy::reset(std::size_t bufferCount) {
     for (auto& list : m_resident) {
         list.clear();
     }
-    m_slot.assign(bufferCount, kNoIndex);
+    m_slot.clear();
+    m_bufferCount = bufferCount;
+    m_tracking = false;
     m_indexed = false;
     m_useBegin.clear();
     m_uses.clear();
+}
+
+void SpillPolicy::track(std::span<const std::pair<std::uint32_t, Memory>> residentNow) {
+    m_slot.assign(m_bufferCount, kNoIndex);
+    m_tracking = true;
+    for (const auto& [buffer, memory] : residentNow) {
+        resident(buffer, memory);
+    }
 }
 
 void SpillPolicy::resident(std::uint32_t buffer, Memory memory) {
