@@ -2,6 +2,7 @@
 
 #include "engine/Simulator.h"
 #include "output/ResultJson.h"
+#include "output/TextReport.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -129,6 +130,15 @@ TEST(Spill, JsonIsByteIdenticalAcrossRunsAndListsTheTransfers) {
     EXPECT_EQ(rows[0][1], "sbuf");
     EXPECT_EQ(j["spill_transfers"]["columns"][0], "kind");
     EXPECT_EQ(j["instructions"]["rows"][5][6], "spill");
+}
+
+TEST(Spill, TextSummaryShowsTheSpilledMemoryAndTheWarning) {
+    const std::string text = TextReport::summary(**Simulator::run(sumOfFour(32768, 1), profile("trn1")));
+    EXPECT_NE(text.find("1 tile(s) SPILLED (2 transfers, 16.00 MiB)"), std::string::npos) << text;
+    EXPECT_NE(text.find("spill                  2 instrs"), std::string::npos) << text;
+    EXPECT_NE(text.find("warning: SBUF spill: tile 't2' (kernel.py:13)"), std::string::npos) << text;
+    const std::string fits = TextReport::summary(**Simulator::run(sumOfFour(32768, 4), profile("trn1")));
+    EXPECT_EQ(fits.find("SPILLED"), std::string::npos) << fits;
 }
 
 TEST(Spill, PsumOverflowSpillsAnAccumulationTile) {
