@@ -243,6 +243,14 @@ std::uint64_t resultDigest(const SimResult& r) {
     d.add(s.flops);
     d.add(s.mfuPct);
     d.add(s.hbmBandwidthUtilizationPct);
+    d.add(s.spillBytes);
+    d.add(s.spillTransfers);
+    for (const SpillTransfer& t : r.spills.transfers) {
+        d.add(t.buffer);
+        d.add(t.forIndex);
+        d.add(t.startPs);
+        d.add(t.endPs);
+    }
     return d.value();
 }
 
@@ -340,6 +348,7 @@ int main(int argc, char** argv) {
                r.psum.timePs.size());
     fmt::print("simulated time        {:.3f} ms, MFU {:.1f} %\n", static_cast<double>(r.summary.totalPs) / 1e9,
                r.summary.mfuPct);
+    fmt::print("spills                {} transfers, {} bytes\n", r.summary.spillTransfers, r.summary.spillBytes);
     fmt::print("result digest         {:016x}\n", resultDigest(r));
     return 0;
 }

@@ -106,6 +106,19 @@ void instructions(Writer& w, const sim::SimResult& r) {
     }
 }
 
+/// Spill and reload transfers on the DMA queue they ran on, named "spill" / "reload" (category "spill") so that
+/// Perfetto colours them apart from the kernel's own `dma_copy` slices.
+void spills(Writer& w, const sim::SimResult& r) {
+    for (const sim::SpillTransfer& t : r.spills.transfers) {
+        const std::string args = fmt::format(R"({{"tile":{},"for_index":{},"memory":"{}","bytes":{},"wait":"spill"}})",
+                                             t.buffer, t.forIndex, t.memory == sim::Memory::Psum ? "psum" : "sbuf",
+                                             t.bytes);
+        w.event(fmt::format(R"({{"name":"{}","cat":"spill","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
+                            sim::dmaKindName(t.kind), pidOf(t.lane), t.lane, us(t.startPs), us(t.endPs - t.startPs),
+                            args));
+    }
+}
+
 void flows(Writer& w, const sim::SimResult& r) {
     const sim::TimelineData& tl = r.timeline;
     for (std::size_t i = 0; i < tl.size(); ++i) {
@@ -149,6 +162,7 @@ std::string ChromeTrace::write(const sim::SimResult& result, const Options& opti
     w.out() += "{\"traceEvents\":[";
     metadata(w, result);
     instructions(w, result);
+    spills(w, result);
     if (options.flows) {
         flows(w, result);
     }

@@ -161,6 +161,8 @@ std::vector<Metric> metricsFromSummaryJson(const std::string& text) {
         {"hbm_bandwidth_utilization_pct", "HBM bandwidth utilization", pct},
         {"sbuf_peak_bytes", "SBUF peak", formatBytes},
         {"psum_peak_bytes", "PSUM peak", formatBytes},
+        {"spill_bytes", "Spill traffic (SBUF/PSUM to HBM and back)", formatBytes},
+        {"spill_transfers", "Spill transfers", [](double v) { return fmt::format("{:.0f}", v); }},
         {"flops", "FLOPs", [](double v) { return fmt::format("{:.3e}", v); }},
     };
     for (const Known& k : known) {

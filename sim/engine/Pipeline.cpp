@@ -39,6 +39,7 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const std::vector<BufferFacts>& facts = ir.bufferFacts();
     m_buffers.assign(facts.size(), {});
     m_deps.reset(facts.size());
+    m_spills.reset(facts.size());
     m_facts = facts.data();
     m_ownFacts.clear();
     m_bankBytes = partitionBytes(m_hw.psum.bankBytes);
@@ -189,26 +190,43 @@ void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, 
     }
 }
 
-TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause) {
+TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs notBefore,
+                          WaitCause& capCause) {
     m_newlyOpened.clear();
     TimePs t = notBefore;
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            const BufferFacts& f = m_facts[ap.buffer];
-            const Memory mem = f.memory;
-            if (st.state != 0 || mem == Memory::Hbm) {
+            if (st.state != kUnallocated) {
+                if (st.state == kSpilled) [[unlikely]] {
+                    if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
+                        t = back;
+                        capCause = WaitCause::Spill;
+                    }
+                }
                 continue;
             }
-            MemoryUnit& unit = mem == Memory::Sbuf ? m_sbuf : m_psum;
+            const BufferFacts& f = m_facts[ap.buffer];
+            const Memory mem = f.memory;
+            if (mem == Memory::Hbm) {
+                continue;
+            }
             const std::int64_t bytes = reserved(f);
-            const MemoryUnit::Fit fit = unit.earliestFit(bytes, t);
+            bool spilled = false;
+            MemoryUnit::Fit fit = unitOf(mem).earliestFit(bytes, t);
+            if (fit.overflow) [[unlikely]] {
+                fit = makeRoom(ir, in, index, mem, bytes, t, spilled);
+            }
             if (fit.time > t) {
                 t = fit.time;
-                capCause = mem == Memory::Sbuf ? WaitCause::SbufCapacity : WaitCause::PsumCapacity;
+                capCause = spilled ? WaitCause::Spill
+                                   : (mem == Memory::Sbuf ? WaitCause::SbufCapacity : WaitCause::PsumCapacity);
             }
-            unit.open(bytes);
-            st.state = 1;
+            unitOf(mem).open(bytes);
+            if (m_spills.tracking()) [[unlikely]] {
+                m_spills.resident(ap.buffer, mem);
+            }
+            st.state = kOpen;
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
             st.allocStart = fit.overflow ? -1 : 0;
@@ -216,6 +234,138 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, TimePs notB
         }
     }
     return t;
+}
+
+MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, std::uint32_t index, Memory memory,
+                                   std::int64_t bytes, TimePs notBefore, bool& spilled) {
+    MemoryUnit& unit = unitOf(memory);
+    MemoryUnit::Fit fit = unit.earliestFit(bytes, notBefore);
+    if (fit.overflow && ownBytes(ir, in, memory) + bytes > unit.capacity()) {
+        return fit; // the instruction's own tiles cannot fit whatever leaves: spilling the others would not help
+    }
+    if (fit.overflow && !m_spills.tracking()) {
+        // The first spill of the run: from now on the policy follows the resident tiles itself.
+        std::vector<std::pair<std::uint32_t, Memory>> open;
+        for (std::uint32_t b = 0; b < m_buffers.size(); ++b) {
+            if (m_buffers[b].state == kOpen && m_facts[b].memory != Memory::Hbm) {
+                open.emplace_back(b, m_facts[b].memory);
+            }
+        }
+        m_spills.track(open);
+    }
+    while (fit.overflow) {
+        const std::uint32_t victim = m_spills.victim(ir, in, index, memory);
+        if (victim == kNoIndex) {
+            break; // the instruction's own tiles do not fit: placed anyway and reported as an overflow
+        }
+        spillOut(victim, index);
+        spilled = true;
+        fit = unit.earliestFit(bytes, notBefore);
+    }
+    return fit;
+}
+
+std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memory memory) const {
+    std::int64_t sum = 0;
+    const auto ops = ir.dsts(in).data(); // dsts then srcs, contiguous
+    const std::size_t count = std::size_t{in.dstCount} + in.srcCount;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t b = ops[k].buffer;
+        bool seen = false;
+        for (std::size_t j = 0; j < k && !seen; ++j) {
+            seen = ops[j].buffer == b;
+        }
+        if (!seen && m_buffers[b].state == kOpen && m_facts[b].memory == memory) {
+            sum += reserved(m_facts[b]);
+        }
+    }
+    return sum;
+}
+
+DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std::uint32_t index, TimePs notBefore,
+                                         TimePs& start, std::uint32_t& queue) {
+    const BufferFacts& f = m_facts[buffer];
+    queue = m_dma.nextQueue();
+    // Never before the watermark already given to the listeners: no event may be earlier than it.
+    start = std::max({notBefore, m_dma.queueFree(queue), m_mark});
+    const std::int64_t partitions = std::max<std::int64_t>(f.partitions, 1);
+    const std::int64_t bytes = f.bytesPerPartition * partitions; // the data, not the bank-rounded reservation
+    const DmaUnit::Transfer t = m_dma.issue(start, bytes, static_cast<double>(f.bytesPerPartition), partitions);
+    m_dmaBytesTotal += bytes;
+    m_pastLimit |= m_dmaBytesTotal > kMaxTotalBytes || t.end >= kMaxTimePs;
+    DmaTransferEvent d;
+    d.index = index;
+    d.buffer = buffer;
+    d.kind = kind;
+    d.memory = f.memory;
+    d.queue = queue;
+    d.start = start;
+    d.dataStart = t.dataStart;
+    d.end = t.end;
+    d.bytes = bytes;
+    d.efficiency = t.efficiency;
+    d.touchesHbm = true;
+    d.segments = t.segments;
+    for (SimListener* l : m_listeners) {
+        l->onDmaTransfer(d);
+    }
+    return t;
+}
+
+void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
+    BufferState& st = m_buffers[buffer];
+    const BufferFacts& f = m_facts[buffer];
+    TimePs start = 0;
+    std::uint32_t queue = 0;
+    // Every access scheduled so far ends by lastEnd: the data is final then.
+    const DmaUnit::Transfer t = tileTransfer(DmaKind::Spill, buffer, index, st.lastEnd, start, queue);
+    const std::int64_t bytes = reserved(f);
+    unitOf(f.memory).close(bytes, st.allocStart, t.end);
+    m_spills.evicted(buffer, f.memory);
+    st.state = kSpilled;
+    st.lastEnd = t.end; // the reload reads what this wrote
+    MemoryEvent e;
+    e.time = t.end;
+    e.buffer = buffer;
+    e.lane = dmaLane(queue);
+    e.memory = f.memory;
+    e.partitionBytes = -bytes;
+    e.bytes = -bytes * f.partitions;
+    emitMemory(e);
+}
+
+TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t buffer, std::uint32_t index) {
+    BufferState& st = m_buffers[buffer];
+    const BufferFacts& f = m_facts[buffer];
+    const std::int64_t bytes = reserved(f);
+    bool spilled = false;
+    // As early as room allows after the spill ended: the compiler hoists a reload ahead of its use.
+    const MemoryUnit::Fit fit = makeRoom(ir, in, index, f.memory, bytes, std::max(st.lastEnd, m_mark), spilled);
+    unitOf(f.memory).open(bytes);
+    m_spills.resident(buffer, f.memory);
+    TimePs start = 0;
+    std::uint32_t queue = 0;
+    const DmaUnit::Transfer t = tileTransfer(DmaKind::Reload, buffer, index, fit.time, start, queue);
+    st.state = kOpen;
+    st.allocStart = start;
+    st.lastEnd = t.end;
+    // Later users in program order wait for the data as for a write of the whole tile.
+    const Region whole{0, std::max<std::int64_t>(f.bytesPerPartition, 1), 0,
+                       static_cast<std::uint16_t>(std::max<std::int64_t>(f.partitions, 1))};
+    m_deps.record(buffer, whole, true, t.end, index);
+    MemoryEvent e;
+    e.time = start;
+    e.lane = dmaLane(queue);
+    e.buffer = buffer;
+    e.memory = f.memory;
+    e.partitionBytes = bytes;
+    e.bytes = bytes * f.partitions;
+    e.overflow = fit.overflow;
+    e.reload = true;
+    m_onChipBytesTotal += e.bytes;
+    m_pastLimit |= m_onChipBytesTotal > kMaxTotalBytes;
+    emitMemory(e);
+    return t.end;
 }
 
 void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
@@ -245,10 +395,13 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
             BufferState& st = m_buffers[ap.buffer];
             const BufferFacts& f = m_facts[ap.buffer];
             st.lastEnd = std::max(st.lastEnd, end);
-            if (f.lastUse != index || st.state != 1 || f.memory == Memory::Hbm) {
+            if (f.lastUse != index || st.state != kOpen || f.memory == Memory::Hbm) {
                 continue;
             }
-            st.state = 2;
+            st.state = kFreed;
+            if (m_spills.tracking()) [[unlikely]] {
+                m_spills.evicted(ap.buffer, f.memory);
+            }
             const std::int64_t bytes = reserved(f);
             (f.memory == Memory::Sbuf ? m_sbuf : m_psum).close(bytes, st.allocStart, st.lastEnd);
             m_deps.release(ap.buffer);
@@ -290,7 +443,7 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     queryDeps(ir.srcs(in), false, c.dep);
     queryDeps(ir.dsts(in), true, c.dep);
     WaitCause capCause = WaitCause::None;
-    const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
+    const TimePs start = allocate(ir, in, index, std::max(c.unitFree, c.dep.time), capCause);
     const Placement p = place(c, start, capCause, WaitCause::Engine);
     double cycles = m_cost.cycles(ir, in);
     // TensorE ops are pipelined through the array (the documented interval already is the issue rate);
@@ -331,10 +484,14 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     // LoadStationary: may preload while the previous MultiplyMoving runs (the array double-buffers weights).
     Constraint cl;
     cl.unitFree = std::max(m_laneFree[ls], m_mmPrevStart);
+    TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
+        if (m_spills.tracking() && m_buffers[src[0].buffer].state == kSpilled) [[unlikely]] {
+            weightsBack = reload(ir, in, src[0].buffer, index);
+        }
     }
-    const TimePs lsStart = std::max(cl.unitFree, cl.dep.time);
+    const TimePs lsStart = std::max(std::max(cl.unitFree, cl.dep.time), weightsBack);
     const TimePs lsEnd = lsStart + m_cost.toPs(mc.loadStationary, Engine::Tensor);
 
     Constraint cm;
@@ -345,11 +502,11 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     queryDeps(ir.dsts(in), true, cm.dep);
     WaitCause capCause = WaitCause::None;
     const TimePs mmReady = std::max({cm.unitFree, cm.dep.time, lsEnd});
-    const TimePs mmStart = allocate(ir, in, mmReady, capCause);
+    const TimePs mmStart = allocate(ir, in, index, mmReady, capCause);
     Placement p;
     if (lsEnd > std::max(cm.unitFree, cm.dep.time) && mmStart == mmReady) {
         // The weights were the last thing ready: report why the LoadStationary started when it did.
-        p = place(cl, lsStart, WaitCause::None, WaitCause::Engine);
+        p = place(cl, lsStart, WaitCause::Spill, WaitCause::Engine);
         p.start = mmStart;
     } else {
         Constraint merged = cm;
@@ -390,13 +547,15 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
 
 void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     const Instruction& in = ir.instructions()[index];
-    const std::uint32_t queue = m_dma.nextQueue();
     Constraint c;
-    c.unitFree = m_dma.queueFree(queue);
     queryDeps(ir.srcs(in), false, c.dep);
     queryDeps(ir.dsts(in), true, c.dep);
     WaitCause capCause = WaitCause::None;
-    const TimePs start = allocate(ir, in, std::max(c.unitFree, c.dep.time), capCause);
+    // Room first: a spill or reload it causes takes a queue, so the transfer's own queue is known only after.
+    const TimePs roomAt = allocate(ir, in, index, c.dep.time, capCause);
+    const std::uint32_t queue = m_dma.nextQueue();
+    c.unitFree = m_dma.queueFree(queue);
+    const TimePs start = std::max(roomAt, c.unitFree);
     const Placement p = place(c, start, capCause, WaitCause::DmaQueue);
 
     // Bytes per partition: the on-chip side's partitions, else the first (partition-spread) HBM dimension.

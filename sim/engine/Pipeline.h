@@ -6,6 +6,7 @@
 #include "engine/DmaUnit.h"
 #include "engine/MemoryUnit.h"
 #include "engine/SimListener.h"
+#include "engine/SpillPolicy.h"
 #include "hw/HardwareProfile.h"
 #include "ir/KernelIr.h"
 
@@ -20,10 +21,12 @@ namespace kl::sim {
 ///
 ///   start = max(lane free, data dependencies ready, room for the tiles it writes first)
 ///
-/// with the binding term recorded as the wait cause. Each scheduled instruction, tile allocation/free
-/// and DMA transfer is sent as a small event value to the listeners; the Pipeline itself keeps no
-/// per-instruction history and never prints. Deterministic: integer picosecond time, fixed iteration
-/// order, no hashing of pointers.
+/// with the binding term recorded as the wait cause. When the live tiles leave no room even after every
+/// finished tile is gone, a resident tile chosen by the SpillPolicy is written out to HBM and read back
+/// before its next use, as DMA transfers on the same queues (DmaKind::Spill / Reload). Each scheduled
+/// instruction, tile allocation/free and DMA transfer is sent as a small event value to the listeners;
+/// the Pipeline itself keeps no per-instruction history and never prints. Deterministic: integer picosecond time, fixed
+/// iteration order, no hashing of pointers.
 class Pipeline {
 public:
     explicit Pipeline(const HardwareProfile& hw);
@@ -41,8 +44,12 @@ private:
     struct BufferState {
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
-        std::uint8_t state = 0; ///< 0 not allocated, 1 open, 2 freed
+        std::uint8_t state = 0; ///< kUnallocated, kOpen, kFreed or kSpilled
     };
+    static constexpr std::uint8_t kUnallocated = 0;
+    static constexpr std::uint8_t kOpen = 1;
+    static constexpr std::uint8_t kFreed = 2;
+    static constexpr std::uint8_t kSpilled = 3; ///< written out to HBM; reloaded by its next use
     struct Constraint {
         TimePs unitFree = 0;
         DependencyTracker::Ready dep;
@@ -65,9 +72,24 @@ private:
     [[nodiscard]] const Region& region(const AccessPattern& ap) const { return m_regions[&ap - m_operandBase]; }
     void queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready);
     void recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
-    /// Opens the on-chip tiles `in` touches for the first time, no earlier than `notBefore`; returns the
-    /// start and the capacity cause if room was what held it.
-    [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, TimePs notBefore, WaitCause& capCause);
+    /// Opens the on-chip tiles `in` touches for the first time (and reloads the spilled ones), no earlier than
+    /// `notBefore`; returns the start and the capacity cause if room (or a reload) was what held it.
+    [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs notBefore,
+                                  WaitCause& capCause);
+    /// The earliest time from `notBefore` on that `bytes` fit in `memory`, spilling resident tiles that `in`
+    /// does not use while they do not; `spilled` tells whether any was. Overflow only when no victim is left.
+    [[nodiscard]] MemoryUnit::Fit makeRoom(const KernelIr& ir, const Instruction& in, std::uint32_t index,
+                                           Memory memory, std::int64_t bytes, TimePs notBefore, bool& spilled);
+    /// Bytes per partition the tiles `in` uses that are already resident in `memory` reserve.
+    [[nodiscard]] std::int64_t ownBytes(const KernelIr& ir, const Instruction& in, Memory memory) const;
+    /// Writes tile `buffer` out to HBM after its last access so far; its room is free when the write ends.
+    void spillOut(std::uint32_t buffer, std::uint32_t index);
+    /// Brings spilled tile `buffer` back for instruction `index`; returns when its data is on chip again.
+    [[nodiscard]] TimePs reload(const KernelIr& ir, const Instruction& in, std::uint32_t buffer, std::uint32_t index);
+    /// Issues a spill or reload of `buffer` no earlier than `notBefore` and tells the listeners.
+    [[nodiscard]] DmaUnit::Transfer tileTransfer(DmaKind kind, std::uint32_t buffer, std::uint32_t index,
+                                                 TimePs notBefore, TimePs& start, std::uint32_t& queue);
+    [[nodiscard]] MemoryUnit& unitOf(Memory memory) { return memory == Memory::Sbuf ? m_sbuf : m_psum; }
     void commitAllocations(TimePs start, std::uint16_t lane);
     void releaseFinished(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs end,
                          std::uint16_t lane);
@@ -91,6 +113,7 @@ private:
     DmaUnit m_dma;
     MemoryUnit m_sbuf;
     MemoryUnit m_psum;
+    SpillPolicy m_spills;
     std::array<TimePs, kComputeLanes> m_laneFree{};
     std::array<std::uint32_t, kComputeLanes + 1> m_laneLastUse{}; ///< last instruction per lane; [5] = any DMA
     TimePs m_mmPrevStart = 0;

@@ -35,7 +35,8 @@ struct MemoryEvent {
     std::uint32_t buffer = kNoIndex;
     std::uint16_t lane = 0; ///< the lane of the instruction that opened (allocation) or released (free) the tile
     Memory memory = Memory::Sbuf;
-    bool overflow = false; ///< the tile did not fit even with every finished tile gone (would spill)
+    bool overflow = false; ///< did not fit even after every possible spill (the instruction's own tiles overflow)
+    bool reload = false;   ///< a spilled tile coming back from HBM (not a new tile)
 };
 
 /// A stretch of a DMA transfer at a constant data rate (bytes per ns), from the bandwidth calendar.
@@ -54,8 +55,13 @@ struct DmaBandwidthEvent {
 };
 
 /// A DMA transfer: queued at `start`, moving data from `dataStart` (after the fixed latency) to `end`.
+/// For a spill or reload, `index` is the instruction whose tiles needed the room (spill) or the tile (reload),
+/// and `buffer` the tile moved.
 struct DmaTransferEvent {
     std::uint32_t index = 0;
+    std::uint32_t buffer = kNoIndex;
+    DmaKind kind = DmaKind::Program;
+    Memory memory = Memory::Hbm; ///< the on-chip memory a spill or reload moves a tile out of or into
     std::uint32_t queue = 0;
     TimePs start = 0;
     TimePs dataStart = 0;

@@ -23,9 +23,19 @@ std::string_view waitCauseName(WaitCause cause) {
     case WaitCause::DmaQueue: return "dma_queue";
     case WaitCause::SbufCapacity: return "sbuf_capacity";
     case WaitCause::PsumCapacity: return "psum_capacity";
+    case WaitCause::Spill: return "spill";
     case WaitCause::Count: break;
     }
     return "none";
+}
+
+std::string_view dmaKindName(DmaKind kind) {
+    switch (kind) {
+    case DmaKind::Program: return "program";
+    case DmaKind::Spill: return "spill";
+    case DmaKind::Reload: return "reload";
+    }
+    return "program";
 }
 
 } // namespace kl::sim

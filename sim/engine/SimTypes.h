@@ -61,8 +61,15 @@ enum class WaitCause : std::uint8_t {
     DmaQueue,     ///< its DMA queue was still busy with the previous transfer
     SbufCapacity, ///< a tile it writes first had no room in SBUF until then
     PsumCapacity, ///< a tile it writes first had no room in PSUM until then
+    Spill,        ///< it waited for a tile of its own to come back from HBM, or for room a spill made
     Count
 };
 [[nodiscard]] std::string_view waitCauseName(WaitCause cause);
+
+/// What a DMA transfer is for: one of the kernel's own (`dma_copy` instructions), or traffic the simulator adds
+/// when the live tiles do not fit on chip: a tile written out to HBM (spill) and read back before its next use
+/// (reload). Spill and reload transfers are not IR instructions; they go through the same queues and bandwidth.
+enum class DmaKind : std::uint8_t { Program, Spill, Reload };
+[[nodiscard]] std::string_view dmaKindName(DmaKind kind);
 
 } // namespace kl::sim

@@ -4,6 +4,7 @@
 #include "listeners/DmaRecorder.h"
 #include "listeners/OccupancyRecorder.h"
 #include "listeners/OverlapAnalysis.h"
+#include "listeners/SpillRecorder.h"
 #include "listeners/SummaryCollector.h"
 #include "listeners/TimelineRecorder.h"
 #include "listeners/WaitCauseAnalysis.h"
@@ -19,8 +20,9 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     DmaRecorder dma;
     OverlapAnalysis overlap;
     WaitCauseAnalysis waits;
-    SummaryCollector summary;
-    SimListener* const standard[] = {&timeline, &occupancy, &dma, &overlap, &waits, &summary};
+    SpillRecorder spills;
+    SummaryCollector summary; // last: reads what the others left in the result
+    SimListener* const standard[] = {&timeline, &occupancy, &dma, &overlap, &waits, &spills, &summary};
 
     Pipeline pipeline(hw);
     for (SimListener* l : standard) {
@@ -48,9 +50,10 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     }
     for (const auto* mem : {&result->sbuf, &result->psum}) {
         if (mem->overflowCount > 0) {
-            result->diagnostics.push_back(fmt::format("warning: {} {} tile(s) did not fit even after waiting: the live "
-                                                      "tiles exceed capacity (the compiler would spill); "
-                                                      "they were placed anyway, so occupancy exceeds 100 %",
+            result->diagnostics.push_back(fmt::format("warning: {} {} tile(s) did not fit even after spilling every "
+                                                      "other live tile: one instruction's own tiles exceed "
+                                                      "capacity; they were placed anyway, so occupancy exceeds "
+                                                      "100 %",
                                                       mem->overflowCount, mem == &result->sbuf ? "SBUF" : "PSUM"));
         }
     }

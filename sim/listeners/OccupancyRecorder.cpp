@@ -41,7 +41,7 @@ void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {
 void OccupancyRecorder::record(const MemoryEvent& e) {
     Track& t = e.memory == Memory::Psum ? m_psum : m_sbuf;
     if (e.partitionBytes > 0) {
-        ++t.series.tiles;
+        t.series.tiles += e.reload ? 0 : 1; // a reload brings back a tile already counted
         t.series.overflowCount += e.overflow ? 1 : 0;
     }
     const std::size_t lane = std::min<std::size_t>(e.lane, m_lanes - 1);

@@ -60,6 +60,8 @@ void SummaryCollector::finish(SimResult& result) {
     s.hbmBandwidthUtilizationPct = pct(static_cast<double>(result.dma.hbmBytes), m_hbmBytesPerNs * total / 1000.0);
     s.sbufPeakBytes = result.sbuf.peakBytes;
     s.psumPeakBytes = result.psum.peakBytes;
+    s.spillBytes = result.spills.sbuf.bytes + result.spills.psum.bytes;
+    s.spillTransfers = result.spills.sbuf.transfers + result.spills.psum.transfers;
     result.summary = s;
 }
 

@@ -7,7 +7,7 @@ namespace kl::sim {
 
 /// The headline figures: total time, per-engine busy time and active %, DMA bytes and active %, exposed
 /// DMA, MFU (matmul FLOPs over TensorE BF16 peak x total time), HBM bandwidth utilisation, memory peaks.
-/// Runs last: it reads what OverlapAnalysis, OccupancyRecorder and DmaRecorder left in the result.
+/// Runs last: it reads what OverlapAnalysis, OccupancyRecorder, DmaRecorder and SpillRecorder left in the result.
 /// TensorE busy time is its MultiplyMoving row (LoadStationary overlaps it).
 ///
 ///   total 6.97 ms, 32800 instrs, tensor 85.9 %, vector 2.1 %, dma 61.0 % (exposed 0.12 ms), MFU 85.6 %

@@ -43,10 +43,12 @@ Json summaryJson(const SimResult& r) {
     j["sbuf_peak_bytes"] = s.sbufPeakBytes;
     j["psum_peak_bytes"] = s.psumPeakBytes;
     j["flops"] = s.flops;
+    j["spill_bytes"] = s.spillBytes;
+    j["spill_transfers"] = s.spillTransfers;
     return j;
 }
 
-Json memoryJson(const OccupancySeries& m) {
+Json memoryJson(const OccupancySeries& m, const SpillStats& spill) {
     Json j;
     j["capacity_bytes"] = m.capacityBytes;
     j["capacity_partition_bytes"] = m.capacityPartitionBytes;
@@ -55,7 +57,22 @@ Json memoryJson(const OccupancySeries& m) {
     j["peak_pct"] = round4(m.peakPct());
     j["tiles"] = m.tiles;
     j["overflow_count"] = m.overflowCount;
+    j["spill_bytes"] = spill.bytes;
+    j["spill_transfers"] = spill.transfers;
+    j["reloads"] = spill.reloads;
+    j["spilled_tiles"] = spill.tiles;
     return j;
+}
+
+/// Spill and reload transfers, one row each in issue order; `lane` indexes `lanes`, `tile` the IR's buffers.
+Json spillTable(const SpillRecord& spills) {
+    Json rows = Json::array();
+    for (const SpillTransfer& t : spills.transfers) {
+        rows.push_back(Json::array({std::string(dmaKindName(t.kind)), t.memory == Memory::Psum ? "psum" : "sbuf",
+                                    t.buffer, t.forIndex, t.lane, ns(t.startPs), ns(t.endPs), t.bytes}));
+    }
+    return Json{{"columns", {"kind", "memory", "tile", "for_index", "lane", "start_ns", "end_ns", "bytes"}},
+                {"rows", rows}};
 }
 
 Json occupancySeries(const OccupancySeries& m) {
@@ -111,7 +128,7 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
                        {"compute_active_ns", ns(r.overlap.computeActivePs)},
                        {"overlap_ns", ns(r.overlap.overlapPs)},
                        {"exposed_ns", ns(r.overlap.dmaExposedPs)}};
-    root["memory"] = Json{{"sbuf", memoryJson(r.sbuf)}, {"psum", memoryJson(r.psum)}};
+    root["memory"] = Json{{"sbuf", memoryJson(r.sbuf, r.spills.sbuf)}, {"psum", memoryJson(r.psum, r.spills.psum)}};
     Json waits;
     for (std::size_t c = 0; c < r.waits.count.size(); ++c) {
         waits[std::string(waitCauseName(static_cast<WaitCause>(c)))] =
@@ -134,6 +151,7 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
         lanes.push_back(laneName(static_cast<std::uint16_t>(l)));
     }
     root["lanes"] = lanes;
+    root["spill_transfers"] = spillTable(r.spills);
     if (options.series) {
         Json dma = Json::array();
         for (std::size_t i = 0; i < r.dma.timePs.size(); ++i) {

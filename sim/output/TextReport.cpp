@@ -32,12 +32,15 @@ namespace {
 
 constexpr std::array<const char*, 4> kEngineLabels = {"TensorE", "VectorE", "ScalarE", "GpSimdE"};
 
-void appendMemory(std::string& out, const char* name, const OccupancySeries& m) {
-    out += fmt::format("{:<8} peak {:>11} ({} per partition, {:.1f} % of {}), {} tiles{}\n", name,
+void appendMemory(std::string& out, const char* name, const OccupancySeries& m, const SpillStats& spill) {
+    out += fmt::format("{:<8} peak {:>11} ({} per partition, {:.1f} % of {}), {} tiles{}{}\n", name,
                        formatBytes(static_cast<double>(m.peakBytes)),
                        formatBytes(static_cast<double>(m.peakPartitionBytes)), m.peakPct(),
                        formatBytes(static_cast<double>(m.capacityPartitionBytes)), m.tiles,
-                       m.overflowCount > 0 ? fmt::format(", {} OVERFLOWED", m.overflowCount) : std::string{});
+                       m.overflowCount > 0 ? fmt::format(", {} OVERFLOWED", m.overflowCount) : std::string{},
+                       spill.transfers > 0 ? fmt::format(", {} tile(s) SPILLED ({} transfers, {})", spill.tiles,
+                                                         spill.transfers, formatBytes(static_cast<double>(spill.bytes)))
+                                           : std::string{});
 }
 
 } // namespace
@@ -64,9 +67,9 @@ std::string TextReport::summary(const SimResult& r, std::string_view hardwareCho
     out += fmt::format("  active {:.2f} %   exposed (DMA only) {}   HBM bandwidth used {:.2f} %\n", s.dmaActivePct,
                        formatDuration(s.dmaExposedPs), s.hbmBandwidthUtilizationPct);
     out += "\nMemory\n  ";
-    appendMemory(out, "SBUF", r.sbuf);
+    appendMemory(out, "SBUF", r.sbuf, r.spills.sbuf);
     out += "  ";
-    appendMemory(out, "PSUM", r.psum);
+    appendMemory(out, "PSUM", r.psum, r.spills.psum);
     out += "\nWait causes (what decided each instruction's start)\n";
     for (std::size_t c = 0; c < r.waits.count.size(); ++c) {
         if (r.waits.count[c] == 0)

@@ -42,7 +42,7 @@ public:
         TimePs endPs = 0;       ///< for a matmul: end of its MultiplyMoving
         std::uint16_t lane = 0; ///< see laneName()
         Op op = Op::Unknown;
-        SourceLoc loc;          ///< innermost source frame: file index into SimResult::files (kNoIndex if none)
+        SourceLoc loc; ///< innermost source frame: file index into SimResult::files (kNoIndex if none)
         WaitCause cause = WaitCause::None;
         std::uint32_t waitOn = kNoIndex; ///< program-order index waited on (cause == Dependency), else kNoIndex
         TimePs stallPs = 0;
@@ -171,8 +171,8 @@ private:
     void putStall(std::size_t i, TimePs value);
     std::uint16_t locIndex(SourceLoc loc);
 
-    std::vector<TimePs> m_startBase;      ///< per block of kBlock instructions: its first main start
-    std::vector<std::int32_t> m_startOff; ///< main start - block base
+    std::vector<TimePs> m_startBase;       ///< per block of kBlock instructions: its first main start
+    std::vector<std::int32_t> m_startOff;  ///< main start - block base
     std::vector<std::uint32_t> m_duration; ///< end - main start
     std::vector<std::uint32_t> m_stall;    ///< low 32 bits of the stall
     std::vector<std::uint8_t> m_stallHigh; ///< bits 32..39 of the stall, kWide8 if it does not fit
@@ -187,12 +187,12 @@ private:
     std::vector<std::uint32_t> m_lsLead;  ///< main start - LS start
     std::vector<std::uint32_t> m_lsDuration;
     std::array<std::pair<std::uint64_t, std::uint16_t>, 64> m_locCache{}; ///< (file << 32 | line) + 1 -> index
-    std::unordered_map<std::uint64_t, std::uint16_t> m_locMap; ///< all of m_locs, for cache misses
+    std::unordered_map<std::uint64_t, std::uint16_t> m_locMap;            ///< all of m_locs, for cache misses
     Wide m_wideStart, m_wideDuration, m_wideStall, m_wideWait, m_wideLoc, m_wideLane, m_wideLsLead, m_wideLsDuration;
 };
 
 static_assert(TimelineData::kBytesPerInstruction == 20, "TimelineData: 20 bytes per instruction (+ 8 per 64 for the "
-                                                       "block base), see the class comment");
+                                                        "block base), see the class comment");
 static_assert(TimelineData::kBytesPerLoadStationary == 12, "TimelineData: 12 bytes per LoadStationary row");
 
 /// Occupancy of one on-chip memory as a step function: the value holds from `timePs[i]` to `timePs[i+1]`.
@@ -250,6 +250,34 @@ struct WaitCauseStats {
     std::vector<Blocker> topBlockers; ///< by stall time, longest first (at most 10)
 };
 
+/// One spill (a tile written out to HBM because the live tiles did not fit) or reload (read back before its
+/// next use). These are not IR instructions: they are kept apart from the timeline, on the DMA queue lane
+/// they ran on.
+struct SpillTransfer {
+    TimePs startPs = 0; ///< queued (the fixed latency follows)
+    TimePs endPs = 0;
+    std::int64_t bytes = 0;
+    std::uint32_t buffer = kNoIndex;   ///< the tile moved (index into the IR's buffers)
+    std::uint32_t forIndex = kNoIndex; ///< the instruction that needed the room (spill) or the tile (reload)
+    std::uint16_t lane = 0;            ///< a DMA queue lane (laneName)
+    DmaKind kind = DmaKind::Spill;
+    Memory memory = Memory::Sbuf;
+};
+
+/// Spill traffic of one on-chip memory: both directions count in `transfers` and `bytes`.
+struct SpillStats {
+    std::uint64_t transfers = 0; ///< spills + reloads
+    std::int64_t bytes = 0;      ///< bytes of spills + reloads
+    std::uint64_t reloads = 0;
+    std::uint32_t tiles = 0; ///< distinct tiles spilled at least once
+};
+
+struct SpillRecord {
+    std::vector<SpillTransfer> transfers; ///< in the order the simulator issued them
+    SpillStats sbuf;
+    SpillStats psum;
+};
+
 /// Engines in the summary, in this order.
 enum class SummaryEngine : std::uint8_t { Tensor, Vector, Scalar, GpSimd, Count };
 
@@ -265,6 +293,8 @@ struct SimSummary {
     double hbmBandwidthUtilizationPct = 0;
     std::int64_t sbufPeakBytes = 0;
     std::int64_t psumPeakBytes = 0;
+    std::int64_t spillBytes = 0;      ///< SBUF + PSUM spill and reload bytes
+    std::uint64_t spillTransfers = 0; ///< SBUF + PSUM spill and reload transfers
 };
 
 /// Everything one simulation produced. Built once by the Simulator from its listeners, then shared
@@ -282,6 +312,7 @@ struct SimResult {
     DmaSeries dma;
     OverlapStats overlap;
     WaitCauseStats waits;
+    SpillRecord spills;
 };
 
 } // namespace kl::sim

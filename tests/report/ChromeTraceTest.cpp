@@ -104,5 +104,27 @@ TEST(ChromeTrace, OptionsLeaveOutFlowsAndCounters) {
     EXPECT_TRUE(Json::accept(text));
 }
 
+TEST(ChromeTrace, SpillTransfersAreSlicesOfTheirOwnOnTheirDmaQueue) {
+    auto run = sim::makeSyntheticRun(10, 1000, 200);
+    const std::uint16_t lane = sim::dmaLane(2);
+    run->spills.transfers.push_back({2000, 5000, 4096, 7, 4, lane, sim::DmaKind::Spill, sim::Memory::Sbuf});
+    run->spills.transfers.push_back({6000, 9000, 4096, 7, 8, lane, sim::DmaKind::Reload, sim::Memory::Sbuf});
+    const Json trace = Json::parse(ChromeTrace::write(*run));
+    std::vector<Json> spills;
+    for (const Json& e : trace["traceEvents"]) {
+        if (e.value("cat", "") == "spill") {
+            spills.push_back(e);
+        }
+    }
+    ASSERT_EQ(spills.size(), 2u);
+    EXPECT_EQ(spills[0]["name"], "spill");
+    EXPECT_EQ(spills[1]["name"], "reload");
+    EXPECT_EQ(spills[0]["tid"], lane);
+    EXPECT_EQ(spills[0]["pid"], ChromeTrace::kDmaPid);
+    EXPECT_EQ(spills[1]["args"]["tile"], 7);
+    EXPECT_EQ(spills[1]["args"]["for_index"], 8);
+    EXPECT_EQ(spills[1]["args"]["wait"], "spill");
+}
+
 } // namespace
 } // namespace kl::core::report

@@ -18,8 +18,10 @@ namespace {
 
 /// A kernel-shaped random program: iterations that load tiles, multiply into PSUM, post-process on
 /// the vector/scalar/gpsimd engines and store, with random shapes, partial regions and reuse of the
-/// previous iteration's tiles. Tiles are small enough that the live set always fits.
-TestIr randomIr(std::uint32_t seed, int iterations) {
+/// previous iteration's tiles. Tiles are small enough that the live set always fits, unless `spilling`: then
+/// five long-lived 48 KiB tiles (more than trn1's 192 and trn2's 224 KiB of SBUF) are written first and each
+/// iteration reads one of them: a spilled one comes back and pushes another out.
+TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false) {
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     TestIr t;
@@ -28,6 +30,11 @@ TestIr randomIr(std::uint32_t seed, int iterations) {
     const char* engines[] = {"vector", "scalar", "gpsimd"};
     const char* ops[] = {"tensor_copy", "activation", "tensor_scalar", "memset", "tensor_tensor"};
     int prev = -1;
+    std::vector<int> kept;
+    for (int w = 0; spilling && w < 5; ++w) {
+        kept.push_back(t.buffer("kept", "sbuf", {128, 24576}));
+        t.add("memset", "gpsimd", {t.whole(kept.back())}, {});
+    }
     for (int it = 0; it < iterations; ++it) {
         const int free = 64 * pick(1, 8);
         const int parts = 16 * pick(1, 8);
@@ -54,6 +61,11 @@ TestIr randomIr(std::uint32_t seed, int iterations) {
                 srcs.push_back(prev >= 0 ? t.part(prev, 0, 64, 0, 64) : t.part(b, 0, 128, 0, free / 2));
             t.add(op, engines[pick(0, 2)], {t.part(r, pick(0, 1) * 64, 64, pick(0, free / 2), free / 2)}, srcs);
         }
+        if (spilling) {
+            t.add("tensor_tensor", "vector", {t.part(r, 0, 128, 0, free / 2)},
+                  {t.part(r, 0, 128, 0, free / 2),
+                   t.part(kept[static_cast<std::size_t>(pick(0, 4))], 0, 128, 0, free / 2)});
+        }
         t.add("dma_copy", "dma", {t.hbm(out, pick(0, 896) * 2048, 128, free, 2048)}, {t.whole(r)});
         prev = r;
     }
@@ -64,13 +76,16 @@ TestIr randomIr(std::uint32_t seed, int iterations) {
 
 TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
     const HardwareProfile hw = profile("trn1");
-    for (std::uint32_t seed = 1; seed <= 12; ++seed) {
-        const KernelIr ir = randomIr(seed, 40).load();
+    for (std::uint32_t seed = 1; seed <= 18; ++seed) {
+        const bool spilling = seed > 12; // 13..18: the working set needs spills
+        SCOPED_TRACE(testing::Message() << "seed " << seed);
+        const KernelIr ir = randomIr(seed, 40, spilling).load();
         auto result = Simulator::run(ir, hw);
         ASSERT_TRUE(result.has_value());
         const SimResult& r = **result;
         const TimelineData& tl = r.timeline;
         ASSERT_EQ(tl.size(), ir.instructions().size());
+        EXPECT_EQ(r.spills.transfers.empty(), !spilling);
 
         // 1. No lane runs two things at once (in-order per lane: each starts after the previous ends).
         std::vector<TimePs> laneEnd(r.laneCount, 0);
@@ -90,6 +105,25 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             maxEnd = std::max(maxEnd, tl.endPs(i));
         }
         EXPECT_EQ(r.summary.totalPs, maxEnd);
+
+        // 1b. A DMA queue runs its transfers one after the other, spills and reloads among them.
+        std::map<std::uint16_t, std::vector<std::pair<TimePs, TimePs>>> queue;
+        for (std::size_t i = 0; i < tl.size(); ++i) {
+            if (tl.lane(i) >= kComputeLanes) {
+                queue[tl.lane(i)].emplace_back(tl.mainStartPs(i), tl.endPs(i));
+            }
+        }
+        for (const SpillTransfer& sp : r.spills.transfers) {
+            ASSERT_GE(sp.lane, kComputeLanes);
+            ASSERT_LE(sp.endPs, maxEnd);
+            queue[sp.lane].emplace_back(sp.startPs, sp.endPs);
+        }
+        for (auto& [lane, intervals] : queue) {
+            std::sort(intervals.begin(), intervals.end());
+            for (std::size_t k = 1; k < intervals.size(); ++k) {
+                ASSERT_GE(intervals[k].first, intervals[k - 1].second) << "lane " << lane;
+            }
+        }
 
         // 2. No access starts before every earlier conflicting access has finished (brute force).
         std::vector<TimePs> lsStartOf(tl.size(), -1), lsEndOf(tl.size(), -1);
@@ -243,15 +277,17 @@ OccupancySeries expectedOccupancy(const std::vector<MemoryEvent>& events, Memory
 TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
     for (const char* hwName : {"trn1", "trn2"}) {
         const HardwareProfile hw = profile(hwName);
-        for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+        for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+            const bool spilling = seed > 6; // 7..12: spill and reload events among the others
             SCOPED_TRACE(testing::Message() << hwName << " seed " << seed);
-            const KernelIr ir = randomIr(seed, 300).load();
+            const KernelIr ir = randomIr(seed, 300, spilling).load();
             EventLog log;
             SimListener* const extra[] = {&log};
             auto run = Simulator::run(ir, hw, extra);
             ASSERT_TRUE(run.has_value());
             const SimResult& r = **run;
             ASSERT_FALSE(log.watermarks.empty()); // the streaming path was taken
+            ASSERT_EQ(r.spills.transfers.empty(), !spilling);
             // The watermark promise: nothing delivered after a watermark is earlier than it.
             for (const EventLog::Mark& m : log.watermarks) {
                 for (std::size_t i = m.memoryEvents; i < log.memory.size(); ++i) {

@@ -32,6 +32,10 @@ int TestIr::buffer(const std::string& name, const std::string& memory, std::vect
     return id;
 }
 
+void TestIr::declare(int buffer, int line) {
+    m_doc["buffers"][static_cast<std::size_t>(buffer)]["decl"]["line"] = line;
+}
+
 TestIr::Json TestIr::whole(int buffer) const {
     const Json& b = m_doc["buffers"][static_cast<std::size_t>(buffer)];
     const auto shape = b["shape"].get<std::vector<std::int64_t>>();

@@ -21,6 +21,8 @@ public:
     TestIr();
     int buffer(const std::string& name, const std::string& memory, std::vector<std::int64_t> shape,
                const std::string& dtype = "bfloat16");
+    /// Sets the line of the kernel file that declared `buffer` (1 unless set).
+    void declare(int buffer, int line);
     /// A whole-buffer access pattern: all partitions (on-chip) and every free element.
     [[nodiscard]] Json whole(int buffer) const;
     /// An on-chip access of partitions [p0, p0+pc) and free elements [offset, offset+count).
