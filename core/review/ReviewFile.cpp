@@ -242,6 +242,9 @@ ScoreRepository ReviewFile::scores() {
 LinkRepository ReviewFile::links() {
     return LinkRepository(*m_db);
 }
+FindingDismissalRepository ReviewFile::findingDismissals() {
+    return FindingDismissalRepository(*m_db);
+}
 RunRepository ReviewFile::runs() {
     return RunRepository(*m_db);
 }

@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 #include "review/AnnotationRepository.h"
+#include "review/FindingDismissalRepository.h"
 #include "review/LinkRepository.h"
 #include "review/ReviewerRepository.h"
 #include "review/RunRepository.h"
@@ -62,6 +63,7 @@ public:
     [[nodiscard]] LinkRepository links();
     [[nodiscard]] RunRepository runs();
     [[nodiscard]] ReviewerRepository reviewers();
+    [[nodiscard]] FindingDismissalRepository findingDismissals();
     /// The task's scorecard from its scores and annotations under the review's rubric.
     [[nodiscard]] Expected<Scorecard> scorecard(std::int64_t taskId);
     [[nodiscard]] Database& database() { return *m_db; }

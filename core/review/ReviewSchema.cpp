@@ -10,7 +10,7 @@ namespace kl::core {
 
 namespace {
 
-// The current schema (version 2). Annotation and reply ids use AUTOINCREMENT so an id is never
+// The current schema (version 3). Annotation and reply ids use AUTOINCREMENT so an id is never
 // reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
 constexpr std::string_view kCreateSql = R"sql(
 CREATE TABLE meta (
@@ -103,6 +103,17 @@ CREATE TABLE link (
   created_at TEXT NOT NULL
 );
 CREATE INDEX link_task ON link(task_id);
+CREATE TABLE finding_dismissals (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  finding_key TEXT NOT NULL,
+  rule        TEXT NOT NULL,
+  title       TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  author      TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  UNIQUE (task_id, finding_key)
+);
 )sql";
 
 // Version 1 -> 2: annotation replies and time tracking per task.
@@ -118,12 +129,28 @@ CREATE TABLE reply (
 CREATE INDEX reply_annotation ON reply(annotation_id);
 )sql";
 
+// Version 2 -> 3: findings the reviewer dismissed. AUTOINCREMENT for the same reason as annotations: undoing a
+// Restore puts the dismissal back under its old id.
+constexpr std::string_view kMigrateTo3Sql = R"sql(
+CREATE TABLE finding_dismissals (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  finding_key TEXT NOT NULL,
+  rule        TEXT NOT NULL,
+  title       TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  author      TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  UNIQUE (task_id, finding_key)
+);
+)sql";
+
 struct MigrationStep {
     int toVersion;
     std::string_view sql;
 };
 
-constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}};
+constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}};
 
 } // namespace
 

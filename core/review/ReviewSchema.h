@@ -15,12 +15,13 @@ class Database;
 /// Versions (PRAGMA user_version and meta.schema_version always agree):
 ///   1  first release: tasks, files, runs, rubric, scores, annotations, links, reviewers
 ///   2  adds the `reply` table (annotation replies) and `task.seconds_spent` (time tracking)
+///   3  adds the `finding_dismissals` table (findings the reviewer dismissed, with the reason)
 /// A migration step is one transaction, so a crash mid-migration leaves the file at the old version.
 class ReviewSchema {
 public:
     /// "KLRV" as a big-endian integer: PRAGMA application_id, so `file(1)` and we can tell our files apart.
     static constexpr std::int32_t kApplicationId = 0x4B4C5256;
-    static constexpr int kCurrentVersion = 2;
+    static constexpr int kCurrentVersion = 3;
     static constexpr std::string_view kMagic = "KernelLens review";
 
     /// Creates every table of the current version in an empty database; the caller holds the transaction.
