@@ -92,6 +92,13 @@ private slots:
         QTest::keyClick(pane.table(), Qt::Key_Return);
         QCOMPARE(evidence.count(), 2);
         QCOMPARE(evidence.at(1).at(0).toString(), QStringLiteral("dma-small-transfers"));
+
+        // A mouse click makes a row current before it selects it: the evidence must still follow the click.
+        const QModelIndex last = pane.proxy()->index(3, FindingsModel::Title); // severity order: nit, the roofline
+        QTest::mouseClick(pane.table()->viewport(), Qt::LeftButton, {}, pane.table()->visualRect(last).center());
+        QCOMPARE(evidence.count(), 3);
+        QCOMPARE(evidence.at(2).at(0).toString(), QStringLiteral("roofline"));
+        QCOMPARE(pane.selectedKey(), QStringLiteral("roofline"));
     }
 
     void acceptAndDismissNeedAReview() {

@@ -136,7 +136,12 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         if (d.dismissal) {
             return QPalette().color(QPalette::Disabled, QPalette::Text);
         }
-        return index.column() == Severity ? QVariant(AnnotationListModel::severityColour(f.severity)) : QVariant();
+        if (index.column() == Severity) {
+            // The severity colours are made for bands and markers; as text they need more contrast with the row.
+            const QColor c = AnnotationListModel::severityColour(f.severity);
+            return QPalette().color(QPalette::Base).lightness() > 128 ? c.darker(140) : c.lighter(120);
+        }
+        return {};
     case Qt::FontRole: {
         QFont font;
         font.setItalic(d.dismissal.has_value());

@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 
 namespace kl::views {
@@ -37,17 +38,19 @@ FindingsPane::FindingsPane(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(FindingsModel::Title, QHeaderView::Stretch);
+    // Figures are the longest text (several figures with thresholds): they get what the other columns leave.
+    header->setSectionResizeMode(FindingsModel::Figures, QHeaderView::Stretch);
     header->setStretchLastSection(false);
     const QFontMetrics fm = m_table->fontMetrics();
     // Wide enough for what the columns hold at their longest: "blocking", "accumulate-low-precision".
     header->resizeSection(FindingsModel::Severity, fm.horizontalAdvance(QStringLiteral("blocking")) + 36);
     header->resizeSection(FindingsModel::Rule, fm.horizontalAdvance(QStringLiteral("dma-small-transfers")) + 24);
-    header->resizeSection(FindingsModel::Figures, fm.horizontalAdvance(QLatin1Char('m')) * 24);
+    header->resizeSection(FindingsModel::Title, fm.horizontalAdvance(QLatin1Char('m')) * 24);
     header->resizeSection(FindingsModel::RubricItem, fm.horizontalAdvance(QStringLiteral("perf.utilization")) + 24);
     header->resizeSection(FindingsModel::Status, fm.horizontalAdvance(QStringLiteral("accepted (annotation)")) + 16);
     m_table->installEventFilter(this);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+    // selectionChanged, not currentRowChanged: a mouse click moves the current index before it selects the row.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateButtons();
         if (const QString key = selectedKey(); !key.isEmpty()) {
             emit evidenceRequested(key);
@@ -113,8 +116,18 @@ void FindingsPane::request(void (FindingsPane::*signal)(const QString&), const Q
 void FindingsPane::setFindings(std::vector<core::findings::Finding> findings) {
     m_message.clear();
     m_model->setFindings(std::move(findings));
+    fitTitleColumn();
     updateSummary();
     updateButtons();
+}
+
+void FindingsPane::fitTitleColumn() {
+    // Titles as long as they are, but never so wide that the figures have no room.
+    m_table->resizeColumnToContents(FindingsModel::Title);
+    const int cap = std::max(200, m_table->viewport()->width() * 2 / 5);
+    if (m_table->columnWidth(FindingsModel::Title) > cap) {
+        m_table->setColumnWidth(FindingsModel::Title, cap);
+    }
 }
 
 void FindingsPane::setDecisions(std::vector<core::findings::FindingDecision> decisions) {
@@ -141,11 +154,8 @@ void FindingsPane::setReviewAvailable(bool available, const QString& whyNot) {
 }
 
 QString FindingsPane::selectedKey() const {
-    const QModelIndex current = m_table->selectionModel()->currentIndex();
-    if (!current.isValid() || !m_table->selectionModel()->isRowSelected(current.row(), {})) {
-        return {};
-    }
-    return m_proxy->mapToSource(current).siblingAtColumn(0).data(FindingsModel::KeyRole).toString();
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : m_proxy->mapToSource(rows.first()).data(FindingsModel::KeyRole).toString();
 }
 
 bool FindingsPane::selectKey(const QString& key) {

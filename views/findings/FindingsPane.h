@@ -65,6 +65,7 @@ protected:
 private:
     QWidget* buildButtons();
     void updateButtons();
+    void fitTitleColumn();
     void updateSummary();
     void request(void (FindingsPane::*signal)(const QString&), const QPushButton* button);
 

@@ -50,7 +50,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
     m_plot->setObjectName(QStringLiteral("rooflinePlot"));
     layout->addWidget(m_plot);
     setLogAxis(m_plot->xAxis, tr("Arithmetic intensity (FLOP per HBM byte)"));
-    setLogAxis(m_plot->yAxis, tr("Achieved performance (FLOP/s)"));
+    setLogAxis(m_plot->yAxis, tr("Achieved FLOP/s")); // short: the dock may be low
 
     m_memoryRoof = m_plot->addGraph();
     m_memoryRoof->setPen(QPen(QColor(38, 110, 190), 2));
