@@ -57,7 +57,8 @@ void writeFindings(std::string& out, const ReportTask& t) {
     out += fmt::format("{} accepted finding{} appear{} among the annotations.\n\n", t.acceptedFindings,
                        t.acceptedFindings == 1 ? "" : "s", t.acceptedFindings == 1 ? "s" : "");
     for (const ReportFinding& f : t.findings) {
-        out += fmt::format("- **{}** `{}` {} ({}){}\n", toString(f.severity), cell(f.rule), cell(f.title),
+        // No code span around the rule: escaped text inside one would show its backslashes.
+        out += fmt::format("- **{}** {}: {} ({}){}\n", toString(f.severity), cell(f.rule), cell(f.title),
                            cell(f.rubricItem), f.dismissed ? " *dismissed*" : "");
         if (!f.figures.empty()) {
             out += fmt::format("  - Figures: {}\n", cell(f.figures));
