@@ -208,6 +208,10 @@ bool FindingsController::askAndDismiss(const QString& key) {
         m_panes.window, tr("Dismiss Finding"),
         tr("Why does \"%1\" not apply? The reason is kept in the review and shown in reports.").arg(q(finding->title)),
         QLineEdit::Normal, QString(), &ok);
+    if (ok && reason.trimmed().isEmpty()) {
+        emit statusMessage(tr("Not dismissed: a dismissal needs a reason."));
+        return false;
+    }
     return ok && dismiss(key, reason);
 }
 
