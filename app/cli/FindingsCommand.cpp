@@ -13,6 +13,7 @@
 #include "hw/HardwareProfile.h"
 #include "hw/ProfileLocator.h"
 #include "ir/IrLoader.h"
+#include "report/TextEscape.h"
 #include "run/RunPipeline.h"
 #include "task/TaskSpec.h"
 
@@ -154,6 +155,33 @@ Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, co
     return Analysis{std::move(*findings), run->result->kernelName, run->result->hardwareName};
 }
 
+/// The findings and their context with every piece of text that comes from a kernel, a task or a rules file (kernel
+/// and file names, notes, titles, suggestions) made safe for a terminal, each on its own line: an escape sequence in
+/// a kernel name must not reach the terminal, nor a newline in a file name start a line that looks like a finding.
+void makeTerminalSafe(std::vector<core::findings::Finding>& findings, core::findings::FindingsContext& context) {
+    auto safe = [](std::string& s) { s = core::report::terminalText(s); };
+    safe(context.kernel);
+    safe(context.hardware);
+    for (std::string& rule : context.rules) {
+        safe(rule);
+    }
+    for (core::findings::Finding& f : findings) {
+        for (std::string* s : {&f.rule, &f.title, &f.rubricItem, &f.suggestion}) {
+            safe(*s);
+        }
+        for (core::findings::Figure& g : f.figures) {
+            safe(g.name);
+            safe(g.unit);
+        }
+        for (core::findings::EvidenceItem& e : f.evidence) {
+            safe(e.note);
+            for (core::findings::SourceRange& l : e.lines) {
+                safe(l.file);
+            }
+        }
+    }
+}
+
 /// The bundled rules, or those of `--rules FILE`.
 Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::string>& rulesFile) {
     if (!rulesFile) {
@@ -204,7 +232,10 @@ int runFindingsCommand(const std::vector<std::string>& args) {
         }
     }
     const bool jsonToStdout = options->json && *options->json == "-";
-    std::fputs(core::findings::findingsText(findings, context).c_str(), jsonToStdout ? stderr : stdout);
+    auto shownFindings = findings;
+    auto shownContext = context;
+    makeTerminalSafe(shownFindings, shownContext);
+    printText(jsonToStdout ? stderr : stdout, core::findings::findingsText(shownFindings, shownContext));
     if (options->json) {
         if (auto ok = writeText(*options->json, core::findings::findingsJson(findings, context), "the findings"); !ok) {
             return fail(ok.error(), 1);

@@ -55,7 +55,8 @@ Options:
   --format F           as above (default: from the extension of OUT)
   -o, --output FILE    where the report goes
   --trust              trust the review's kernels: re-simulate the stored sources where a run is missing
-                       (in the sandbox, as the GUI does after "Trust and Run")
+                       (in the sandbox, as the GUI does after "Trust and Run"), and list each task's findings
+                       that were not accepted (dismissed ones with their reason; docs/findings.md)
   --no-simulate        use only stored run summaries and do not mention the ones missing
   --generated-at TEXT  the "generated" stamp (default: now, UTC), for reproducible output
 )";
@@ -178,11 +179,13 @@ int runReportCommand(const std::vector<std::string>& args) {
     options.generatedAt = a.generatedAt.value_or(core::utcNow());
     options.wantRun = visual;
     if (a.trust) {
-        options.simulate = [](const core::Task& task, const std::vector<core::TaskFile>& files) {
-            std::fprintf(stderr, "simulating task %lld (%s) from its stored sources...\n",
-                         static_cast<long long>(task.id), task.folder.c_str());
-            return core::report::simulateStoredTask(task, files);
-        };
+        // One trace per task serves both the run and the findings listed beside the annotations.
+        auto stored = core::report::storedTaskCallbacks([](const core::Task& task) {
+            printText(stderr, fmt::format("simulating task {} ({}) from its stored sources...\n", task.id,
+                                          core::report::terminalText(task.folder)));
+        });
+        options.simulate = std::move(stored.simulate);
+        options.findings = std::move(stored.findings);
     }
     core::report::ReportBuilder builder(*file, options);
     auto report = builder.build();

@@ -1,5 +1,6 @@
 #include "gui/MainWindow.h"
 
+#include "gui/FindingsController.h"
 #include "gui/RecentFiles.h"
 #include "gui/ReportExportDialog.h"
 #include "gui/ReviewPaths.h"
@@ -17,6 +18,7 @@
 #include "common/ReadOnlyBanner.h"
 #include "common/StartPage.h"
 #include "common/TrustPanel.h"
+#include "findings/FindingsPane.h"
 #include "review/AnnotationListPane.h"
 #include "review/ScorecardPane.h"
 #include "plots/RunPlots.h"
@@ -91,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_sourceLinks, &SourceLinkController::problem, this, &MainWindow::reportProblem);
     connect(m_sourceLinks, &SourceLinkController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     buildReview();
+    buildFindings();
     buildMenus();
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
     statusBar()->addWidget(m_statusSummary, 1);
@@ -141,6 +144,14 @@ void MainWindow::buildReview() {
     m_team = new TeamController(m_review, m_reviewController, agreement, this);
     connect(m_team, &TeamController::openRequested, this, &MainWindow::openPath);
     connect(m_team, &TeamController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+}
+
+void MainWindow::buildFindings() {
+    m_findings = new FindingsController(m_review, m_reviewController, m_sourceLinks,
+                                        {this, m_findingsPane, m_page->timeline(), m_nkiPane, m_cudaPane}, this);
+    connect(m_runner, &SimulationRunner::findingsReady, m_findings, &FindingsController::setFindings);
+    connect(m_findings, &FindingsController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::buildCentre() {
@@ -203,6 +214,12 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(rubric, annotations);
     inspector->raise();
 
+    // The findings table has six columns: it gets the window's width, below the centre.
+    m_findingsPane = new views::FindingsPane;
+    m_findingsPane->setObjectName(QStringLiteral("findingsPane"));
+    auto* findings =
+        addPaneDock(tr("Findings"), QStringLiteral("findingsDock"), m_findingsPane, Qt::BottomDockWidgetArea);
+
     m_problems = new QListWidget;
     m_problems->setObjectName(QStringLiteral("problems"));
     m_problemsDock = addPaneDock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
@@ -213,8 +230,10 @@ void MainWindow::buildDocks() {
         }
     });
     resizeDocks({findChild<QDockWidget*>(QStringLiteral("tasksDock")), inspector}, {220, 300}, Qt::Horizontal);
-    resizeDocks({m_problemsDock}, {120}, Qt::Vertical);
+    tabifyDockWidget(findings, m_problemsDock); // Problems comes forward when there is something to report
+    resizeDocks({findings}, {230}, Qt::Vertical);
     m_problemsDock->hide(); // shown when there is something to report
+    findings->raise();
 }
 
 void MainWindow::buildMenus() {
@@ -569,6 +588,7 @@ void MainWindow::connectRunSignals() {
     connect(m_runner, &SimulationRunner::cancelled, this, [this] {
         setRunning(false);
         m_statusSummary->setText(tr("Cancelled. Press F5 to simulate again."));
+        m_findings->clear(tr("The run was cancelled: no findings. Press F5 to simulate again."));
         m_page->showMessage(tr("Cancelled"), tr("The run was cancelled. Press F5 to start it again."));
     });
     auto* timeline = m_page->timeline();
@@ -653,6 +673,7 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);
+    m_findings->setRun(outcome, m_runInReview);
     m_teaching->setBaseRun(outcome, m_runTarget, toQString(outcome->hardware.spec));
     recordRunInReview(*outcome);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
@@ -694,6 +715,7 @@ void MainWindow::runFailed(const QString& message, const QString& file, int line
     m_page->showMessage(tr("The kernel could not be simulated"),
                         (file.isEmpty() ? QString() : QStringLiteral("%1:%2: ").arg(file).arg(line)) + message);
     m_statusSummary->setText(tr("Failed: see Problems"));
+    m_findings->clear(tr("The kernel could not be simulated, so there are no findings (see Problems)."));
     if (line > 0) {
         m_sourceLinks->showProblemLocation(file, line);
     }
@@ -771,6 +793,7 @@ void MainWindow::showShortcuts() {
         {"Alt+Down / Alt+Up", "Next / previous task of the review"},
         {"Ctrl+D", "Mark the task done"},
         {"Ctrl+Z / Ctrl+Shift+Z", "Undo / redo a review edit"},
+        {"Enter / A / D", "Findings: go to the evidence / accept / dismiss the selected finding"},
         {"Ctrl+L / Ctrl+Shift+L", "Link / unlink the selected CUDA and NKI lines"},
         {"Ctrl+G", "Go to line in a source pane"},
         {"F1", "This list"},

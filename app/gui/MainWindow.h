@@ -19,6 +19,7 @@ struct RunOutcome;
 
 namespace kl::views {
 class AnnotationListPane;
+class FindingsPane;
 class InspectorPane;
 class ReadOnlyBanner;
 class ScorecardPane;
@@ -29,6 +30,7 @@ class TimelinePage;
 
 namespace kl::app {
 
+class FindingsController;
 class RecentFiles;
 class SimulationRunner;
 class SourceLinkController;
@@ -71,6 +73,8 @@ public:
     [[nodiscard]] views::AnnotationListPane* annotationList() const { return m_annotationList; }
     [[nodiscard]] views::ScorecardPane* scorecard() const { return m_scorecard; }
     [[nodiscard]] TrustGate* trustGate() const { return m_trustGate; }
+    [[nodiscard]] views::FindingsPane* findingsPane() const { return m_findingsPane; }
+    [[nodiscard]] FindingsController* findings() const { return m_findings; }
     /// True while the timeline area shows the trust prompt instead of a run (nothing has run).
     [[nodiscard]] bool isAwaitingTrust() const;
     /// File > Trusted Locations: the trust decisions, with Remove.
@@ -89,6 +93,7 @@ private:
     void buildDocks();
     void buildMenus();
     void buildReview();
+    void buildFindings();
     void restoreWindowState();
     void saveWindowState() const;
     void resetLayout();
@@ -133,6 +138,8 @@ private:
     TeachingController* m_teaching = nullptr;
     views::AnnotationListPane* m_annotationList = nullptr;
     views::ScorecardPane* m_scorecard = nullptr;
+    views::FindingsPane* m_findingsPane = nullptr;
+    FindingsController* m_findings = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QString m_runTarget; ///< the task folder or kernel file of the current run, for F5

@@ -132,7 +132,10 @@ Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, c
     options.generatedAt = core::utcNow();
     options.wantRun = visual;
     if (choice.simulate) {
-        options.simulate = core::report::simulateStoredTask;
+        // One trace per task serves both the run and the findings listed beside the annotations.
+        auto stored = core::report::storedTaskCallbacks();
+        options.simulate = std::move(stored.simulate);
+        options.findings = std::move(stored.findings);
     }
     core::report::ReportBuilder builder(file, options);
     auto tasks = builder.selectedTasks();

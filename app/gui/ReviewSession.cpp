@@ -3,6 +3,7 @@
 #include "review/AnnotationCommands.h"
 #include "review/AddReplyCommand.h"
 #include "review/AdjudicateCommand.h"
+#include "review/FindingDismissalCommands.h"
 #include "review/SetScoreCommand.h"
 #include "review/SetTaskStatusCommand.h"
 #include "support/ResourcePaths.h"
@@ -312,6 +313,26 @@ void ReviewSession::addReply(std::int64_t annotationId, const QString& text) {
         return;
     }
     push(std::make_unique<core::AddReplyCommand>(annotationId, m_reviewer.toStdString(), text.toStdString()), false);
+}
+
+std::vector<core::FindingDismissal> ReviewSession::findingDismissals() const {
+    if (!m_file || !m_current) {
+        return {};
+    }
+    auto list = m_file->findingDismissals().list(*m_current);
+    return list ? *list : std::vector<core::FindingDismissal>{};
+}
+
+void ReviewSession::dismissFinding(core::FindingDismissal dismissal) {
+    dismissal.taskId = m_current.value_or(0);
+    if (dismissal.author.empty()) {
+        dismissal.author = m_reviewer.toStdString();
+    }
+    push(std::make_unique<core::DismissFindingCommand>(std::move(dismissal)), false);
+}
+
+void ReviewSession::restoreFinding(const std::string& findingKey) {
+    push(std::make_unique<core::RestoreFindingCommand>(m_current.value_or(0), findingKey), false);
 }
 
 std::optional<core::Scorecard> ReviewSession::scorecard() const {

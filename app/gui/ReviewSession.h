@@ -69,6 +69,12 @@ public:
     void deleteAnnotation(std::int64_t id);
     void addReply(std::int64_t annotationId, const QString& text);
 
+    /// Findings the reviewer dismissed in the current task. Dismiss and Restore go through the undo stack like
+    /// every other edit (annotationsChanged follows each, as for annotations).
+    [[nodiscard]] std::vector<core::FindingDismissal> findingDismissals() const;
+    void dismissFinding(core::FindingDismissal dismissal);
+    void restoreFinding(const std::string& findingKey);
+
     [[nodiscard]] std::optional<core::Scorecard> scorecard() const; ///< of the current task
     void setScore(const std::string& itemId, std::optional<int> value);
     /// Sets the agreed grade of a disputed item in a team review, with the reason (undoable).

@@ -23,6 +23,7 @@ QString stageText(core::RunStage stage) {
 SimulationRunner::SimulationRunner(QObject* parent)
     : QObject(parent), m_live(std::make_shared<std::atomic<quint64>>(0)) {
     qRegisterMetaType<std::shared_ptr<const kl::core::RunOutcome>>();
+    qRegisterMetaType<std::shared_ptr<const kl::app::RunFindings>>();
 }
 
 SimulationRunner::~SimulationRunner() {
@@ -47,11 +48,26 @@ void SimulationRunner::start(const core::RunRequest& request) {
                 },
                 Qt::QueuedConnection);
         };
-        auto outcome = core::traceAndSimulate(request, shouldCancel, onStage);
+        auto traced = core::traceAndSimulate(request, shouldCancel, onStage);
+        kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome =
+            traced ? kl::Expected<std::shared_ptr<const core::RunOutcome>>(
+                         std::make_shared<const core::RunOutcome>(std::move(*traced)))
+                   : std::unexpected(traced.error());
         QMetaObject::invokeMethod(
-            self, [self, generation, outcome = std::move(outcome)]() mutable {
+            self, [self, generation, outcome]() mutable {
                 if (self) {
                     self->deliver(generation, std::move(outcome));
+                }
+            },
+            Qt::QueuedConnection);
+        if (!outcome || shouldCancel()) {
+            return;
+        }
+        auto findings = analyseRun(**outcome, request.trace.taskDir);
+        QMetaObject::invokeMethod(
+            self, [self, generation, findings] {
+                if (self && self->m_generation == generation) {
+                    emit self->findingsReady(findings);
                 }
             },
             Qt::QueuedConnection);
@@ -70,7 +86,7 @@ void SimulationRunner::cancel() {
     emit cancelled();
 }
 
-void SimulationRunner::deliver(quint64 generation, kl::Expected<core::RunOutcome> outcome) {
+void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome) {
     if (generation != m_generation) {
         return; // a newer run started, or this one was cancelled
     }
@@ -88,7 +104,7 @@ void SimulationRunner::deliver(quint64 generation, kl::Expected<core::RunOutcome
         emit failed(message, QString::fromStdString(e.file), e.line);
         return;
     }
-    emit finished(std::make_shared<const core::RunOutcome>(std::move(*outcome)));
+    emit finished(*outcome);
 }
 
 } // namespace kl::app

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gui/RunFindings.h"
 #include "run/RunPipeline.h"
 
 #include <QObject>
@@ -15,6 +16,9 @@ namespace kl::app {
 /// Each start() gets a new generation number; a result from an older generation (the user opened another
 /// task or cancelled meanwhile) is dropped, never shown. cancel() stops the front end subprocess at once;
 /// a simulation already running finishes on its worker and is then dropped.
+///
+/// After a run is delivered (finished), the same worker runs the findings rules over it and delivers them
+/// (findingsReady) under the same generation, so the timeline does not wait for the rules.
 class SimulationRunner : public QObject {
     Q_OBJECT
 public:
@@ -31,9 +35,11 @@ signals:
     void finished(std::shared_ptr<const kl::core::RunOutcome> outcome);
     void failed(const QString& message, const QString& file, int line);
     void cancelled();
+    /// The findings of the run `finished` delivered last (after it, same generation).
+    void findingsReady(std::shared_ptr<const kl::app::RunFindings> findings);
 
 private:
-    void deliver(quint64 generation, kl::Expected<core::RunOutcome> outcome);
+    void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome);
 
     quint64 m_generation = 0;
     bool m_running = false;

@@ -29,6 +29,8 @@ figcaption { color: #5b6573; font-size: 0.9em; }
 ol.annotations { list-style: none; padding: 0; }
 li.annotation { border: 1px solid #d4d9e0; border-left: 6px solid #8893a0; border-radius: 4px; padding: 0.5em 0.9em; margin: 0.7em 0; page-break-inside: avoid; break-inside: avoid; }
 li.sev-blocking { border-left-color: #b71c1c; } li.sev-major { border-left-color: #e65100; } li.sev-minor { border-left-color: #f2b705; }
+table.findings { border-collapse: collapse; width: 100%; } table.findings td, table.findings th { border-bottom: 1px solid #d4d9e0; text-align: left; vertical-align: top; }
+tr.dismissed { color: #8893a0; }
 li.sev-nit { border-left-color: #8893a0; } li.sev-praise { border-left-color: #2e8540; }
 .marker { display: inline-block; min-width: 1.6em; text-align: center; border-radius: 0.8em; background: #1d232a; color: #fff; font-weight: bold; margin-right: 0.4em; }
 .sev { font-weight: bold; text-transform: uppercase; font-size: 0.85em; }
@@ -149,6 +151,40 @@ void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotati
     out += o.forQtTextDocument ? "</td></tr></table>\n" : "</li>\n";
 }
 
+/// The findings the reviewer did not accept: open ones, then dismissed ones greyed with their reason.
+void writeFindings(std::string& out, const ReportTask& t) {
+    if (!t.findingsRan) {
+        return;
+    }
+    out += fmt::format("<h3>Findings not accepted ({})</h3>\n", t.findings.size());
+    out += fmt::format("<p class=\"meta\">What the findings rules pointed out in this run; {} accepted finding{} "
+                       "appear{} among the annotations above.</p>\n",
+                       t.acceptedFindings, t.acceptedFindings == 1 ? "" : "s", t.acceptedFindings == 1 ? "s" : "");
+    if (t.findings.empty()) {
+        return;
+    }
+    out += "<table class=\"findings\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>Severity</th><th>Rule</th>"
+           "<th>Finding</th><th>Rubric item</th></tr>\n";
+    for (const ReportFinding& f : t.findings) {
+        const std::string sev(toString(f.severity));
+        out += fmt::format("<tr class=\"finding{}\"><td style=\"color:{}\"><b>{}</b></td><td><code>{}</code></td>"
+                           "<td><b>{}</b>",
+                           f.dismissed ? " dismissed" : "", f.dismissed ? "#8893a0" : severityColour(f.severity), sev,
+                           h(f.rule), h(f.title));
+        if (!f.figures.empty()) {
+            out += fmt::format("<br><span class=\"meta\">{}</span>", h(f.figures));
+        }
+        if (f.dismissed) {
+            out += fmt::format("<br><i>Dismissed by {}: {}</i>",
+                               h(f.dismissedBy.empty() ? "the reviewer" : f.dismissedBy), h(f.dismissalReason));
+        } else {
+            out += fmt::format("<br>Suggestion: {}", h(f.suggestion));
+        }
+        out += fmt::format("</td><td>{}</td></tr>\n", h(itemTitle(t, f.rubricItem)));
+    }
+    out += "</table>\n";
+}
+
 void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options& o) {
     out += fmt::format("<section class=\"task\" id=\"task-{}\">\n<h2>Task {}: {}</h2>\n", t.task.id, t.task.id,
                        h(t.task.title));
@@ -199,6 +235,7 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
     if (!o.forQtTextDocument) {
         out += "</ol>\n";
     }
+    writeFindings(out, t);
     out += "</section>\n";
 }
 

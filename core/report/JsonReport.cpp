@@ -133,6 +133,23 @@ Json taskJson(const ReportTask& t) {
     for (const ReportAnnotation& ra : t.annotations) {
         j["annotations"].push_back(annotationJson(ra));
     }
+    if (t.findingsRan) { // absent when the rules did not run, so a pipeline can tell "none" from "not looked"
+        j["accepted_findings"] = t.acceptedFindings;
+        j["findings"] = Json::array();
+        for (const ReportFinding& f : t.findings) {
+            Json one = {{"key", text(f.key)},
+                        {"severity", std::string(toString(f.severity))},
+                        {"rule", text(f.rule)},
+                        {"title", text(f.title)},
+                        {"rubric_item", text(f.rubricItem)},
+                        {"figures", text(f.figures)},
+                        {"suggestion", text(f.suggestion)},
+                        {"dismissed", f.dismissed}};
+            one["dismissal_reason"] = f.dismissed ? Json(text(f.dismissalReason)) : Json(nullptr);
+            one["dismissed_by"] = f.dismissed ? Json(text(f.dismissedBy)) : Json(nullptr);
+            j["findings"].push_back(std::move(one));
+        }
+    }
     return j;
 }
 

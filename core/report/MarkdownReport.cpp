@@ -48,6 +48,32 @@ std::string codeBlock(const Snippet& s) {
     return fmt::format("{} {}\n{}{}\n", fence, s.language == "cuda" ? "cuda" : "python", body, fence);
 }
 
+/// The findings the reviewer did not accept, as a list: open ones with their suggestion, dismissed ones with the
+/// reason.
+void writeFindings(std::string& out, const ReportTask& t) {
+    if (!t.findingsRan) {
+        return;
+    }
+    out += fmt::format("### Findings not accepted ({})\n\n", t.findings.size());
+    out += fmt::format("{} accepted finding{} appear{} among the annotations.\n\n", t.acceptedFindings,
+                       t.acceptedFindings == 1 ? "" : "s", t.acceptedFindings == 1 ? "s" : "");
+    for (const ReportFinding& f : t.findings) {
+        // No code span around the rule: escaped text inside one would show its backslashes.
+        out += fmt::format("- **{}** {}: {} ({}){}\n", toString(f.severity), cell(f.rule), cell(f.title),
+                           cell(f.rubricItem), f.dismissed ? " *dismissed*" : "");
+        if (!f.figures.empty()) {
+            out += fmt::format("  - Figures: {}\n", cell(f.figures));
+        }
+        if (f.dismissed) {
+            out += fmt::format("  - Dismissed by {}: {}\n",
+                               cell(f.dismissedBy.empty() ? "the reviewer" : f.dismissedBy), cell(f.dismissalReason));
+        } else {
+            out += fmt::format("  - Suggestion: {}\n", cell(f.suggestion));
+        }
+    }
+    out += t.findings.empty() ? "" : "\n";
+}
+
 void writeScorecard(std::string& out, const ReportTask& t) {
     const Scorecard& c = t.scorecard;
     out += "### Scorecard\n\n";
@@ -133,6 +159,7 @@ std::string MarkdownReport::write(const Report& report) {
         for (const ReportAnnotation& ra : t.annotations) {
             writeAnnotation(out, t, ra);
         }
+        writeFindings(out, t);
     }
     return out;
 }

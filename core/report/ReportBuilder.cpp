@@ -2,6 +2,9 @@
 
 #include "team/AgreementReport.h"
 
+#include "findings/FindingDecisions.h"
+#include "findings/FindingsEngine.h"
+#include "findings/FindingsRun.h"
 #include "output/ResultJson.h"
 #include "report/ReportText.h"
 #include "review/ReviewFile.h"
@@ -191,8 +194,11 @@ std::vector<Metric> metricsFromSummaryJson(const std::string& text) {
     return out;
 }
 
-Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& task, const std::vector<TaskFile>& files) {
-    TemporaryDirectory scratch;
+namespace {
+
+/// Writes the stored files of `task` under `scratch`/task, checked to stay inside it; returns that folder.
+Expected<fs::path> writeStoredTask(const Task& task, const std::vector<TaskFile>& files,
+                                   const TemporaryDirectory& scratch) {
     if (!scratch.valid()) {
         return makeError(ErrorCode::Io, "cannot create a temporary folder to re-simulate the task");
     }
@@ -211,17 +217,132 @@ Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& t
             return makeError(ErrorCode::Io, "cannot write a stored task file for re-simulation", (dir / rel).string());
         }
     }
-    auto spec = loadTaskSpec(dir);
+    return dir;
+}
+
+/// "exposed_dma_pct 83.9 % (threshold 25 %), tiles 12": every figure of a finding, for a report line.
+std::string figuresText(const findings::Finding& f) {
+    std::string out;
+    for (const findings::Figure& g : f.figures) {
+        const std::string unit = g.unit.empty() ? "" : " " + g.unit;
+        out += fmt::format("{}{} {:.4g}{}", out.empty() ? "" : ", ", g.name, g.value, unit);
+        if (g.threshold) {
+            out += fmt::format(" (threshold {:.4g}{})", *g.threshold, unit);
+        }
+    }
+    return out;
+}
+
+/// The findings of a task that are not among its annotations: open ones in the engine's order (most severe
+/// first), then dismissed ones with their reason.
+std::vector<ReportFinding> unacceptedFindings(const std::vector<findings::Finding>& all,
+                                              const std::vector<Annotation>& annotations,
+                                              const std::vector<FindingDismissal>& dismissals, int& accepted) {
+    const auto decisions = findings::decisionsFor(all, annotations, dismissals);
+    std::vector<ReportFinding> open;
+    std::vector<ReportFinding> dismissed;
+    accepted = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const findings::Finding& f = all[i];
+        const findings::FindingDecision& d = decisions[i];
+        if (d.acceptedAs) {
+            ++accepted;
+            continue;
+        }
+        ReportFinding r{d.key, f.severity, f.rule, f.title, f.rubricItem, figuresText(f), f.suggestion, false, {}, {}};
+        if (d.dismissal) {
+            r.dismissed = true;
+            r.dismissalReason = d.dismissal->reason;
+            r.dismissedBy = d.dismissal->author;
+            dismissed.push_back(std::move(r));
+        } else {
+            open.push_back(std::move(r));
+        }
+    }
+    open.insert(open.end(), std::make_move_iterator(dismissed.begin()), std::make_move_iterator(dismissed.end()));
+    return open;
+}
+
+} // namespace
+
+namespace {
+
+/// A traced and simulated stored task, with its spec (the findings' CUDA side).
+struct StoredRun {
+    RunOutcome outcome;
+    TaskSpec spec;
+};
+
+Expected<StoredRun> runStoredTask(const Task& task, const std::vector<TaskFile>& files) {
+    TemporaryDirectory scratch;
+    auto dir = writeStoredTask(task, files, scratch);
+    if (!dir) {
+        return std::unexpected(dir.error());
+    }
+    auto spec = loadTaskSpec(*dir);
     if (!spec) {
         return std::unexpected(spec.error());
     }
     RunRequest request; // no hardware: the task's, else the default for the kernel's NKI API
-    request.trace.taskDir = dir;
+    request.trace.taskDir = *dir;
     auto outcome = traceAndSimulate(request);
     if (!outcome) {
         return std::unexpected(outcome.error());
     }
-    return outcome->result;
+    return StoredRun{std::move(*outcome), std::move(*spec)};
+}
+
+} // namespace
+
+Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& task,
+                                                                   const std::vector<TaskFile>& files) {
+    auto run = runStoredTask(task, files);
+    if (!run) {
+        return std::unexpected(run.error());
+    }
+    return run->outcome.result;
+}
+
+StoredTaskCallbacks storedTaskCallbacks(std::function<void(const Task&)> onTrace) {
+    struct Cache {
+        std::int64_t taskId = -1;
+        std::optional<Expected<StoredRun>> run;
+    };
+    auto cache = std::make_shared<Cache>();
+    auto runOf = [cache, onTrace = std::move(onTrace)](
+                     const Task& task, const std::vector<TaskFile>& files) -> const Expected<StoredRun>& {
+        if (cache->taskId != task.id || !cache->run) {
+            if (onTrace) {
+                onTrace(task);
+            }
+            cache->run = runStoredTask(task, files);
+            cache->taskId = task.id;
+        }
+        return *cache->run;
+    };
+    StoredTaskCallbacks callbacks;
+    callbacks.simulate =
+        [runOf](const Task& task,
+                const std::vector<TaskFile>& files) -> Expected<std::shared_ptr<const sim::SimResult>> {
+        const auto& run = runOf(task, files);
+        if (!run) {
+            return std::unexpected(run.error());
+        }
+        return run->outcome.result;
+    };
+    callbacks.findings = [runOf](const Task& task,
+                                 const std::vector<TaskFile>& files) -> Expected<std::vector<findings::Finding>> {
+        const auto& run = runOf(task, files);
+        if (!run) {
+            return std::unexpected(run.error());
+        }
+        auto engine = findings::FindingsEngine::createDefault();
+        if (!engine) {
+            return std::unexpected(engine.error());
+        }
+        return findings::findingsForRun(*engine, run->outcome, &run->spec);
+    };
+    return callbacks;
 }
 
 Report ReportBuilder::header() const {
@@ -334,7 +455,36 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         ra.annotation = std::move(a);
         out.annotations.push_back(std::move(ra));
     }
+    if (auto listed = addFindings(task, *files, out); !listed) {
+        return std::unexpected(listed.error());
+    }
     return out;
+}
+
+Expected<void> ReportBuilder::addFindings(const Task& task, const std::vector<TaskFile>& files, ReportTask& out) {
+    if (!m_options.findings) {
+        return {};
+    }
+    auto found = m_options.findings(task, files);
+    if (!found) {
+        if (found.error().code == ErrorCode::Cancelled) {
+            return std::unexpected(found.error());
+        }
+        out.warnings.push_back(
+            fmt::format("task {}: findings could not be computed: {}", task.id, formatError(found.error())));
+        return {};
+    }
+    auto dismissals = m_file.findingDismissals().list(task.id);
+    if (!dismissals) {
+        return std::unexpected(dismissals.error());
+    }
+    std::vector<Annotation> annotations;
+    for (const ReportAnnotation& ra : out.annotations) {
+        annotations.push_back(ra.annotation);
+    }
+    out.findingsRan = true;
+    out.findings = unacceptedFindings(*found, annotations, *dismissals, out.acceptedFindings);
+    return {};
 }
 
 Expected<Report> ReportBuilder::build() {

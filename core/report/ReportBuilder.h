@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Error.h"
+#include "findings/Finding.h"
 #include "report/ReportModel.h"
 
 #include <functional>
@@ -19,10 +20,14 @@ namespace kl::core::report {
 using TaskSimulator =
     std::function<Expected<std::shared_ptr<const sim::SimResult>>(const Task&, const std::vector<TaskFile>&)>;
 
+/// The findings (core/findings) of a task's stored sources; used when the report lists findings.
+using TaskFindings = std::function<Expected<std::vector<findings::Finding>>(const Task&, const std::vector<TaskFile>&)>;
+
 struct BuildOptions {
     std::optional<std::int64_t> taskId; ///< one task, or every task in queue order
     std::string generatedAt;            ///< written as is; callers pass utcNow(), tests a constant
     TaskSimulator simulate;             ///< null: never simulate (metrics only from stored runs)
+    TaskFindings findings;              ///< null: no findings section
     /// Simulate even when a stored run summary exists: HTML and PDF need the timeline, and instruction
     /// anchors can only be placed in a run.
     bool wantRun = false;
@@ -47,6 +52,8 @@ public:
     [[nodiscard]] Expected<Report> build();
 
 private:
+    [[nodiscard]] Expected<void> addFindings(const Task& task, const std::vector<TaskFile>& files, ReportTask& out);
+
     ReviewFile& m_file;
     BuildOptions m_options;
 };
@@ -57,6 +64,16 @@ private:
 
 /// The summary JSON of a simulated run (same keys as `kernellens-cli simulate --json`).
 [[nodiscard]] std::string summaryJsonOf(const sim::SimResult& result);
+
+/// BuildOptions::simulate and ::findings for the stored sources of a review's tasks, sharing one trace per task:
+/// the builder asks for a task's run and then its findings, and the second comes from the first's trace.
+/// Findings use the bundled rules and the task's CUDA side (findings::findingsForRun). `onTrace` (optional) is
+/// called before each trace, for a progress line.
+struct StoredTaskCallbacks {
+    TaskSimulator simulate;
+    TaskFindings findings;
+};
+[[nodiscard]] StoredTaskCallbacks storedTaskCallbacks(std::function<void(const Task&)> onTrace = {});
 
 /// Writes the stored files into a temporary folder and traces + simulates it there (sandboxed front end).
 [[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& task,

@@ -54,6 +54,21 @@ struct ReportAnnotation {
     std::vector<Snippet> snippets;
 };
 
+/// A finding of the run behind the report that the reviewer did not accept (an accepted one is an annotation
+/// already): open, or dismissed with the reviewer's reason. Figures are formatted for people.
+struct ReportFinding {
+    std::string key; ///< findings::findingKeys: the rule id, "#2" for a rule's second finding
+    Severity severity = Severity::Minor;
+    std::string rule;
+    std::string title;
+    std::string rubricItem;
+    std::string figures; ///< "exposed_dma_pct 83.9 % (threshold 25 %), ..."
+    std::string suggestion;
+    bool dismissed = false;
+    std::string dismissalReason;
+    std::string dismissedBy;
+};
+
 struct ReportTask {
     Task task;
     std::string kernel;      ///< from the stored task.json
@@ -64,6 +79,9 @@ struct ReportTask {
     std::vector<Metric> metrics;
     Scorecard scorecard;
     std::vector<ReportAnnotation> annotations;
+    bool findingsRan = false;                     ///< the findings rules ran over this task (BuildOptions::findings)
+    int acceptedFindings = 0;                     ///< findings the reviewer accepted: listed among the annotations
+    std::vector<ReportFinding> findings;          ///< the rest, most severe first, dismissed ones last
     std::shared_ptr<const sim::SimResult> result; ///< the run behind the timeline, null when not simulated
     std::string timelinePng; ///< PNG bytes of the annotated timeline, empty when none (filled by the Qt side)
     int timelineWidth = 0;   ///< pixel size of timelinePng

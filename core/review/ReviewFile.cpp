@@ -268,6 +268,9 @@ LinkRepository ReviewFile::links() {
 TeamRepository ReviewFile::team() {
     return TeamRepository(*m_db, *m_rubric);
 }
+FindingDismissalRepository ReviewFile::findingDismissals() {
+    return FindingDismissalRepository(*m_db);
+}
 RunRepository ReviewFile::runs() {
     return RunRepository(*m_db);
 }

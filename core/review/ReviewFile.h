@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 #include "review/AnnotationRepository.h"
+#include "review/FindingDismissalRepository.h"
 #include "review/LinkRepository.h"
 #include "review/ReviewerRepository.h"
 #include "review/RunRepository.h"
@@ -69,6 +70,7 @@ public:
     [[nodiscard]] ReviewerRepository reviewers();
     /// Each reviewer's own scores and the adjudications of a merged review (review merge).
     [[nodiscard]] TeamRepository team();
+    [[nodiscard]] FindingDismissalRepository findingDismissals();
     /// The task's scorecard from its scores and annotations under the review's rubric.
     [[nodiscard]] Expected<Scorecard> scorecard(std::int64_t taskId);
     [[nodiscard]] Database& database() { return *m_db; }

@@ -119,6 +119,17 @@ CREATE TABLE adjudication (
   decided_at  TEXT NOT NULL,
   PRIMARY KEY (task_id, item_id)
 );
+CREATE TABLE finding_dismissal (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  finding_key TEXT NOT NULL,
+  rule        TEXT NOT NULL,
+  title       TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  author      TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  UNIQUE (task_id, finding_key)
+);
 )sql";
 
 // Version 1 -> 2: annotation replies and time tracking per task.
@@ -134,8 +145,10 @@ CREATE TABLE reply (
 CREATE INDEX reply_annotation ON reply(annotation_id);
 )sql";
 
-// Version 2 -> 3: several reviewers in one file. A merged review keeps each reviewer's own scores
-// (reviewer_score) apart from the agreed grade (score), and says why a disputed grade was set (adjudication).
+// Version 2 -> 3: several reviewers in one file, and findings the reviewer dismissed. A merged review keeps each
+// reviewer's own scores (reviewer_score) apart from the agreed grade (score) and says why a disputed grade was set
+// (adjudication). Dismissals use AUTOINCREMENT for the same reason as annotations: undoing a Restore puts the
+// dismissal back under its old id.
 constexpr std::string_view kMigrateTo3Sql = R"sql(
 CREATE TABLE reviewer_score (
   task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
@@ -152,6 +165,17 @@ CREATE TABLE adjudication (
   adjudicator TEXT NOT NULL,
   decided_at  TEXT NOT NULL,
   PRIMARY KEY (task_id, item_id)
+);
+CREATE TABLE finding_dismissal (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  finding_key TEXT NOT NULL,
+  rule        TEXT NOT NULL,
+  title       TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  author      TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  UNIQUE (task_id, finding_key)
 );
 )sql";
 

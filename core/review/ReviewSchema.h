@@ -15,6 +15,8 @@ class Database;
 /// Versions (PRAGMA user_version and meta.schema_version always agree):
 ///   1  first release: tasks, files, runs, rubric, scores, annotations, links, reviewers
 ///   2  adds the `reply` table (annotation replies) and `task.seconds_spent` (time tracking)
+///   3  adds `reviewer_score` and `adjudication` (several reviewers merged into one review) and the
+///      `finding_dismissal` table (findings the reviewer dismissed, with the reason)
 /// A migration step is one transaction, so a crash mid-migration leaves the file at the old version.
 class ReviewSchema {
 public:

@@ -117,6 +117,21 @@ struct SimRun {
     std::string createdAt;
 };
 
+/// A finding (core/findings) the reviewer set aside, with why: the Findings dock greys it, reports list it with its
+/// reason. `findingKey` names the finding within its task's runs (findings::findingKey: the rule id, "#2" for a
+/// rule's second finding); `rule` and `title` keep what it said when it was dismissed.
+struct FindingDismissal {
+    std::int64_t id = 0;
+    std::int64_t taskId = 0;
+    std::string findingKey;
+    std::string rule;
+    std::string title;
+    std::string reason;
+    std::string author;
+    std::string createdAt;
+    bool operator==(const FindingDismissal&) const = default;
+};
+
 struct Reviewer {
     std::int64_t id = 0;
     std::string name;

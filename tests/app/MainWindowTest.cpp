@@ -38,7 +38,8 @@ private slots:
 
     void hasTheDocksOfTheDesign_data() {
         QTest::addColumn<QString>("objectName");
-        for (const char* name : {"tasksDock", "inspectorDock", "rubricDock", "annotationsDock", "problemsDock"}) {
+        for (const char* name :
+             {"tasksDock", "inspectorDock", "rubricDock", "annotationsDock", "problemsDock", "findingsDock"}) {
             QTest::newRow(name) << QString::fromLatin1(name);
         }
     }

@@ -10,6 +10,7 @@ namespace kl::core {
 namespace {
 
 const std::string kStoredV1 = std::string(KL_TEST_DATA_DIR) + "/review-v1.klreview";
+const std::string kStoredV2 = std::string(KL_TEST_DATA_DIR) + "/review-v2.klreview";
 
 TEST(Migration, StoredVersion1FileIsVersion1) {
     auto db = Database::open(kStoredV1, Database::OpenMode::ReadOnly);
@@ -92,6 +93,79 @@ TEST(Migration, MigratedSchemaMatchesFreshSchema) {
         return out;
     };
     EXPECT_EQ(columns(oldPath), columns(dir.file("new.klreview")));
+}
+
+TEST(Migration, StoredVersion2FileTo3KeepsRepliesAndTimeAndAddsDismissals) {
+    test::TempDir dir;
+    const std::string path = dir.file("v2.klreview");
+    std::filesystem::copy_file(kStoredV2, path);
+    {
+        auto db = Database::open(path, Database::OpenMode::ReadOnly);
+        ASSERT_TRUE(db);
+        ASSERT_EQ(*db->queryInt("PRAGMA user_version"), 2);
+        ASSERT_EQ(*db->queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'finding_dismissal'"), 0);
+    }
+    {
+        auto file = ReviewFile::open(path);
+        ASSERT_TRUE(file) << formatError(file.error());
+        EXPECT_EQ(file->openedVersion(), 2);
+        EXPECT_EQ(file->tasks().get(1)->secondsSpent, 90);
+        const auto replies = file->annotations().replies(1);
+        ASSERT_TRUE(replies);
+        ASSERT_EQ(replies->size(), 1u);
+        EXPECT_EQ(replies->front().text, "agreed, hoist the load");
+        EXPECT_EQ(file->annotations().list()->size(), 4u);
+        FindingDismissal d{0, 1, "roofline", "roofline", "Roofline: memory-bound", "expected", "bob", {}};
+        ASSERT_TRUE(file->findingDismissals().add(d));
+    }
+    auto again = ReviewFile::open(path);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->openedVersion(), ReviewSchema::kCurrentVersion);
+    EXPECT_EQ(again->findingDismissals().list(1)->front().reason, "expected");
+}
+
+TEST(Migration, Version2To3AddsFindingDismissalsAndKeepsAnnotations) {
+    // A version 2 file is a current one without version 3's tables: make one by taking them away.
+    test::TempDir dir;
+    const std::string path = dir.file("v2.klreview");
+    std::int64_t taskId = 0;
+    {
+        auto file = test::makeReview(path);
+        auto task = file.tasks().add("t", "T", {{"kernel.py", "nki", "x = 1\n"}});
+        ASSERT_TRUE(task);
+        taskId = task->id;
+        Annotation a;
+        a.taskId = taskId;
+        a.anchor = Anchor::nkiLines(1, 1);
+        a.text = "kept";
+        a.author = "alice";
+        ASSERT_TRUE(file.annotations().create(a));
+    }
+    {
+        auto db = Database::open(path, Database::OpenMode::ReadWrite);
+        ASSERT_TRUE(db);
+        ASSERT_TRUE(db->exec("DROP TABLE finding_dismissal; DROP TABLE reviewer_score; DROP TABLE adjudication; "
+                             "PRAGMA user_version = 2; "
+                             "UPDATE meta SET value = '2' WHERE key = 'schema_version';"));
+    }
+    {
+        auto file = ReviewFile::open(path);
+        ASSERT_TRUE(file) << formatError(file.error());
+        EXPECT_EQ(file->openedVersion(), 2);
+        EXPECT_EQ(file->annotations().list()->size(), 1u);
+        FindingDismissal d;
+        d.taskId = taskId;
+        d.findingKey = "exposed-dma";
+        d.rule = "exposed-dma";
+        d.title = "Exposed DMA";
+        d.reason = "the loads are the reference's, not the migration's";
+        d.author = "alice";
+        ASSERT_TRUE(file->findingDismissals().add(d));
+    }
+    auto db = Database::open(path, Database::OpenMode::ReadOnly);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), 3);
+    EXPECT_EQ(*db->queryInt("SELECT count(*) FROM finding_dismissal"), 1);
 }
 
 TEST(Migration, FailedStepLeavesTheOldVersion) {

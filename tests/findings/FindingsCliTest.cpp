@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace kl::core::findings::test {
@@ -101,6 +102,31 @@ TEST(FindingsCli, AKernelFileTakesTheTraceFlags) {
                              "a=512x2048:float32", "--arg", "b=512x2048:float32", "--hw", "trn2"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("dma-small-transfers"), std::string::npos) << r.out;
+}
+
+TEST(FindingsCli, TheListShowsNoEscapeSequenceFromTheKernel) {
+    // An IR whose kernel and file names carry terminal escapes (clear screen, retitle the window) and a newline.
+    std::ifstream in(kGoldenIr);
+    std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto replace = [&](const std::string& from, const std::string& to) {
+        const auto at = ir.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        ir.replace(at, from.size(), to);
+    };
+    replace(R"("name":"nki_vector_add")", R"("name":"nki_\u001b]0;pwned\u0007vector\nadd")");
+    replace(R"("files":["kernel.py"])", R"("files":["ker\u001b[2Jnel.py"])");
+    const fs::path hostile = scratch("hostile.ir.json");
+    std::ofstream(hostile) << ir;
+    const auto r = findings({"--ir", hostile.string()});
+    fs::remove(hostile);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+    // The name stays on the heading's line, its control characters shown as U+FFFD.
+    const std::string fffd = "\xEF\xBF\xBD";
+    EXPECT_NE(r.out.find("Findings for nki_" + fffd + "]0;pwned" + fffd + "vector" + fffd + "add on trn2"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(FindingsCli, AKernelThatFailsToTraceExitsOne) {
