@@ -8,6 +8,9 @@
 #include "batch/BatchRunner.h"
 #include "batch/BatchSteps.h"
 #include "batch/BatchTask.h"
+#include "batch/ReviewFromResults.h"
+#include "rubric/RubricLoader.h"
+#include "task/TaskSpec.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +31,7 @@ constexpr const char* kBatchUsage = R"(Usage: kernellens-cli batch (DIR | MANIFE
        kernellens-cli batch merge SHARD.db... -o ALL.db
        kernellens-cli batch export RESULTS.db (--csv OUT | --jsonl OUT)
        kernellens-cli batch plan (DIR | MANIFEST) [--shard I/N]
+       kernellens-cli batch review RESULTS.db -o REVIEW.klreview [--status all|failed|ok] [--reviewer NAME]
 
 Runs every task folder under DIR (a folder holding task.json, up to 4 levels down) or listed in MANIFEST (one
 folder per line, relative to the manifest) through the steps, each task in its own worker process with its own
@@ -46,6 +50,8 @@ Options:
   --no-sandbox       run kernels without the OS sandbox where it cannot be set up (docs/sandbox.md)
 Exit status: 0 when every task ran (whatever its result), 1 on an error of the batch itself, 2 for a usage
 error, 130 when interrupted. Cluster recipes (Slurm, Kubernetes, GNU parallel): docs/batch.md.
+`batch review` makes a review of the batch's tasks in triage order: failed numerics first, then kernels that did
+not trace or simulate, then by the number and severity of findings, then by the distance from the roofline.
 )";
 
 std::atomic<bool> g_interrupted{false};
@@ -200,6 +206,29 @@ int runPlan(const Options& opts) {
     return 0;
 }
 
+int runReview(const Options& opts) {
+    const auto out = opts.get("output");
+    const std::string status = opts.get("status").value_or("all");
+    if (opts.positional.size() != 1 || !out || (status != "all" && status != "failed" && status != "ok")) {
+        return batchUsage("give one results file, -o REVIEW.klreview and --status all, failed or ok");
+    }
+    const std::string rubricPath = core::RubricLoader::defaultRubricPath();
+    auto rubric = core::readTextFile(rubricPath);
+    if (!rubric) {
+        return fail(rubric.error());
+    }
+    auto made = batch::createReviewFromResults(opts.positional[0], *out,
+                                               {*rubric, "nki-migration.json", opts.get("reviewer").value_or(""), status});
+    if (!made) {
+        return fail(made.error());
+    }
+    std::printf("created %s: %zu tasks in triage order\n", shown(*out).c_str(), made->tasks);
+    for (const std::string& m : made->missing) {
+        std::fprintf(stderr, "left out (folder gone): %s\n", shown(m).c_str());
+    }
+    return 0;
+}
+
 int runTask(const Options& opts) {
     // A worker outlives nothing: when the batch dies (SIGKILL, power loss), its workers end with it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -229,10 +258,10 @@ int runBatchCommand(const std::vector<std::string>& args) {
         a = a == "-o" ? "--output" : (a == "-j" ? "--j" : a);
     }
     const std::string sub = args[0];
-    const bool named = sub == "merge" || sub == "export" || sub == "plan" || sub == "task";
+    const bool named = sub == "merge" || sub == "export" || sub == "plan" || sub == "task" || sub == "review";
     auto opts = parseOptions(spelled, named ? 1 : 0,
                              {"out", "output", "j", "steps", "hw", "shard", "timeout", "memory-mb", "csv", "jsonl",
-                              "result", "trace-timeout"},
+                              "result", "trace-timeout", "status", "reviewer"},
                              {"no-sandbox"});
     if (!opts) {
         return batchUsage("bad options");
@@ -248,6 +277,9 @@ int runBatchCommand(const std::vector<std::string>& args) {
     }
     if (sub == "task") {
         return runTask(*opts);
+    }
+    if (sub == "review") {
+        return runReview(*opts);
     }
     return runRun(*opts);
 }

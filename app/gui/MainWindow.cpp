@@ -1,6 +1,7 @@
 #include "gui/MainWindow.h"
 
 #include "gui/FindingsController.h"
+#include "gui/BatchReviewAction.h"
 #include "gui/RecentFiles.h"
 #include "gui/ReportExportDialog.h"
 #include "gui/ReviewPaths.h"
@@ -246,6 +247,12 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&New Review from Folder..."), this, &MainWindow::chooseReviewFolder)
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
+    file->addAction(tr("New Review from &Batch Results..."), this, [this] {
+        const QString path = newReviewFromBatchResults(this, m_review->reviewer());
+        if (!path.isEmpty()) {
+            openPath(path);
+        }
+    });
     file->addAction(tr("&Merge Reviews..."), this, [this] { m_team->chooseMerge(); })
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+M")));
     QAction* exportReport = file->addAction(tr("&Export Report..."), this, [this] {

@@ -4,6 +4,8 @@
 
 #include "batch/BatchResults.h"
 #include "batch/BatchTask.h"
+#include "batch/Triage.h"
+#include "review/ReviewFile.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -208,6 +210,61 @@ TEST(BatchCli, AnyShardingMergesToWhatOneRunGives) {
     const auto csv = test::batchCli("export " + db("all.db") + " --csv " + db("all.csv"));
     EXPECT_EQ(csv.status, 0) << csv.output;
     EXPECT_TRUE(fs::file_size(db("all.csv")) > 100);
+}
+
+} // namespace
+} // namespace kl::core::batch
+
+namespace kl::core::batch {
+namespace {
+
+StepResult row(std::string task, std::string step, std::string status, std::string figures = "{}") {
+    return StepResult{std::move(task), std::move(step), "h", std::move(status), "", "", 0, std::move(figures), 1, "t"};
+}
+
+TEST(BatchTriage, TheTasksThatNeedAHumanMostComeFirst) {
+    const std::string twoMajor = R"({"by_severity": {"major": 2, "nit": 1}, "roofline": {"attained_pct": 40}})";
+    const std::string oneBlocking = R"({"by_severity": {"blocking": 1}, "roofline": {"attained_pct": 90}})";
+    const std::string clean = R"({"by_severity": {"nit": 1}, "roofline": {"attained_pct": 95}})";
+    const std::string cleanButSlow = R"({"by_severity": {"nit": 1}, "roofline": {"attained_pct": 10}})";
+    const std::vector<StepResult> rows{
+        row("clean", "trace", "ok"),         row("clean", "findings", "ok", clean),
+        row("slow", "trace", "ok"),          row("slow", "findings", "ok", cleanButSlow),
+        row("majors", "trace", "ok"),        row("majors", "findings", "ok", twoMajor),
+        row("blocking", "trace", "ok"),      row("blocking", "findings", "ok", oneBlocking),
+        row("broken", "trace", "failed"),    row("broken", "findings", "skipped"),
+        row("wrong", "trace", "ok"),         row("wrong", "numerics", "failed"),
+        row("unchecked", "trace", "ok"),     row("unchecked", "numerics", "skipped"),
+    };
+    const auto queue = triage(rows, "/root");
+    std::vector<std::string> order;
+    for (const TriagedTask& t : queue) {
+        order.push_back(t.key);
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"wrong", "broken", "blocking", "majors", "slow", "clean", "unchecked"}));
+    EXPECT_EQ(queue[0].folder, std::filesystem::path("/root/wrong"));
+    EXPECT_NE(queue[3].why.find("2 major"), std::string::npos) << queue[3].why;
+    EXPECT_FALSE(queue.back().failed) << "numerics that did not run is not a failure";
+    const auto failedOnly = triage(rows, "/root", "failed");
+    ASSERT_EQ(failedOnly.size(), 2u);
+    EXPECT_EQ(failedOnly[0].key, "wrong");
+    EXPECT_EQ(triage(rows, "/root", "ok").size(), 5u);
+}
+
+TEST(BatchCli, AReviewFromResultsQueuesTheFailedTaskFirst) {
+    test::Scratch s;
+    test::writeTask(s.path() / "tasks", "a_fine");
+    test::writeTask(s.path() / "tasks", "b_raises", "raise ValueError('nope')");
+    const auto db = (s.path() / "r.db").string(), review = (s.path() / "q.klreview").string();
+    ASSERT_EQ(test::batchCli((s.path() / "tasks").string() + " --out " + db).status, 0);
+    const auto made = test::batchCli("review " + db + " -o " + review);
+    ASSERT_EQ(made.status, 0) << made.output;
+    auto file = ReviewFile::open(review);
+    ASSERT_TRUE(file);
+    const auto tasks = file->tasks().list().value();
+    ASSERT_EQ(tasks.size(), 2u);
+    EXPECT_EQ(tasks[0].folder, "b_raises");
+    EXPECT_EQ(test::batchCli("review " + db + " -o " + review).status, 1); // never over a review
 }
 
 } // namespace

@@ -1,0 +1,50 @@
+#include "batch/ReviewFromResults.h"
+
+#include "batch/BatchResults.h"
+#include "batch/Triage.h"
+#include "review/ReviewFile.h"
+
+#include <filesystem>
+
+namespace kl::core::batch {
+
+Expected<ReviewFromResultsSummary> createReviewFromResults(const std::string& resultsPath,
+                                                           const std::string& reviewPath,
+                                                           const ReviewFromResultsOptions& o) {
+    std::error_code ec;
+    if (!std::filesystem::exists(resultsPath, ec)) {
+        return makeError(ErrorCode::NotFound, "no such batch results file", resultsPath);
+    }
+    auto results = BatchResults::open(resultsPath);
+    if (!results) {
+        return std::unexpected(results.error());
+    }
+    auto rows = results->all();
+    auto root = results->root();
+    if (!rows || !root) {
+        return std::unexpected(!rows ? rows.error() : root.error());
+    }
+    const std::vector<TriagedTask> queue = triage(*rows, *root, o.statusFilter);
+    if (queue.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "no task of the batch matches the filter", resultsPath, 0,
+                         "choose 'all' tasks, or run the batch first");
+    }
+    auto review = ReviewFile::create(reviewPath, {o.rubricJson, o.rubricSource, o.reviewer});
+    if (!review) {
+        return std::unexpected(review.error());
+    }
+    ReviewFromResultsSummary summary;
+    for (const TriagedTask& t : queue) {
+        if (!std::filesystem::is_directory(t.folder, ec)) {
+            summary.missing.push_back(t.folder.string());
+            continue;
+        }
+        if (auto added = review->tasks().addFromFolder(t.folder.string()); !added) {
+            return std::unexpected(added.error());
+        }
+        ++summary.tasks;
+    }
+    return summary;
+}
+
+} // namespace kl::core::batch
