@@ -9,6 +9,7 @@
 #include "findings/rules/SmallMovingFreeRule.h"
 #include "findings/rules/RedundantLoadsRule.h"
 #include "findings/rules/PsumBankPressureRule.h"
+#include "findings/rules/SbufSpillRule.h"
 #include "findings/rules/SerialDependencyChainRule.h"
 #include "findings/rules/TransposeOnTensorRule.h"
 #include "findings/rules/TailNotHandledRule.h"

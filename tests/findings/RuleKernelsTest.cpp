@@ -34,6 +34,7 @@ const std::vector<std::string> kStream = {"lhsT=128x128:bfloat16", "rhs=128x8192
 const std::vector<std::string> kResident = {"lhsT=128x128:bfloat16", "rhs=128x512:bfloat16"};
 const std::vector<std::string> kReload = {"a=2048x512:float32", "w=128x4096:float32"};
 const std::vector<std::string> kChain = {"a=128x64:float32"};
+const std::vector<std::string> kBudget = {"a=128x65536:float32"};
 const std::vector<std::string> kTranspose = {"x=2048x128:bfloat16", "rhs=128x512:bfloat16"};
 
 const std::vector<Case> kCases = {
@@ -57,6 +58,8 @@ const std::vector<Case> kCases = {
     {"PsumOneTile", "psum-bank-pressure", "psum_tiles.py", "one_psum_tile", kResident, true},
     {"PsumOverflowAloneIsNotReported", "psum-bank-pressure", "psum_tiles.py", "too_many_psum_tiles", kResident, false},
     {"PsumTilePerStep", "psum-bank-pressure", "psum_tiles.py", "psum_tile_per_step", kResident, false},
+    {"SpillAllResident", "sbuf-spill", "sbuf_budget.py", "all_resident", kBudget, true},
+    {"SpillChunked", "sbuf-spill", "sbuf_budget.py", "chunked", kBudget, false},
     {"ChainOneLong", "serial-dependency-chain", "chains.py", "one_long_chain", kChain, true},
     {"ChainIndependent", "serial-dependency-chain", "chains.py", "independent_steps", kChain, false},
     {"ChainBigStepsIsNotOverhead", "serial-dependency-chain", "vector_heavy.py", "vector_only", kVector, false},
