@@ -134,6 +134,9 @@ void MainWindow::buildReview() {
     if (auto* annotations = findChild<QDockWidget*>(QStringLiteral("annotationsDock"))) {
         tabifyDockWidget(annotations, agreementDock);
     }
+    if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
+        inspector->raise(); // tabifying brought the new tab forward; the inspector is what a first run needs
+    }
     // The agreement comes forward for a team review only; otherwise the inspector stays in front.
     connect(m_review, &ReviewSession::opened, this, [this, agreementDock] {
         if (m_review->file()->team().isTeamReview().value_or(false)) {
