@@ -38,6 +38,21 @@ TEST(ReviewFile, CreateSetsApplicationIdVersionAndWal) {
     EXPECT_EQ(magic->text(0), ReviewSchema::kMagic);
 }
 
+TEST(ReviewFile, EveryConnectionThatEditsWaitsForTheDisk) {
+    // The crash-safety promise (docs/review-file.md, "Durability") rests on WAL with synchronous = FULL on the
+    // connection that writes: asserted on a created and on a reopened file, not only on the file's header.
+    TempDir dir;
+    auto created = test::makeReview(dir.file("r.klreview"));
+    EXPECT_EQ(*created.database().queryInt("PRAGMA synchronous"), 2); // 2 = FULL
+    auto reopened = ReviewFile::open(dir.file("r.klreview"));
+    ASSERT_TRUE(reopened);
+    EXPECT_EQ(*reopened->database().queryInt("PRAGMA synchronous"), 2);
+    auto mode = reopened->database().prepare("PRAGMA journal_mode");
+    ASSERT_TRUE(mode && *mode->step());
+    EXPECT_EQ(mode->text(0), "wal");
+    EXPECT_EQ(*reopened->database().queryInt("PRAGMA foreign_keys"), 1);
+}
+
 TEST(ReviewFile, CreateRefusesExistingFileAndBrokenRubric) {
     TempDir dir;
     test::writeBytes(dir.file("x.klreview"), "precious");
