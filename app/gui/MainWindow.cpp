@@ -488,7 +488,10 @@ void MainWindow::recordRunInReview(const core::RunOutcome& outcome) {
     if (auto profilePath = sim::ProfileLocator::resolve(outcome.hardware.spec, {core::dataRoot()})) {
         profileJson = core::readTextFile(*profilePath).value_or("");
     }
-    m_review->recordRun(outcome.result->hardwareName, profileJson, sim::ResultJson::write(*outcome.result));
+    // The figures and the wait summary, not the per-instruction table and series: a large kernel's whole result
+    // runs to tens of MiB, and the review keeps a run to show its metrics (the timeline is re-simulated).
+    m_review->recordRun(outcome.result->hardwareName, profileJson,
+                        sim::ResultJson::write(*outcome.result, {.instructions = false, .series = false, .indent = -1}));
 }
 
 bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {

@@ -19,6 +19,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QLabel>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -81,7 +82,11 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
     auto* form = new QFormLayout(&dialog);
     form->addRow(QObject::tr("&Format:"), format);
     form->addRow(QObject::tr("&Tasks:"), task);
-    form->addRow(QObject::tr("&Output:"), pathRow);
+    // A row holding a layout has no buddy of its own: the label needs the path field as its buddy, or its
+    // mnemonic shows as a literal '&'.
+    auto* outputLabel = new QLabel(QObject::tr("&Output:"));
+    outputLabel->setBuddy(path);
+    form->addRow(outputLabel, pathRow);
     form->addRow(QString(), simulate);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(QObject::tr("Export"));

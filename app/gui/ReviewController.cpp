@@ -12,6 +12,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QInputDialog>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
@@ -356,8 +357,29 @@ void ReviewController::reply(qint64 id) {
     if (!ensureReviewer()) {
         return;
     }
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(m_panes.window, tr("Reply"), tr("Reply:"), QString(), &ok);
+    // The dialog shows the thread it answers: the annotation and the replies so far, each by its author.
+    QString thread;
+    if (const auto a = findAnnotation(id)) {
+        thread = tr("%1 wrote: %2").arg(QString::fromStdString(a->author), QString::fromStdString(a->text));
+        for (const core::Reply& r : m_session->replies(id)) {
+            thread += QStringLiteral("\n") +
+                      tr("%1 replied: %2").arg(QString::fromStdString(r.author), QString::fromStdString(r.text));
+        }
+    }
+    const int kMaxShown = 1200; // a long thread is cut from the front: the latest replies matter most
+    if (thread.size() > kMaxShown) {
+        thread = QStringLiteral("...") + thread.right(kMaxShown);
+    }
+    QInputDialog dialog(m_panes.window);
+    dialog.setWindowTitle(tr("Reply"));
+    dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
+    dialog.setLabelText(thread.isEmpty() ? tr("Reply:") : thread + QStringLiteral("\n\n") + tr("Your reply:"));
+    for (QLabel* label : dialog.findChildren<QLabel*>()) {
+        label->setTextFormat(Qt::PlainText); // reviewers' text is shown as written, never as markup
+        label->setWordWrap(true);
+    }
+    const bool ok = dialog.exec() == QDialog::Accepted;
+    const QString text = dialog.textValue();
     if (ok && !text.trimmed().isEmpty()) {
         m_session->addReply(id, text);
     }

@@ -35,7 +35,13 @@ QString keyOf(const QString& folder, const QString& hardware) {
     return QDir::cleanPath(folder) + QLatin1Char('|') + hardware;
 }
 
-QString taskName(const QString& folder) { return QFileInfo(QDir::cleanPath(folder)).fileName(); }
+/// The task's title from its task.json; a review's tasks run from temporary folders whose names mean nothing.
+QString taskName(const QString& folder) {
+    if (auto spec = core::loadTaskSpec(folder.toStdString()); spec && !spec->title.empty()) {
+        return QString::fromStdString(spec->title);
+    }
+    return QFileInfo(QDir::cleanPath(folder)).fileName();
+}
 
 QString exampleFolder(const std::string& task) {
     return QString::fromStdString((core::examplesDir() / task).string());

@@ -20,12 +20,15 @@
 #include "timeline/TimelineView.h"
 
 #include <Qsci/qsciscintilla.h>
+#include <nlohmann/json.hpp>
 
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QPushButton>
 #include <QFile>
+#include <QInputDialog>
+#include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -240,6 +243,35 @@ private slots:
         session->undoStack()->redo();
         QCOMPARE(session->replies(id).size(), std::size_t{1});
         QCOMPARE(session->replies(id).front().author, std::string("Ana"));
+
+        // The reply dialog shows the thread it answers, as plain text (markup in a note stays text).
+        QString shown;
+        QTimer::singleShot(0, [&shown] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            shown = dialog->labelText();
+            for (QLabel* label : dialog->findChildren<QLabel*>()) {
+                QCOMPARE(label->textFormat(), Qt::PlainText);
+            }
+            dialog->setTextValue(QStringLiteral("second answer"));
+            dialog->accept();
+        });
+        emit m_window->annotationList()->replyRequested(id);
+        QVERIFY2(shown.contains(QStringLiteral("a note to answer")) && shown.contains(QStringLiteral("answered")),
+                 qPrintable(shown));
+        QCOMPARE(session->replies(id).size(), std::size_t{2});
+    }
+
+    void aRunIsRecordedAsItsSummaryNotItsWholeTimeline() {
+        auto file = kl::core::ReviewFile::open(m_review.toStdString());
+        QVERIFY(file.has_value());
+        const auto task = m_window->review()->currentTask();
+        QVERIFY(task.has_value());
+        const auto runs = file->runs().list(*task).value_or(std::vector<kl::core::SimRun>{});
+        QVERIFY(!runs.empty());
+        const auto json = nlohmann::json::parse(runs.back().summaryJson, nullptr, false);
+        QVERIFY(json.is_object() && json.contains("summary"));
+        QVERIFY2(!json.contains("instructions"), "the per-instruction table stays out of the review file");
     }
 
     void saveAsContinuesInACopyAndLeavesTheOriginal() {

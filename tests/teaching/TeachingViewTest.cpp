@@ -142,6 +142,9 @@ private slots:
         const auto overrides = panel.overrides();
         QCOMPARE(overrides.size(), std::size_t(1));
         QCOMPARE(overrides.at("dma.queues"), 4.0);
+        panel.showResult(kl::sim::makeSyntheticRun(10), 12.0);
+        QVERIFY2(panel.statusText().contains(QStringLiteral("->")), qPrintable(panel.statusText()));
+        QVERIFY2(!panel.statusText().contains(QStringLiteral("&gt;")), qPrintable(panel.statusText()));
         panel.setOverrides({});
         QVERIFY(panel.overrides().empty());
     }

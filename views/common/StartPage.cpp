@@ -49,7 +49,10 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
 void StartPage::setExamples(const QList<Entry>& examples) {
     m_examples->clear();
     QList<Entry> sorted = examples;
-    std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.title < b.title; });
+    // By folder name, the order a review made from the examples folder queues them and reports list them.
+    std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) {
+        return QFileInfo(a.path).fileName() < QFileInfo(b.path).fileName();
+    });
     for (const Entry& e : sorted) {
         auto* item = new QListWidgetItem;
         item->setData(Qt::UserRole, e.path);

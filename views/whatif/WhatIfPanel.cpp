@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTextDocument>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
@@ -87,6 +88,8 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_status = new QLabel;
     m_status->setWordWrap(true);
+    // Always rich text, every value escaped: Qt's guess would show "&gt;" literally in a line without tags.
+    m_status->setTextFormat(Qt::RichText);
 
     auto* fields = new QWidget;
     fields->setLayout(form);
@@ -131,7 +134,7 @@ void WhatIfPanel::setBase(const sim::HardwareProfile& profile, std::shared_ptr<c
     m_title->setText(tr("<b>What if</b> %1 ran on different hardware? Change a value: the kernel is "
                         "re-simulated from its traced IR, no re-tracing.")
                          .arg(label.toHtmlEscaped()));
-    m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(profile.name)));
+    m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(profile.name).toHtmlEscaped()));
     m_save->setEnabled(false);
     setEnabled(true);
     fillTable(nullptr);
@@ -174,9 +177,15 @@ void WhatIfPanel::fieldEdited() {
     if (current.empty()) {
         m_result.reset();
         fillTable(nullptr);
-        m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(m_profile.name)));
+        m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(m_profile.name).toHtmlEscaped()));
     }
     m_debounce->start();
+}
+
+QString WhatIfPanel::statusText() const {
+    QTextDocument doc;
+    doc.setHtml(m_status->text());
+    return doc.toPlainText();
 }
 
 void WhatIfPanel::showBusy() { m_status->setText(tr("Re-simulating with the changed profile...")); }

@@ -40,6 +40,8 @@ public:
     void showError(const QString& message);
 
     [[nodiscard]] QTableWidget* table() const { return m_table; }
+    /// The status line as the user reads it (rich text rendered to plain text).
+    [[nodiscard]] QString statusText() const;
     [[nodiscard]] QDoubleSpinBox* spinBox(const QString& key) const;
 
 signals:
