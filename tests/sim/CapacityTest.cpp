@@ -65,3 +65,24 @@ TEST(Capacity, PsumBanksAreTheUnit) {
 // A working set larger than memory spills; what still overflows is tested in SpillTest.cpp.
 
 } // namespace kl::sim::test
+
+namespace kl::sim::test {
+
+// The boundary itself: trn1's SBUF is 196,608 bytes per partition (its architecture guide: 24 MiB over 128
+// partitions). A BF16 tile of exactly that fits; one element (two bytes) more never can, so it is an overflow,
+// not a placement.
+TEST(Capacity, SbufExactlyFullFitsAndOneElementOverDoesNot) {
+    for (const auto& [elements, overflows] : {std::pair{98304, false}, std::pair{98305, true}}) {
+        TestIr t;
+        const int a = t.buffer("a", "sbuf", {128, elements}, "bfloat16");
+        t.add("memset", "vector", {t.whole(a)}, {});
+        const auto r = *Simulator::run(t.load(), profile("trn1"));
+        EXPECT_EQ(r->sbuf.capacityPartitionBytes, 196608);
+        EXPECT_EQ(r->sbuf.overflowCount, overflows ? 1u : 0u) << elements << " BF16 elements per partition";
+        if (!overflows) {
+            EXPECT_EQ(r->sbuf.peakPartitionBytes, 196608);
+        }
+    }
+}
+
+} // namespace kl::sim::test
