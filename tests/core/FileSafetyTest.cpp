@@ -79,6 +79,19 @@ TEST(FileSafety, OurApplicationIdWithoutMetaIsRefused) {
     expectRefused(path, "meta table", ErrorCode::Parse);
 }
 
+TEST(FileSafety, OurApplicationIdWithAnotherMagicIsRefused) {
+    // Another program that borrowed our application id and a meta table, but not our magic text.
+    test::TempDir dir;
+    const std::string path = dir.file("borrowed.klreview");
+    { auto file = test::makeReview(path); }
+    {
+        auto db = Database::open(path, Database::OpenMode::ReadWrite);
+        ASSERT_TRUE(db);
+        ASSERT_TRUE(db->exec("UPDATE meta SET value = 'Some other tool' WHERE key = 'magic'"));
+    }
+    expectRefused(path, "meta table", ErrorCode::Parse);
+}
+
 TEST(FileSafety, NewerSchemaIsRefusedUntouched) {
     test::TempDir dir;
     const std::string path = dir.file("future.klreview");
