@@ -202,6 +202,32 @@ std::optional<std::string> parseAnchor(const Options& opts, core::Anchor& anchor
     return std::nullopt;
 }
 
+/// Why `id` cannot be an instruction of the task, judged against the task's latest stored run; nothing when it
+/// can, or when no run is stored to judge by (then a note says it was not checked).
+std::optional<std::string> checkInstructionId(ReviewFile& file, std::int64_t task, std::int64_t id) {
+    if (id < 0) {
+        return fmt::format("instruction {} cannot exist: ids start at 0", id);
+    }
+    const auto runs = file.runs().list(task).value_or(std::vector<core::SimRun>{});
+    if (runs.empty()) {
+        std::fprintf(stderr, "note: instruction %lld not checked: task %lld has no stored run yet\n",
+                     static_cast<long long>(id), static_cast<long long>(task));
+        return std::nullopt;
+    }
+    const auto json = nlohmann::json::parse(runs.back().summaryJson, nullptr, false);
+    const nlohmann::json* summary = json.is_object() && json.contains("summary") ? &json["summary"] : &json;
+    if (!summary->is_object() || !summary->contains("instruction_count")) {
+        return std::nullopt;
+    }
+    const auto count = (*summary)["instruction_count"].get<std::int64_t>();
+    if (id >= count) {
+        return fmt::format("instruction {} is not in task {}'s last simulated run, which has {} instructions (ids 0 "
+                           "to {})",
+                           id, task, count, count - 1);
+    }
+    return std::nullopt;
+}
+
 int runAnnotate(ReviewFile& file, const Options& opts) {
     Annotation a;
     auto task = opts.get("task").and_then(parseInt);
@@ -229,6 +255,13 @@ int runAnnotate(ReviewFile& file, const Options& opts) {
             return usageError("annotate", "--score wants an integer");
         }
         a.score = static_cast<int>(*v);
+    }
+    if (a.anchor.kind == core::AnchorKind::Instruction) {
+        if (auto problem = checkInstructionId(file, a.taskId, a.anchor.instructionId)) {
+            return fail(Error{ErrorCode::InvalidArgument, *problem, file.path(), 0,
+                              "instruction ids are the rows of the task's simulated run (Inspector, or "
+                              "`kernellens-cli simulate --timeline`)"});
+        }
     }
     a.author = opts.get("author").value_or(defaultAuthor(file));
     auto saved = file.annotations().create(a);

@@ -124,6 +124,30 @@ TEST_F(ReviewCli, ErrorsAreClearAndNonZero) {
     EXPECT_NE(badRubric.err.find("task.json"), std::string::npos);
 }
 
+TEST_F(ReviewCli, AnInstructionIdIsCheckedAgainstTheTasksLastRun) {
+    ASSERT_EQ(run({"new", m_review, "--reviewer", "alice"}).code, 0);
+    ASSERT_EQ(run({"add-task", m_review, m_task}).code, 0);
+    // No run stored yet: accepted with a note that it was not checked.
+    auto unchecked = run({"annotate", m_review, "--task", "1", "--instruction", "999999", "--text", "x"});
+    EXPECT_EQ(unchecked.code, 0) << unchecked.err;
+    EXPECT_NE(unchecked.err.find("not checked"), std::string::npos) << unchecked.err;
+    {
+        auto file = ReviewFile::open(m_review);
+        ASSERT_TRUE(file);
+        SimRun r;
+        r.taskId = 1;
+        r.label = "trn1";
+        r.profileJson = "{}";
+        r.summaryJson = R"({"summary": {"instruction_count": 100}})";
+        ASSERT_TRUE(file->runs().add(r));
+    }
+    auto outside = run({"annotate", m_review, "--task", "1", "--instruction", "999999", "--text", "x"});
+    EXPECT_EQ(outside.code, 1);
+    EXPECT_NE(outside.err.find("has 100 instructions (ids 0 to 99)"), std::string::npos) << outside.err;
+    EXPECT_EQ(run({"annotate", m_review, "--task", "1", "--instruction", "99", "--text", "x"}).code, 0);
+    EXPECT_EQ(run({"annotate", m_review, "--task", "1", "--instruction", "-1", "--text", "x"}).code, 1);
+}
+
 TEST_F(ReviewCli, HelpPerSubcommand) {
     for (const char* sub : {"new", "add-task", "annotate", "score", "list", "reply", "resolve", "status"}) {
         auto help = run({sub, "--help"});

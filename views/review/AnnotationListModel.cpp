@@ -69,7 +69,12 @@ QVariant AnnotationListModel::data(const QModelIndex& index, int role) const {
     case AuthorRole: return q(a->author);
     case ItemRole: return q(a->rubricItem);
     case Qt::DecorationRole: return index.column() == Severity ? QVariant(severityColour(a->severity)) : QVariant();
-    case Qt::ToolTipRole: return index.column() == Text ? QVariant(q(a->text)) : QVariant();
+    case Qt::ToolTipRole: // the whole annotation on every cell: the narrow columns cut what they show
+        return QVariant(tr("#%1 %2, %3%4%5\n%6")
+                            .arg(index.row() + 1)
+                            .arg(anchorText(a->anchor), q(core::toString(a->severity)),
+                                 a->rubricItem.empty() ? QString() : QStringLiteral(", ") + q(a->rubricItem),
+                                 a->resolved ? tr(", resolved") : tr(", open"), q(a->text)));
     case Qt::DisplayRole: break;
     default: return {};
     }

@@ -55,8 +55,25 @@ AnnotationListPane::AnnotationListPane(QWidget* parent) : QWidget(parent) {
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(AnnotationListModel::Text, QHeaderView::Stretch);
+    // A narrow dock: the short columns take what they need, the text takes the rest and wraps (rows grow to fit),
+    // and every cell's tooltip holds the whole annotation.
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(24);
+    for (const int c : {AnnotationListModel::Number, AnnotationListModel::Severity, AnnotationListModel::Score,
+                        AnnotationListModel::Status}) {
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    }
+    for (const int c : {AnnotationListModel::Anchor, AnnotationListModel::Item, AnnotationListModel::Author}) {
+        header->setSectionResizeMode(c, QHeaderView::Interactive);
+        header->resizeSection(c, m_table->fontMetrics().averageCharWidth() * 11);
+    }
+    header->setSectionResizeMode(AnnotationListModel::Text, QHeaderView::Stretch);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideRight);
+    connect(m_filter, &QAbstractItemModel::modelReset, m_table, &QTableView::resizeRowsToContents);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, m_table, &QTableView::resizeRowsToContents);
+    connect(m_filter, &QAbstractItemModel::rowsInserted, m_table, &QTableView::resizeRowsToContents);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
 
     auto* layout = new QGridLayout(this);

@@ -36,9 +36,17 @@ ScorecardPane::ScorecardPane(QWidget* parent) : QWidget(parent) {
     m_result->setWordWrap(true);
     m_result->setTextFormat(Qt::RichText);
     m_tree = new QTreeWidget;
-    m_tree->setColumnCount(3);
-    m_tree->setHeaderLabels({tr("Item"), tr("Score"), tr("Notes")});
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Item"), tr("Score")});
+    // The dock is narrow: item names wrap instead of being cut, the score boxes keep a compact width (their
+    // full wording is in the list and the tooltip), and nothing scrolls sideways.
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::Fixed);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->setIndentation(m_tree->fontMetrics().averageCharWidth() * 2);
+    m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_tree->setWordWrap(true);
+    m_tree->setUniformRowHeights(false);
     m_tree->setRootIsDecorated(true);
     m_guidance = new QTextBrowser;
     auto* split = new QSplitter(Qt::Vertical);
@@ -101,16 +109,20 @@ void ScorecardPane::rebuild() {
             row->setData(0, kItemIdRole, q(item.id));
             const core::ItemScore* score = findScore(m_card, item.id);
             auto* box = new QComboBox;
+            box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            box->setMinimumContentsLength(6);
             box->addItem(tr("unscored"), -1);
             for (int v = item.scale.minValue(); v <= item.scale.maxValue(); ++v) {
                 box->addItem(q(item.scale.describe(v)), v);
             }
             box->setCurrentIndex(std::max(0, box->findData(score && score->value ? *score->value : -1)));
+            box->setToolTip(box->currentText());
+            row->setToolTip(0, q(item.title));
             const QString id = q(item.id);
             connect(box, &QComboBox::activated, this, [this, box, id] { emit scoreChosen(id, box->currentData().toInt()); });
             m_tree->setItemWidget(row, 1, box);
-            if (score && score->annotationCount > 0) {
-                row->setText(2, tr("%n annotation(s)", nullptr, score->annotationCount));
+            if (score && score->annotationCount > 0) { // the count rides with the name: no column to spare
+                row->setText(0, tr("%1 (%n annotation(s))", nullptr, score->annotationCount).arg(q(item.title)));
             }
             if (id == current) {
                 m_tree->setCurrentItem(row);
@@ -118,7 +130,7 @@ void ScorecardPane::rebuild() {
         }
     }
     m_tree->expandAll();
-    m_tree->resizeColumnToContents(1);
+    m_tree->header()->resizeSection(1, m_tree->fontMetrics().averageCharWidth() * 13);
 }
 
 void ScorecardPane::showGuidance() {

@@ -1,0 +1,71 @@
+// The review docks at the width a right-hand dock has (about 320 px): rubric item names wrap instead of being cut
+// and nothing scrolls sideways after scoring; the annotation table keeps its text column the widest, rows grow to
+// show wrapped text, and every cell's tooltip holds the whole annotation.
+#include "review/AnnotationListModel.h"
+#include "review/AnnotationListPane.h"
+#include "review/ScorecardPane.h"
+
+#include "rubric/RubricLoader.h"
+#include "support/ResourcePaths.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTest>
+#include <QTreeWidget>
+
+class ReviewPanesLayoutTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rubricItemNamesGetTheWidthAndNothingScrollsSideways() {
+        auto rubric = kl::core::RubricLoader::loadFile(
+            (kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
+        QVERIFY(rubric.has_value());
+        kl::views::ScorecardPane pane;
+        pane.resize(320, 700);
+        pane.setRubric(&*rubric);
+        std::vector<kl::core::Score> scores{{1, "fidelity.semantics", 1, "ana", "t"}, {1, "perf.dma", 5, "ana", "t"}};
+        pane.setScorecard(kl::core::computeScorecard(*rubric, scores, {}));
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTreeWidget* tree = pane.tree();
+        QVERIFY(tree->wordWrap());
+        QVERIFY2(tree->header()->sectionSize(0) >= tree->viewport()->width() / 2,
+                 qPrintable(QStringLiteral("item column %1 of %2 px")
+                                .arg(tree->header()->sectionSize(0))
+                                .arg(tree->viewport()->width())));
+        QVERIFY(!tree->horizontalScrollBar()->isVisible());
+    }
+
+    void annotationTextKeepsTheRoomAndTooltipsHoldEverything() {
+        kl::views::AnnotationListPane pane;
+        pane.resize(320, 500);
+        kl::core::Annotation a;
+        a.id = 7;
+        a.taskId = 1;
+        a.anchor = kl::core::Anchor::nkiLines(12, 18);
+        a.severity = kl::core::Severity::Major;
+        a.rubricItem = "perf.overlap";
+        a.author = "ana";
+        a.text = "The loads of the next tile wait for the previous store: double-buffer the tiles so DMA overlaps "
+                 "compute";
+        pane.setAnnotations({a});
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTableView* table = pane.table();
+        const int text = kl::views::AnnotationListModel::Text;
+        for (int c = 0; c < table->model()->columnCount(); ++c) {
+            if (c != text) {
+                QVERIFY2(table->columnWidth(c) <= table->columnWidth(text), qPrintable(QString::number(c)));
+            }
+            const QString tip = table->model()->index(0, c).data(Qt::ToolTipRole).toString();
+            QVERIFY2(tip.contains(QStringLiteral("double-buffer")) && tip.contains(QStringLiteral("NKI lines 12-18")),
+                     qPrintable(tip));
+        }
+        QVERIFY2(table->rowHeight(0) > table->fontMetrics().height() + 4, "the wrapped text gets more than one line");
+    }
+};
+
+QTEST_MAIN(ReviewPanesLayoutTest)
+#include "ReviewPanesLayoutTest.moc"
