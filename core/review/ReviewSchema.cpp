@@ -10,7 +10,8 @@ namespace kl::core {
 
 namespace {
 
-// The current schema (version 3). Annotation and reply ids use AUTOINCREMENT so an id is never
+// The schema up to version 2; a new file also gets version 3's tables, from the one SQL text the migration step
+// uses (kMigrateTo3Sql), so the two can never differ. Annotation and reply ids use AUTOINCREMENT so an id is never
 // reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
 constexpr std::string_view kCreateSql = R"sql(
 CREATE TABLE meta (
@@ -103,33 +104,6 @@ CREATE TABLE link (
   created_at TEXT NOT NULL
 );
 CREATE INDEX link_task ON link(task_id);
-CREATE TABLE reviewer_score (
-  task_id    INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
-  item_id    TEXT NOT NULL,
-  reviewer   TEXT NOT NULL,
-  value      INTEGER NOT NULL,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (task_id, item_id, reviewer)
-);
-CREATE TABLE adjudication (
-  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
-  item_id     TEXT NOT NULL,
-  reason      TEXT NOT NULL,
-  adjudicator TEXT NOT NULL,
-  decided_at  TEXT NOT NULL,
-  PRIMARY KEY (task_id, item_id)
-);
-CREATE TABLE finding_dismissal (
-  id          INTEGER PRIMARY KEY AUTOINCREMENT,
-  task_id     INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
-  finding_key TEXT NOT NULL,
-  rule        TEXT NOT NULL,
-  title       TEXT NOT NULL,
-  reason      TEXT NOT NULL,
-  author      TEXT NOT NULL,
-  created_at  TEXT NOT NULL,
-  UNIQUE (task_id, finding_key)
-);
 )sql";
 
 // Version 1 -> 2: annotation replies and time tracking per task.
@@ -190,6 +164,9 @@ constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}};
 
 Expected<void> ReviewSchema::createCurrent(Database& db) {
     if (auto created = db.exec(kCreateSql); !created) {
+        return created;
+    }
+    if (auto created = db.exec(kMigrateTo3Sql); !created) {
         return created;
     }
     auto stmt = db.prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)");
