@@ -25,6 +25,8 @@ Options:
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that runs longer (default 120)
   --no-sandbox             run the kernel even where the OS sandbox cannot be set up (docs/sandbox.md)
+  --format json|binary     the IR as JSON (default; readable, an export) or in its compact binary form
+                           (what KernelLens reads; docs/kernel-ir.md, "Binary form")
   -o, --output FILE        where to write the IR (required)
 )";
 
@@ -40,7 +42,21 @@ int runTraceCommand(const std::vector<std::string>& args) {
         std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kTraceUsage);
         return 2;
     }
-    auto outcome = core::runTrace(parsed->request);
+    core::TraceRequest request = parsed->request;
+    request.irFormat = core::IrFormat::Json;
+    for (std::size_t i = 0; i < parsed->rest.size(); ++i) {
+        const std::string& flag = parsed->rest[i];
+        const bool known = flag == "--format" && i + 1 < parsed->rest.size() &&
+                           (parsed->rest[i + 1] == "json" || parsed->rest[i + 1] == "binary");
+        if (!known) {
+            std::fprintf(stderr, "kernellens-cli trace: %s\n\n%s",
+                         flag == "--format" ? "--format takes json or binary" : ("unknown option " + flag).c_str(),
+                         kTraceUsage);
+            return 2;
+        }
+        request.irFormat = parsed->rest[++i] == "binary" ? core::IrFormat::Binary : core::IrFormat::Json;
+    }
+    auto outcome = core::runTrace(request);
     if (!outcome) {
         std::fprintf(stderr, "%s\n", formatError(outcome.error()).c_str());
         return 1;

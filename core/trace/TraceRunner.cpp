@@ -78,6 +78,8 @@ std::vector<std::string> frontendCommand(const TraceRequest& request, const Kern
     }
     if (request.listKernels) {
         argv.emplace_back("--list-kernels");
+    } else {
+        argv.insert(argv.end(), {"--format", request.irFormat == IrFormat::Binary ? "binary" : "json"});
     }
     argv.insert(argv.end(),
                 {"--output-fd", std::to_string(kOutputFd), "--nonce-stdin", "--timeout",

@@ -12,6 +12,10 @@ namespace kl::core {
 
 /// What to trace: a task folder, or a kernel file with its arguments given directly. Flags given here
 /// override the task's own (as on the command line).
+/// The form the front end writes the Kernel IR in (docs/kernel-ir.md): binary is what the simulator reads
+/// fastest; JSON is the readable export (`kernellens-cli trace --format json`).
+enum class IrFormat { Binary, Json };
+
 struct TraceRequest {
     std::filesystem::path taskDir;     ///< a task folder, or empty
     std::filesystem::path kernelFile;  ///< used when taskDir is empty
@@ -20,7 +24,8 @@ struct TraceRequest {
     std::string grid;                  ///< "4" or "2x2", empty: the task's
     std::vector<std::string> scalars;  ///< NAME=VALUE
     std::filesystem::path packageRoot; ///< the folder the kernel's package imports resolve from, or empty
-    std::filesystem::path output;      ///< where the IR JSON goes (the kernel list with listKernels)
+    std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels)
+    IrFormat irFormat = IrFormat::Binary;
     bool listKernels = false;          ///< list the file's kernels and their parameters instead of tracing
     int timeoutSeconds = 120;
     long memoryMegabytes = 4096;

@@ -1,6 +1,8 @@
 #include "ir/IrLoader.h"
 
 #include "common/JsonRead.h"
+#include "ir/IrBinary.h"
+#include "ir/IrChecks.h"
 #include "ir/IrLimits.h"
 
 #include <fmt/format.h>
@@ -89,17 +91,6 @@ std::string requiredString(const Json& j, const char* key) {
     return it->get<std::string>();
 }
 
-bool boolField(const Json& j, const char* key) {
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) {
-        return false;
-    }
-    if (!it->is_boolean()) {
-        failMismatch(key, "true or false", *it);
-    }
-    return it->get<bool>();
-}
-
 /// The array under `key`, nullptr when absent or null; anything else is an error. At most `maxSize` elements.
 const Json* arrayField(const Json& j, const char* key, std::int64_t maxSize) {
     const auto it = j.find(key);
@@ -132,15 +123,6 @@ std::vector<std::int64_t> readInts(const Json* list, const char* name, std::int6
         for (std::size_t i = 0; i < list->size(); ++i) {
             within(name, i, [&] { out.push_back(intValue((*list)[i], "", 0, hi)); });
         }
-    }
-    return out;
-}
-
-/// a * b, or nothing when it leaves [0, limit] (both are non-negative).
-std::optional<std::int64_t> checkedProduct(std::int64_t a, std::int64_t b, std::int64_t limit) {
-    std::int64_t out = 0;
-    if (__builtin_mul_overflow(a, b, &out) || out > limit) {
-        return std::nullopt;
     }
     return out;
 }
@@ -179,17 +161,8 @@ public:
         if (const auto it = j.find("decl"); it != j.end() && !it->is_null()) {
             b.decl = readLoc(*it);
         }
-        if (b.memory != Memory::Hbm && (b.shape.empty() || b.shape[0] < 1 || b.shape[0] > lim::kMaxPartitions)) {
-            fail(ErrorCode::Parse,
-                 fmt::format("buffer {} ('{}'): on-chip partition dimension must be 1..128", id, b.name));
-        }
-        std::optional<std::int64_t> bytes = b.dtypeBytes;
-        for (std::size_t i = b.memory == Memory::Hbm ? 0 : 1; i < b.shape.size() && bytes; ++i) {
-            bytes = checkedProduct(*bytes, b.shape[i], lim::kMaxSize);
-        }
-        if (!bytes) {
-            fail(ErrorCode::Parse, fmt::format("buffer {} ('{}'): more than 2^40 bytes{}", id, b.name,
-                                               b.memory == Memory::Hbm ? "" : " per partition"));
+        if (auto problem = ir_checks::bufferProblem(id, b)) {
+            fail(ErrorCode::Parse, std::move(*problem));
         }
         m_bufferIndex[id] = ir.addBuffer(std::move(b));
     }
@@ -247,11 +220,7 @@ public:
                             count, id));
         }
         for (const auto& [op, count] : m_unknownOps) {
-            ir.diagnostics.push_back(
-                {"warning",
-                 fmt::format("op {} ({} instructions) is not known to the simulator; costed as an element-wise op",
-                             kl::json::inQuotes(op), count),
-                 {}});
+            ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
         }
         return {};
     }
@@ -268,18 +237,12 @@ private:
     /// Offsets into the KernelIr pools are 32-bit; one instruction adds at most a few thousand entries.
     static constexpr std::size_t kMaxPoolEntries = 0xffffffffu - (1u << 16);
 
-    void readAttrs(const Json& a, InstrAttrs& attrs) {
-        attrs.movingFree = static_cast<std::uint32_t>(intField(a, "moving_free", 0, lim::kMaxTileSize, 0));
-        attrs.stationaryFree = static_cast<std::uint32_t>(intField(a, "stationary_free", 0, lim::kMaxTileSize, 0));
-        attrs.contraction = static_cast<std::uint32_t>(intField(a, "contraction", 0, lim::kMaxTileSize, 0));
-        attrs.accumulate = boolField(a, "accumulate");
-        attrs.isTranspose = boolField(a, "is_transpose");
-        if (const auto it = a.find("dtype_in"); it != a.end() && it->is_string()) {
-            attrs.dtypeIn = parseDType(it->get<std::string>());
+    static void readAttrs(const Json& a, InstrAttrs& attrs) {
+        auto read = ir_checks::readAttrs(a);
+        if (!read) {
+            fail(ErrorCode::Parse, std::move(read.error()));
         }
-        if (const auto it = a.find("op0"); it != a.end() && it->is_string()) {
-            attrs.op0 = parseAluOp(it->get<std::string>());
-        }
+        attrs = *read;
     }
 
     void readOperands(const Json& j, const char* key, std::vector<AccessPattern>& out) {
@@ -327,23 +290,9 @@ private:
         return {intValue(d[0], "stride", -lim::kMaxExtent, lim::kMaxExtent), intValue(d[1], "count", 0, lim::kMaxSize)};
     }
 
-    /// The pattern's element count and element range stay within the limits (elementCount and elementRange
-    /// then cannot overflow).
     void checkExtent(std::int64_t offset) const {
-        std::int64_t count = 1;
-        std::int64_t lo = offset;
-        std::int64_t hi = offset;
-        for (const PatternDim& d : m_dims) {
-            std::int64_t span = 0;
-            const auto n = checkedProduct(count, d.count, lim::kMaxSize);
-            if (!n || __builtin_mul_overflow(d.stride, std::max<std::int64_t>(d.count - 1, 0), &span)) {
-                fail(ErrorCode::Parse, "pattern: more than 2^40 elements, or an extent past 2^48 elements");
-            }
-            count = *n;
-            (span < 0 ? lo : hi) += span;
-            if (lo < -lim::kMaxExtent || hi > lim::kMaxExtent) {
-                fail(ErrorCode::Parse, "pattern: the accessed elements reach past 2^48 from the buffer's start");
-            }
+        if (auto problem = ir_checks::patternProblem(offset, m_dims)) {
+            fail(ErrorCode::Parse, std::move(*problem));
         }
     }
 
@@ -512,6 +461,9 @@ Expected<KernelIr> IrLoader::loadFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return makeError(ErrorCode::NotFound, "cannot open Kernel IR file", path.string());
+    }
+    if (BinaryIrReader::startsWithMagic(in)) {
+        return BinaryIrReader::loadFile(path);
     }
     return loadWith([&](const auto& callback) { return Json::parse(in, callback); }, path.string());
 }

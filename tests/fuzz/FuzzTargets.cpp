@@ -2,6 +2,7 @@
 
 #include "engine/Simulator.h"
 #include "hw/HardwareProfile.h"
+#include "ir/IrBinary.h"
 #include "ir/IrLoader.h"
 #include "lesson/LessonLoader.h"
 #include "lesson/LessonText.h"
@@ -29,6 +30,7 @@ namespace {
 
 constexpr Format kFormats[] = {
     {"ir", ".ir.json", true, "Kernel IR (sim::IrLoader), then simulated on trn1"},
+    {"irbin", ".klir", false, "binary Kernel IR (sim::BinaryIrReader), then simulated on trn1"},
     {"profile", ".json", true, "hardware profile (sim::HardwareProfile), then a seed IR simulated on it"},
     {"task", ".json", true, "task.json (core::loadTaskSpec)"},
     {"rubric", ".json", true, "rubric (core::RubricLoader), then a scorecard"},
@@ -139,6 +141,10 @@ std::optional<Error> FormatRunner::feed(std::string_view input) const {
     const std::string_view name = m_format.name;
     if (name == "ir") {
         auto ir = sim::IrLoader::loadString(input, "fuzz.ir.json");
+        return ir ? simulate(*ir, trn1()) : std::optional<Error>(ir.error());
+    }
+    if (name == "irbin") {
+        auto ir = sim::BinaryIrReader::loadBytes(std::as_bytes(std::span(input.data(), input.size())), "fuzz.klir");
         return ir ? simulate(*ir, trn1()) : std::optional<Error>(ir.error());
     }
     if (name == "profile") {

@@ -21,7 +21,7 @@ struct Format {
     const char* what;
 };
 
-/// ir, profile, task, rubric, lesson, review.
+/// ir, irbin, profile, task, rubric, lesson, review.
 [[nodiscard]] std::span<const Format> formats();
 [[nodiscard]] const Format* findFormat(std::string_view name);
 

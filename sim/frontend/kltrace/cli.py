@@ -11,7 +11,7 @@ from .tracer import T
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
-         "[--max-processes N] [--pretty]")
+         "[--max-processes N] [--format json|binary] [--pretty]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,6 +40,8 @@ def parse_flags(argv):
     p.add_argument("--memory-mb", type=int, default=4096)
     p.add_argument("--max-processes", type=int, default=0, help="RLIMIT_NPROC for the kernel (0: unchanged)")
     p.add_argument("--pretty", action="store_true", help="indent the IR (not byte-compatible with compact output)")
+    p.add_argument("--format", choices=("json", "binary"), default="json",
+                   help="the IR as JSON (an export) or in its compact binary form (what KernelLens reads)")
     return p.parse_args(argv)
 
 
@@ -225,7 +227,7 @@ def _forbidden_by_sandbox(message):
 
 def write_output(flags, text):
     """The result goes to -o's file, or to the descriptor KernelLens opened for it. Returns its size in bytes."""
-    data = text.encode("utf-8")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     where = flags.output if flags.output_fd is None else f"descriptor {flags.output_fd}"
     try:
         if flags.output_fd is None:
@@ -265,8 +267,11 @@ def main(argv=None):
         flags = parse_flags(argv)
         if flags.output_fd is not None:
             os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
+        if flags.output:
+            flags.output = os.path.abspath(flags.output)  # before the front end moves into its private folder
         spec = build_spec(flags)
         spec.list_kernels = flags.list_kernels
+        spec.binary = flags.format == "binary" and not flags.list_kernels
         T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
         spec.kernel_file = os.path.abspath(spec.kernel_file)
         if spec.base_dir:
@@ -282,7 +287,7 @@ def main(argv=None):
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
         text = trace(spec)
         sandbox.disarm_alarm()
-        if flags.pretty and not flags.list_kernels:
+        if flags.pretty and not flags.list_kernels and not spec.binary:
             text = json.dumps(json.loads(text), indent=1)
         size = write_output(flags, text)
         if not flags.list_kernels:

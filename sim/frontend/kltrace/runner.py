@@ -11,7 +11,7 @@ import sys
 import types
 
 from .api import Kernel  # first: it loads the ISA modules in the order their import cycle needs (views.py)
-from . import arguments, imports, irjson
+from . import arguments, imports, irbin, irjson
 from .errors import TraceError
 from .loops import traced_range
 from .tracer import T
@@ -154,8 +154,8 @@ def own_kernels(real):
 
 
 def trace(spec):
-    """Run the kernel described by spec; returns the IR text (or, with spec.list_kernels, the JSON list
-    of the file's kernels). Raises TraceError."""
+    """Run the kernel described by spec; returns the IR text, or its binary form as bytes with spec.binary
+    (or, with spec.list_kernels, the JSON list of the file's kernels). Raises TraceError."""
     real, code = load_source(spec.kernel_file)
     module_name, package_root = imports.install(real, spec.package_root)
     base = os.path.realpath(spec.base_dir or os.path.dirname(real))
@@ -196,4 +196,6 @@ def trace(spec):
         raise locate(err, e.__traceback__)
     api = "nki" if "nki" in T.api_seen and "legacy" not in T.api_seen else "legacy"
     args = [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args]
+    if getattr(spec, "binary", False):
+        return irbin.render(T, func.__name__, api, args)
     return irjson.render(T, func.__name__, api, args)

@@ -1,0 +1,207 @@
+"""Writes the Kernel IR in its compact binary form (docs/kernel-ir.md, "Binary form").
+
+The binary form carries exactly what the JSON form carries, but every repeated part is pooled once:
+operands, operand lists, source locations, loop indices and attribute objects. An instruction is one
+fixed-size record of indices into those pools, so neither side builds a dictionary per instruction and the
+C++ reader needs no parser on the hot path.
+"""
+import json
+import struct
+
+from . import dtypes
+from .irjson import IR_VERSION, _attr_text
+
+MAGIC = b"KLIRBIN\0"
+FORMAT_VERSION = 1
+NONE = 0xFFFFFFFF
+
+_HEADER = struct.Struct("<8sIII4x")          # magic, format version, IR version, section count
+_SECTION = struct.Struct("<4sIQQ")           # tag, record size (0: blob), record count, payload bytes
+_BUFFER = struct.Struct("<IIIIIIBBB5x")      # name, dtype, shape begin, dtype bytes, decl file, decl line,
+                                             # memory, role, dims
+_OPERAND = struct.Struct("<qIIIHHBB6x")      # offset, buffer, pattern begin, dtype, part start, part count,
+                                             # pattern dims, has part
+_INSTR = struct.Struct("<qqIIIIIIIBBBBB3x")  # elements, bytes, id, op, engine, attrs, operand list begin,
+                                             # loc begin, ints begin, dsts, srcs, locs, iters, pids
+_MEMORY = {"hbm": 0, "sbuf": 1, "psum": 2}
+_ROLE = {"input": 0, "output": 1, "tile": 2, "scratch": 3}
+
+
+class _Strings:
+    """The string table: index per distinct string, in first-use order (deterministic output)."""
+
+    def __init__(self):
+        self.index = {}
+        self.items = []
+
+    def get(self, s):
+        i = self.index.get(s)
+        if i is None:
+            i = self.index[s] = len(self.items)
+            self.items.append(s)
+        return i
+
+    def payload(self):
+        blobs = [s.encode("utf-8") for s in self.items]
+        offsets = [0]
+        for b in blobs:
+            offsets.append(offsets[-1] + len(b))
+        return struct.pack(f"<{len(offsets)}I", *offsets) + b"".join(blobs)
+
+
+def _section(tag, record_size, count, payload):
+    pad = (-len(payload)) % 8
+    return _SECTION.pack(tag, record_size, count, len(payload) + pad) + payload + b"\0" * pad
+
+
+def render(tracer, kernel_name, api, args):
+    """The IR as bytes."""
+    live = [b for b in tracer.buffers if not b.dropped]
+    for i, b in enumerate(live):
+        b.id = i
+    strings = _Strings()
+    meta = json.dumps({"kernel": {"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid),
+                                  "args": args},
+                       "files": tracer.files,
+                       "diagnostics": [{"severity": s, "message": m, "file": f, "line": l}
+                                       for s, m, f, l in tracer.diagnostics]},
+                      separators=(",", ":")).encode("utf-8")
+    buffers, shapes = _buffers(live, strings)
+    pools = _Pools(strings)
+    instrs = pools.instructions(tracer.instrs)
+    sections = [
+        _section(b"META", 0, 1, meta),
+        _section(b"BUFS", _BUFFER.size, len(live), buffers),
+        _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
+        _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
+        _section(b"OPND", _OPERAND.size, len(pools.operands), b"".join(pools.operands)),
+        _section(b"OPLS", 4, len(pools.lists), struct.pack(f"<{len(pools.lists)}I", *pools.lists)),
+        _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
+        _section(b"INTS", 4, len(pools.ints), struct.pack(f"<{len(pools.ints)}i", *pools.ints)),
+        _section(b"INST", _INSTR.size, len(tracer.instrs), instrs),
+        _section(b"STRS", 0, len(strings.items), strings.payload()),
+    ]
+    return _HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections)) + b"".join(sections)
+
+
+def _buffers(live, strings):
+    shapes = []
+    shape_at = {}
+    out = []
+    pack = _BUFFER.pack
+    for b in live:
+        begin = shape_at.get(b.shape)
+        if begin is None:
+            begin = shape_at[b.shape] = len(shapes)
+            shapes.extend(b.shape)
+        out.append(pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
+                        b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape)))
+    return b"".join(out), shapes
+
+
+class _Pools:
+    """The pooled parts of instructions, each distinct value stored once and referred to by index."""
+
+    def __init__(self, strings):
+        self.strings = strings
+        self.dims = []       # stride, count, stride, count, ...
+        self.operands = []   # packed operand records
+        self.lists = []      # operand indices; an instruction's dsts then srcs are consecutive
+        self.locs = []       # file, line, file, line, ...
+        self.ints = []       # iteration values then pid values
+        self._pattern_at = {}
+        self._operand_at = {}
+        self._list_at = {}
+        self._loc_at = {}
+        self._ints_at = {}
+
+    def operand(self, ap):
+        i = self._operand_at.get(ap)
+        if i is None:
+            b, p0, pc, off, pat, dt = ap
+            begin = self._pattern_at.get(pat)
+            if begin is None:
+                begin = self._pattern_at[pat] = len(self.dims) // 2
+                for s, c in pat:
+                    self.dims.append(s)
+                    self.dims.append(c)
+            has_part = p0 >= 0
+            i = self._operand_at[ap] = len(self.operands)
+            self.operands.append(_OPERAND.pack(off, b.id, begin, self.strings.get(dt), p0 if has_part else 0,
+                                               pc if has_part else 1, len(pat), has_part))
+        return i
+
+    def loc(self, loc):
+        begin = self._loc_at.get(loc)
+        if begin is None:
+            begin = self._loc_at[loc] = len(self.locs) // 2
+            for f, l in loc:
+                self.locs.append(f)
+                self.locs.append(l)
+        return begin
+
+    def iter_pid(self, it, pid):
+        key = (it, pid)
+        begin = self._ints_at.get(key)
+        if begin is None:
+            begin = self._ints_at[key] = len(self.ints)
+            self.ints.extend(it)
+            self.ints.extend(pid)
+        return begin
+
+    def instructions(self, instrs):
+        # Identity caches first: operand tuples, location and loop tuples are mostly shared objects (every
+        # one stays alive in its instruction while rendering), and hashing them by value is what costs.
+        sget = self.strings.get
+        attr_ids = {}
+        attr_cache = {}
+        plain_types = {}
+        heads = {}
+        ap_ids = {}
+        loc_ids = {}
+        pack = _INSTR.pack
+        out = []
+        append = out.append
+        list_at = self._list_at
+        operand = self.operand
+        last_it = last_pid = None
+        ib = 0
+        for i, ins in enumerate(instrs):
+            attrs = ins.attrs
+            if attrs:
+                a = attr_ids.get(id(attrs))  # matmul attrs dicts are shared (ops.mm_attrs)
+                if a is None:
+                    a = attr_ids[id(attrs)] = sget(_attr_text(attrs, plain_types, attr_cache))
+            else:
+                a = NONE
+            head = heads.get((ins.op, ins.engine))
+            if head is None:
+                head = heads[(ins.op, ins.engine)] = (sget(ins.op), sget(ins.engine))
+            dst, src = ins.dst, ins.src
+            key = []
+            for ap in dst:
+                k = ap_ids.get(id(ap))
+                if k is None:
+                    k = ap_ids[id(ap)] = operand(ap)
+                key.append(k)
+            for ap in src:
+                k = ap_ids.get(id(ap))
+                if k is None:
+                    k = ap_ids[id(ap)] = operand(ap)
+                key.append(k)
+            key = tuple(key)
+            lists = list_at.get(key)
+            if lists is None:
+                lists = list_at[key] = len(self.lists)
+                self.lists.extend(key)
+            loc = ins.loc
+            lb = loc_ids.get(id(loc))
+            if lb is None:
+                lb = loc_ids[id(loc)] = self.loc(loc)
+            it, pid = ins.iter, ins.pid
+            if it is not last_it or pid is not last_pid:
+                last_it, last_pid = it, pid
+                ib = self.iter_pid(it, pid)
+            append(pack(ins.elements, ins.nbytes, i, head[0], head[1], a, lists, lb, ib,
+                        len(dst), len(src), len(loc), len(it), len(pid)))
+        return b"".join(out)

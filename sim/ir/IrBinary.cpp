@@ -1,0 +1,487 @@
+#include "ir/IrBinary.h"
+
+#include "ir/IrChecks.h"
+#include "ir/IrLimits.h"
+#include "ir/IrLoader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kl::sim {
+
+static_assert(std::endian::native == std::endian::little, "the binary Kernel IR is read in place as little-endian");
+
+namespace {
+
+namespace lim = ir_limits;
+
+// Record layouts (docs/kernel-ir.md, "Binary form"); sizes in bytes.
+constexpr std::size_t kHeaderSize = 24;
+constexpr std::size_t kSectionHeaderSize = 24;
+constexpr std::size_t kBufferRecord = 32;
+constexpr std::size_t kOperandRecord = 32;
+constexpr std::size_t kInstrRecord = 52;
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+/// Thrown while reading to stop with a user-facing error; never leaves this file.
+struct ReadFailure {
+    Error error;
+};
+
+[[noreturn]] void fail(ErrorCode code, std::string message) {
+    throw ReadFailure{Error{code, std::move(message)}};
+}
+
+template <typename T> T load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// One section: its records start at `data` (an offset into the file is kept for messages).
+struct Section {
+    const std::byte* data = nullptr;
+    std::size_t offset = 0;
+    std::uint64_t count = 0;
+    std::uint32_t recordSize = 0;
+    std::uint64_t bytes = 0;
+    [[nodiscard]] const std::byte* record(std::uint64_t i) const { return data + i * recordSize; }
+};
+
+std::string tagName(const std::byte* p) {
+    std::string s(reinterpret_cast<const char*>(p), 4);
+    for (char& c : s) {
+        if (c < 32 || c > 126) {
+            c = '?';
+        }
+    }
+    return s;
+}
+
+/// Splits the file into its sections after checking the header; every section lies inside the file.
+std::map<std::string, Section> readSections(std::span<const std::byte> file) {
+    if (file.size() < kHeaderSize) {
+        fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: {} bytes, the header alone is {}", file.size(),
+                                           kHeaderSize));
+    }
+    const auto version = load<std::uint32_t>(file.data() + 8);
+    if (version != BinaryIrReader::kFormatVersion) {
+        fail(ErrorCode::Unsupported, fmt::format("binary Kernel IR format {} is not supported: this simulator reads "
+                                                 "format {} (trace the kernel again with this build's front end)",
+                                                 version, BinaryIrReader::kFormatVersion));
+    }
+    const auto irVersion = load<std::uint32_t>(file.data() + 12);
+    if (irVersion != static_cast<std::uint32_t>(kSupportedIrVersion)) {
+        fail(ErrorCode::Unsupported, fmt::format("Kernel IR version {} is not supported: this simulator reads "
+                                                 "version {}",
+                                                 irVersion, kSupportedIrVersion));
+    }
+    const auto count = load<std::uint32_t>(file.data() + 16);
+    if (count > 64) {
+        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: {} sections at byte offset 16", count));
+    }
+    std::map<std::string, Section> sections;
+    std::size_t at = kHeaderSize;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (file.size() - at < kSectionHeaderSize) {
+            fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: section {} header at byte offset {}", i, at));
+        }
+        const std::byte* h = file.data() + at;
+        Section s;
+        const std::string tag = tagName(h);
+        s.recordSize = load<std::uint32_t>(h + 4);
+        s.count = load<std::uint64_t>(h + 8);
+        s.bytes = load<std::uint64_t>(h + 16);
+        s.offset = at + kSectionHeaderSize;
+        s.data = file.data() + s.offset;
+        if (s.bytes > file.size() - s.offset || s.bytes % 8 != 0) {
+            fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: section {} at byte offset {} claims {} "
+                                               "bytes, {} remain",
+                                               tag, at, s.bytes, file.size() - s.offset));
+        }
+        if (s.recordSize != 0 && (s.count > s.bytes / s.recordSize || s.bytes - s.count * s.recordSize >= 8)) {
+            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} at byte offset {}: {} records "
+                                               "of {} bytes do not fill its {} bytes",
+                                               tag, at, s.count, s.recordSize, s.bytes));
+        }
+        if (!sections.emplace(tag, s).second) {
+            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} twice (byte offset {})", tag, at));
+        }
+        at = s.offset + s.bytes;
+    }
+    return sections;
+}
+
+const Section& require(const std::map<std::string, Section>& sections, const char* tag, std::uint32_t recordSize) {
+    const auto it = sections.find(tag);
+    if (it == sections.end()) {
+        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: no {} section", tag));
+    }
+    if (it->second.recordSize != recordSize) {
+        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} at byte offset {} has records of "
+                                           "{} bytes, expected {}",
+                                           tag, it->second.offset, it->second.recordSize, recordSize));
+    }
+    return it->second;
+}
+
+/// Converts the sections into a KernelIr; each distinct string, attribute object and operand is decoded once.
+class Decoder {
+public:
+    explicit Decoder(const std::map<std::string, Section>& sections) : m_sections(sections) {}
+
+    KernelIr run() {
+        readStrings();
+        readMeta();
+        readBuffers();
+        readPools();
+        readInstructions();
+        for (const auto& [op, count] : m_unknownOps) {
+            m_ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
+        }
+        return std::move(m_ir);
+    }
+
+private:
+    std::string_view str(std::uint32_t i, const char* what) const {
+        if (i >= m_strings.size()) {
+            fail(ErrorCode::Parse, fmt::format("{}: string {} is not in the string table ({} strings)", what, i,
+                                               m_strings.size()));
+        }
+        return m_strings[i];
+    }
+
+    void readStrings() {
+        const Section& s = require(m_sections, "STRS", 0);
+        if (s.count >= s.bytes / 4) {
+            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: string table at byte offset {}", s.offset));
+        }
+        const std::size_t table = (s.count + 1) * 4;
+        const char* text = reinterpret_cast<const char*>(s.data + table);
+        std::uint32_t previous = 0;
+        for (std::uint64_t i = 0; i <= s.count; ++i) {
+            const auto end = load<std::uint32_t>(s.data + i * 4);
+            if (end < previous || end > s.bytes - table) {
+                fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: string {} at byte offset {}", i,
+                                                   s.offset + i * 4));
+            }
+            if (i > 0) {
+                m_strings.emplace_back(text + previous, end - previous);
+            }
+            previous = end;
+        }
+    }
+
+    /// The kernel, files and diagnostics are a small JSON document read by the JSON reader's own checks.
+    void readMeta() {
+        const Section& s = require(m_sections, "META", 0);
+        const std::string_view text(reinterpret_cast<const char*>(s.data), s.bytes);
+        const auto json = nlohmann::json::parse(text.substr(0, text.find('\0')), nullptr, false);
+        if (json.is_discarded() || !json.is_object()) {
+            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: META at byte offset {} is not a JSON "
+                                               "object",
+                                               s.offset));
+        }
+        nlohmann::json doc = json;
+        doc["ir_version"] = kSupportedIrVersion;
+        auto header = IrLoader::loadString(doc.dump(), "META");
+        if (!header) {
+            fail(header.error().code, "META: " + header.error().message);
+        }
+        m_ir.kernelName = std::move(header->kernelName);
+        m_ir.api = std::move(header->api);
+        m_ir.grid = std::move(header->grid);
+        m_ir.args = std::move(header->args);
+        m_ir.files = std::move(header->files);
+        m_ir.diagnostics = std::move(header->diagnostics);
+    }
+
+    void readBuffers() {
+        const Section& s = require(m_sections, "BUFS", kBufferRecord);
+        const Section& shapes = require(m_sections, "SHPE", 8);
+        if (static_cast<std::int64_t>(s.count) > lim::kMaxBuffers) {
+            fail(ErrorCode::Unsupported, fmt::format("more than {} buffers", lim::kMaxBuffers));
+        }
+        for (std::uint64_t i = 0; i < s.count; ++i) {
+            const std::byte* r = s.record(i);
+            Buffer b;
+            const auto at = [&](const char* what) {
+                return fmt::format("buffer #{} (byte offset {}): {}", i, s.offset + i * kBufferRecord, what);
+            };
+            b.name = std::string(str(load<std::uint32_t>(r), "buffer name"));
+            b.dtype = parseDType(str(load<std::uint32_t>(r + 4), "buffer dtype"));
+            const auto shapeBegin = load<std::uint32_t>(r + 8);
+            const auto dtypeBytes = load<std::uint32_t>(r + 12);
+            b.decl = location(load<std::uint32_t>(r + 16), load<std::uint32_t>(r + 20), at("decl").c_str());
+            const auto memory = std::to_integer<std::uint8_t>(r[24]);
+            const auto role = std::to_integer<std::uint8_t>(r[25]);
+            const auto dims = std::to_integer<std::uint8_t>(r[26]);
+            if (memory > 2 || role > 3 || dims > lim::kMaxPatternDims || dtypeBytes > lim::kMaxDtypeBytes ||
+                std::uint64_t{shapeBegin} + dims > shapes.count) {
+                fail(ErrorCode::Parse, at("memory, role, dimension count, dtype size or shape out of range"));
+            }
+            b.memory = static_cast<Memory>(memory);
+            b.role = static_cast<BufferRole>(role);
+            b.dtypeBytes = static_cast<std::int32_t>(dtypeBytes);
+            for (std::uint32_t d = 0; d < dims; ++d) {
+                const auto size = load<std::int64_t>(shapes.record(shapeBegin + d));
+                if (size < 0 || size > lim::kMaxSize) {
+                    fail(ErrorCode::Parse, at("shape: a size outside 0..2^40"));
+                }
+                b.shape.push_back(size);
+            }
+            if (auto problem = ir_checks::bufferProblem(static_cast<std::int64_t>(i), b)) {
+                fail(ErrorCode::Parse, std::move(*problem));
+            }
+            m_ir.addBuffer(std::move(b));
+        }
+    }
+
+    SourceLoc location(std::uint32_t file, std::uint32_t line, const char* what) const {
+        if ((file != kNone && file > lim::kMaxId) || line > lim::kMaxLine) {
+            fail(ErrorCode::Parse, fmt::format("{}: file {} / line {} out of range", what, file, line));
+        }
+        return {file, line};
+    }
+
+    /// Pattern dimensions, operands, locations and loop values, each checked once.
+    void readPools() {
+        const Section& dims = require(m_sections, "DIMS", 16);
+        std::vector<PatternDim> all(dims.count);
+        for (std::uint64_t i = 0; i < dims.count; ++i) {
+            all[i] = {load<std::int64_t>(dims.record(i)), load<std::int64_t>(dims.record(i) + 8)};
+            if (all[i].stride < -lim::kMaxExtent || all[i].stride > lim::kMaxExtent || all[i].count < 0 ||
+                all[i].count > lim::kMaxSize) {
+                fail(ErrorCode::Parse, fmt::format("pattern dimension #{} (byte offset {}): stride or count out of "
+                                                   "range",
+                                                   i, dims.offset + i * 16));
+            }
+        }
+        const std::uint32_t base = all.empty() ? 0 : m_ir.addPattern(all);
+        const Section& ops = require(m_sections, "OPND", kOperandRecord);
+        m_operands.reserve(ops.count);
+        for (std::uint64_t i = 0; i < ops.count; ++i) {
+            m_operands.push_back(operand(ops, i, all, base));
+        }
+        const Section& locs = require(m_sections, "LOCS", 8);
+        m_locs.reserve(locs.count);
+        for (std::uint64_t i = 0; i < locs.count; ++i) {
+            m_locs.push_back(location(load<std::uint32_t>(locs.record(i)), load<std::uint32_t>(locs.record(i) + 4),
+                                      "location"));
+        }
+        const Section& ints = require(m_sections, "INTS", 4);
+        m_ints.resize(ints.count);
+        std::memcpy(m_ints.data(), ints.data, ints.count * 4);
+        const Section& lists = require(m_sections, "OPLS", 4);
+        m_lists.resize(lists.count);
+        std::memcpy(m_lists.data(), lists.data, lists.count * 4);
+        for (std::uint64_t i = 0; i < lists.count; ++i) {
+            if (m_lists[i] >= m_operands.size()) {
+                fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", i,
+                                                   lists.offset + i * 4, m_lists[i], m_operands.size()));
+            }
+        }
+    }
+
+    AccessPattern operand(const Section& s, std::uint64_t i, std::span<const PatternDim> dims, std::uint32_t base) {
+        const std::byte* r = s.record(i);
+        AccessPattern ap;
+        ap.offset = load<std::int64_t>(r);
+        ap.buffer = load<std::uint32_t>(r + 8);
+        const auto patternBegin = load<std::uint32_t>(r + 12);
+        ap.dtype = parseDType(str(load<std::uint32_t>(r + 16), "operand dtype"));
+        const auto partStart = load<std::uint16_t>(r + 20);
+        const auto partCount = load<std::uint16_t>(r + 22);
+        const auto patternCount = std::to_integer<std::uint8_t>(r[24]);
+        const bool hasPart = std::to_integer<std::uint8_t>(r[25]) != 0;
+        const bool bad = ap.buffer >= m_ir.buffers().size() || patternCount > lim::kMaxPatternDims ||
+                         std::uint64_t{patternBegin} + patternCount > dims.size() ||
+                         ap.offset < -lim::kMaxExtent || ap.offset > lim::kMaxExtent ||
+                         (hasPart && (partStart >= lim::kMaxPartitions || partCount > lim::kMaxPartitions - partStart));
+        std::optional<std::string> problem;
+        if (!bad) {
+            problem = ir_checks::patternProblem(ap.offset, dims.subspan(patternBegin, patternCount));
+        }
+        if (bad || problem) {
+            fail(ErrorCode::Parse, fmt::format("operand #{} (byte offset {}): {}", i, s.offset + i * kOperandRecord,
+                                               problem ? *problem : "buffer, partitions, offset or pattern out of "
+                                                                    "range"));
+        }
+        ap.partStart = hasPart ? partStart : 0;
+        ap.partCount = hasPart ? partCount : 1;
+        ap.patternBegin = base + patternBegin;
+        ap.patternCount = patternCount;
+        return ap;
+    }
+
+    void readInstructions() {
+        const Section& s = require(m_sections, "INST", kInstrRecord);
+        if (static_cast<std::int64_t>(s.count) > lim::kMaxInstructions) {
+            fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
+        }
+        m_ir.reserve(s.count);
+        m_opOf.assign(m_strings.size(), std::nullopt);
+        m_engineOf.assign(m_strings.size(), std::nullopt);
+        m_attrsOf.assign(m_strings.size(), std::nullopt);
+        std::vector<AccessPattern> dst;
+        std::vector<AccessPattern> src;
+        for (std::uint64_t i = 0; i < s.count; ++i) {
+            const std::byte* r = s.record(i);
+            try {
+                addInstruction(r, dst, src);
+            } catch (const ReadFailure& f) {
+                throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
+                                                                  s.offset + i * kInstrRecord, f.error.message)}};
+            }
+        }
+    }
+
+    void addInstruction(const std::byte* r, std::vector<AccessPattern>& dst, std::vector<AccessPattern>& src) {
+        Instruction in;
+        in.elements = load<std::int64_t>(r);
+        in.bytes = load<std::int64_t>(r + 8);
+        const auto id = load<std::uint32_t>(r + 16);
+        const auto op = load<std::uint32_t>(r + 20);
+        const auto engine = load<std::uint32_t>(r + 24);
+        const auto attrs = load<std::uint32_t>(r + 28);
+        const auto lists = load<std::uint32_t>(r + 32);
+        const auto locs = load<std::uint32_t>(r + 36);
+        const auto ints = load<std::uint32_t>(r + 40);
+        const auto dsts = std::to_integer<std::uint8_t>(r[44]);
+        const auto srcs = std::to_integer<std::uint8_t>(r[45]);
+        const auto nlocs = std::to_integer<std::uint8_t>(r[46]);
+        const auto iters = std::to_integer<std::uint8_t>(r[47]);
+        const auto pids = std::to_integer<std::uint8_t>(r[48]);
+        if (in.elements < 0 || in.elements > lim::kMaxSize || in.bytes < 0 || in.bytes > lim::kMaxSize ||
+            id > lim::kMaxId || dsts > lim::kMaxOperands || srcs > lim::kMaxOperands ||
+            std::uint64_t{lists} + dsts + srcs > m_lists.size() || std::uint64_t{locs} + nlocs > m_locs.size() ||
+            std::uint64_t{ints} + iters + pids > m_ints.size()) {
+            fail(ErrorCode::Parse, "a size, id or pool range out of range");
+        }
+        in.id = id;
+        in.op = opOf(op);
+        in.engine = engineOf(engine);
+        if (attrs != kNone) {
+            in.attrs = attrsOf(attrs);
+        }
+        dst.clear();
+        src.clear();
+        for (std::uint32_t k = 0; k < dsts; ++k) {
+            dst.push_back(m_operands[m_lists[lists + k]]);
+        }
+        for (std::uint32_t k = 0; k < srcs; ++k) {
+            src.push_back(m_operands[m_lists[lists + dsts + k]]);
+        }
+        const std::span<const std::int32_t> values(m_ints.data() + ints, iters + pids);
+        m_ir.addInstruction(in, dst, src, std::span<const SourceLoc>(m_locs.data() + locs, nlocs),
+                            values.first(iters), values.subspan(iters));
+    }
+
+    Op opOf(std::uint32_t i) {
+        const std::string_view name = str(i, "op");
+        if (!m_opOf[i]) {
+            m_opOf[i] = parseOp(name);
+        }
+        if (*m_opOf[i] == Op::Unknown) {
+            ++m_unknownOps[std::string(name)];
+        }
+        return *m_opOf[i];
+    }
+
+    Engine engineOf(std::uint32_t i) {
+        const std::string_view name = str(i, "engine");
+        if (!m_engineOf[i]) {
+            Engine e{};
+            if (!parseEngine(name, e)) {
+                fail(ErrorCode::Parse, fmt::format("unknown engine \"{}\"", name));
+            }
+            m_engineOf[i] = e;
+        }
+        return *m_engineOf[i];
+    }
+
+    InstrAttrs attrsOf(std::uint32_t i) {
+        const std::string_view text = str(i, "attrs");
+        if (!m_attrsOf[i]) {
+            const auto json = nlohmann::json::parse(text, nullptr, false);
+            if (json.is_discarded() || !json.is_object()) {
+                fail(ErrorCode::Parse, "attrs: not a JSON object");
+            }
+            auto read = ir_checks::readAttrs(json);
+            if (!read) {
+                fail(ErrorCode::Parse, "attrs." + read.error());
+            }
+            m_attrsOf[i] = *read;
+        }
+        return *m_attrsOf[i];
+    }
+
+    const std::map<std::string, Section>& m_sections;
+    KernelIr m_ir;
+    std::vector<std::string_view> m_strings;
+    std::vector<AccessPattern> m_operands;
+    std::vector<std::uint32_t> m_lists;
+    std::vector<SourceLoc> m_locs;
+    std::vector<std::int32_t> m_ints;
+    std::vector<std::optional<Op>> m_opOf;
+    std::vector<std::optional<Engine>> m_engineOf;
+    std::vector<std::optional<InstrAttrs>> m_attrsOf;
+    std::map<std::string, int> m_unknownOps;
+};
+
+} // namespace
+
+bool BinaryIrReader::startsWithMagic(std::istream& in) {
+    std::array<char, 8> head{};
+    in.read(head.data(), head.size());
+    const bool binary = in.gcount() == static_cast<std::streamsize>(head.size()) &&
+                        std::string_view(head.data(), head.size()) == kMagic;
+    in.clear();
+    in.seekg(0);
+    return binary;
+}
+
+Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin) {
+    try {
+        if (data.size() < kMagic.size() || std::memcmp(data.data(), kMagic.data(), kMagic.size()) != 0) {
+            fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
+        }
+        const auto sections = readSections(data);
+        return Decoder(sections).run();
+    } catch (const ReadFailure& f) {
+        Error e = f.error;
+        e.file = std::string(origin);
+        return std::unexpected(std::move(e));
+    } catch (const std::bad_alloc&) {
+        return makeError(ErrorCode::Io, "not enough memory to load this Kernel IR", std::string(origin));
+    }
+}
+
+Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) {
+        return makeError(ErrorCode::NotFound, "cannot open Kernel IR file", path.string());
+    }
+    const auto size = static_cast<std::uint64_t>(in.tellg());
+    if (size > (std::uint64_t{1} << 36)) {
+        return makeError(ErrorCode::Unsupported, fmt::format("the Kernel IR file is {} bytes; the limit is 64 GiB", size),
+                         path.string());
+    }
+    std::vector<std::byte> data(size);
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size))) {
+        return makeError(ErrorCode::Io, "cannot read the Kernel IR file", path.string());
+    }
+    return loadBytes(data, path.string());
+}
+
+} // namespace kl::sim

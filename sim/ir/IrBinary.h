@@ -1,0 +1,35 @@
+#pragma once
+
+#include "common/Error.h"
+#include "ir/KernelIr.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <iosfwd>
+#include <span>
+#include <string_view>
+
+namespace kl::sim {
+
+/// Reads the binary form of the Kernel IR (docs/kernel-ir.md, "Binary form"), the format the front end writes
+/// for KernelLens: a header, then sections of fixed-size little-endian records (buffers, pooled operands,
+/// operand lists, source locations, loop values, instructions) and one string table. Every index and every
+/// number is checked against the section it points into and against ir_limits before use, with the same
+/// per-field checks as the JSON reader (ir/IrChecks.h); a truncated or corrupted file is refused with the byte
+/// offset of what is wrong, never read past its end.
+///
+/// The file is read in one block; instructions are converted record by record with no parsing: attribute
+/// objects, op names and engines are decoded once per distinct string.
+class BinaryIrReader {
+public:
+    static constexpr std::string_view kMagic{"KLIRBIN\0", 8};
+    static constexpr std::uint32_t kFormatVersion = 1;
+
+    /// True when the stream starts with kMagic; the stream is rewound either way.
+    [[nodiscard]] static bool startsWithMagic(std::istream& in);
+    [[nodiscard]] static Expected<KernelIr> loadFile(const std::filesystem::path& path);
+    /// `origin` names the data in error messages.
+    [[nodiscard]] static Expected<KernelIr> loadBytes(std::span<const std::byte> data, std::string_view origin);
+};
+
+} // namespace kl::sim
