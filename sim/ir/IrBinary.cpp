@@ -31,6 +31,8 @@ constexpr std::size_t kBufferRecord = 32;
 constexpr std::size_t kOperandRecord = 32;
 constexpr std::size_t kInstrRecord = 52;
 constexpr std::uint32_t kNone = 0xffffffffu;
+/// Pool offsets in a KernelIr are 32-bit.
+constexpr std::uint64_t kMaxPoolEntries = 0x7fffffffu;
 
 /// Thrown while reading to stop with a user-facing error; never leaves this file.
 struct ReadFailure {
@@ -130,6 +132,10 @@ const Section& require(const std::map<std::string, Section>& sections, const cha
         fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} at byte offset {} has records of "
                                            "{} bytes, expected {}",
                                            tag, it->second.offset, it->second.recordSize, recordSize));
+    }
+    if (it->second.count > kMaxPoolEntries) {
+        fail(ErrorCode::Unsupported, fmt::format("section {} at byte offset {} holds {} records; at most {} are read",
+                                                 tag, it->second.offset, it->second.count, kMaxPoolEntries));
     }
     return it->second;
 }
@@ -284,12 +290,20 @@ private:
         const Section& lists = require(m_sections, "OPLS", 4);
         m_lists.resize(lists.count);
         std::memcpy(m_lists.data(), lists.data, lists.count * 4);
+        std::vector<AccessPattern> expanded;
+        expanded.reserve(lists.count);
         for (std::uint64_t i = 0; i < lists.count; ++i) {
             if (m_lists[i] >= m_operands.size()) {
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", i,
                                                    lists.offset + i * 4, m_lists[i], m_operands.size()));
             }
+            expanded.push_back(m_operands[m_lists[i]]);
         }
+        // The pools go into the KernelIr whole: every instruction then points into them, so instructions that
+        // share operands, frames or loop values share one copy.
+        m_operandBase = m_ir.appendOperands(expanded);
+        m_locBase = m_ir.appendLocs(m_locs);
+        m_intBase = m_ir.appendInts(m_ints);
     }
 
     AccessPattern operand(const Section& s, std::uint64_t i, std::span<const PatternDim> dims, std::uint32_t base) {
@@ -328,16 +342,14 @@ private:
         if (static_cast<std::int64_t>(s.count) > lim::kMaxInstructions) {
             fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
         }
-        m_ir.reserve(s.count);
+        m_ir.reserveInstructions(s.count);
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
-        std::vector<AccessPattern> dst;
-        std::vector<AccessPattern> src;
         for (std::uint64_t i = 0; i < s.count; ++i) {
             const std::byte* r = s.record(i);
             try {
-                addInstruction(r, dst, src);
+                addInstruction(r);
             } catch (const ReadFailure& f) {
                 throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
                                                                   s.offset + i * kInstrRecord, f.error.message)}};
@@ -345,7 +357,7 @@ private:
         }
     }
 
-    void addInstruction(const std::byte* r, std::vector<AccessPattern>& dst, std::vector<AccessPattern>& src) {
+    void addInstruction(const std::byte* r) {
         Instruction in;
         in.elements = load<std::int64_t>(r);
         in.bytes = load<std::int64_t>(r + 8);
@@ -373,17 +385,15 @@ private:
         if (attrs != kNone) {
             in.attrs = attrsOf(attrs);
         }
-        dst.clear();
-        src.clear();
-        for (std::uint32_t k = 0; k < dsts; ++k) {
-            dst.push_back(m_operands[m_lists[lists + k]]);
-        }
-        for (std::uint32_t k = 0; k < srcs; ++k) {
-            src.push_back(m_operands[m_lists[lists + dsts + k]]);
-        }
-        const std::span<const std::int32_t> values(m_ints.data() + ints, iters + pids);
-        m_ir.addInstruction(in, dst, src, std::span<const SourceLoc>(m_locs.data() + locs, nlocs),
-                            values.first(iters), values.subspan(iters));
+        in.operandBegin = m_operandBase + lists;
+        in.dstCount = dsts;
+        in.srcCount = srcs;
+        in.locBegin = m_locBase + locs;
+        in.locCount = nlocs;
+        in.iterBegin = m_intBase + ints;
+        in.iterCount = iters;
+        in.pidCount = pids;
+        m_ir.addPooledInstruction(in);
     }
 
     Op opOf(std::uint32_t i) {
@@ -432,6 +442,9 @@ private:
     std::vector<std::uint32_t> m_lists;
     std::vector<SourceLoc> m_locs;
     std::vector<std::int32_t> m_ints;
+    std::uint32_t m_operandBase = 0;
+    std::uint32_t m_locBase = 0;
+    std::uint32_t m_intBase = 0;
     std::vector<std::optional<Op>> m_opOf;
     std::vector<std::optional<Engine>> m_engineOf;
     std::vector<std::optional<InstrAttrs>> m_attrsOf;

@@ -62,6 +62,35 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
     in.pidCount = static_cast<std::uint8_t>(pid.size());
     m_ints.insert(m_ints.end(), iter.begin(), iter.end());
     m_ints.insert(m_ints.end(), pid.begin(), pid.end());
+    recordInstruction(in);
+}
+
+std::uint32_t KernelIr::appendOperands(std::span<const AccessPattern> operands) {
+    const auto begin = static_cast<std::uint32_t>(m_operands.size());
+    m_operands.insert(m_operands.end(), operands.begin(), operands.end());
+    return begin;
+}
+
+std::uint32_t KernelIr::appendLocs(std::span<const SourceLoc> locs) {
+    const auto begin = static_cast<std::uint32_t>(m_locs.size());
+    m_locs.insert(m_locs.end(), locs.begin(), locs.end());
+    return begin;
+}
+
+std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
+    const auto begin = static_cast<std::uint32_t>(m_ints.size());
+    m_ints.insert(m_ints.end(), values.begin(), values.end());
+    return begin;
+}
+
+void KernelIr::addPooledInstruction(const Instruction& in) {
+    assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operands.size());
+    assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
+    assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
+    recordInstruction(in);
+}
+
+void KernelIr::recordInstruction(const Instruction& in) {
     const auto index = static_cast<std::uint32_t>(m_instructions.size());
     const auto use = [&](std::span<const AccessPattern> ops, bool write) {
         for (const AccessPattern& ap : ops) {
@@ -74,8 +103,8 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
             f.written = f.written || write;
         }
     };
-    use(dst, true);
-    use(src, false);
+    use(dsts(in), true);
+    use(srcs(in), false);
     const bool matmul = in.op == Op::NcMatmul && in.engine == Engine::Tensor;
     m_dmaCount += in.engine == Engine::Dma ? 1 : 0;
     m_matmulCount += matmul ? 1 : 0;

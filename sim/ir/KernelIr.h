@@ -167,7 +167,18 @@ public:
     void addInstruction(Instruction in, std::span<const AccessPattern> dst, std::span<const AccessPattern> src,
                         std::span<const SourceLoc> locs = {}, std::span<const std::int32_t> iter = {},
                         std::span<const std::int32_t> pid = {});
+    /// For readers whose input already pools what repeats (the binary form): append a whole pool once, then add
+    /// instructions whose operand, frame and value ranges (begin and count fields) point into what was appended.
+    /// Instructions with equal operands then share one copy: a trace of loops takes a few bytes per instruction
+    /// beyond the Instruction itself.
+    std::uint32_t appendOperands(std::span<const AccessPattern> operands);
+    std::uint32_t appendLocs(std::span<const SourceLoc> locs);
+    std::uint32_t appendInts(std::span<const std::int32_t> values);
+    /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
+    void addPooledInstruction(const Instruction& in);
     void reserve(std::size_t instructions);
+    /// Room for the instructions only (their pools appended whole).
+    void reserveInstructions(std::size_t instructions) { m_instructions.reserve(instructions); }
     /// Entries in the largest pool (operands, pattern dimensions, locations, loop values): offsets into the
     /// pools are 32-bit, so a loader stops well before this reaches 2^32.
     [[nodiscard]] std::size_t largestPool() const {
@@ -178,6 +189,9 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const;
 
 private:
+    /// Buffer facts, engine and matmul bookkeeping for an instruction whose pools are in place.
+    void recordInstruction(const Instruction& in);
+
     std::vector<Buffer> m_buffers;
     std::vector<Instruction> m_instructions;
     std::vector<AccessPattern> m_operands;
