@@ -1,0 +1,63 @@
+// kl_bench_ir_load: how long a Kernel IR file takes to load and how much memory the loaded program holds, for
+// either form (docs/kernel-ir.md). Prints per file: instructions, file bytes per instruction, the median and best
+// load time of REPEAT loads, instructions per second, KernelIr heap bytes per instruction, and the process's peak
+// RSS at the end. The machine is shared: take the median of several runs.
+//
+//   kl_bench_ir_load [--repeat N] FILE...
+#include "ir/IrLoader.h"
+
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+    int repeat = 3;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--repeat" && i + 1 < argc) {
+            repeat = std::max(1, std::atoi(argv[++i]));
+        } else {
+            files.push_back(arg);
+        }
+    }
+    if (files.empty()) {
+        fmt::print(stderr, "usage: kl_bench_ir_load [--repeat N] FILE...\n");
+        return 2;
+    }
+    for (const std::string& file : files) {
+        std::vector<double> seconds;
+        std::size_t instructions = 0;
+        std::size_t memory = 0;
+        for (int r = 0; r < repeat; ++r) {
+            const auto start = std::chrono::steady_clock::now();
+            auto ir = kl::sim::IrLoader::loadFile(file);
+            seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (!ir) {
+                fmt::print(stderr, "{}\n", kl::formatError(ir.error()));
+                return 1;
+            }
+            instructions = ir->instructions().size();
+            memory = ir->memoryBytes();
+        }
+        std::ranges::sort(seconds);
+        const double median = seconds[seconds.size() / 2];
+        const double n = static_cast<double>(std::max<std::size_t>(instructions, 1));
+        fmt::print("{}: {} instructions, {:.0f} file bytes/instr, load median {:.3f} s best {:.3f} s ({:.2f} M "
+                   "instr/s), IR in memory {:.1f} bytes/instr\n",
+                   std::filesystem::path(file).filename().string(), instructions,
+                   static_cast<double>(std::filesystem::file_size(file)) / n, median, seconds.front(),
+                   n / median / 1e6, static_cast<double>(memory) / n);
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    fmt::print("peak RSS {:.1f} MB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+    return 0;
+}
