@@ -11,7 +11,9 @@ from .tracer import T
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
-         "[--max-processes N] [--pretty]")
+         "[--max-processes N] [--pretty] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
+         "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
+         "[--tolerance STANDARD] [--rtol X] [--atol Y]]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +42,28 @@ def parse_flags(argv):
     p.add_argument("--memory-mb", type=int, default=4096)
     p.add_argument("--max-processes", type=int, default=0, help="RLIMIT_NPROC for the kernel (0: unchanged)")
     p.add_argument("--pretty", action="store_true", help="indent the IR (not byte-compatible with compact output)")
-    return p.parse_args(argv)
+    p.add_argument("--numerics", action="store_true", help="execute on values; write the numerics document")
+    p.add_argument("--reference")
+    p.add_argument("--cuda-numerics")
+    p.add_argument("--inputs")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--tolerance")
+    p.add_argument("--rtol", type=float)
+    p.add_argument("--atol", type=float)
+    flags = p.parse_args(argv)
+    if not flags.numerics and any(getattr(flags, k) is not None for k in _NUMERIC_FLAGS):
+        raise TraceError("invalid_argument", "--reference, --cuda-numerics, --inputs, --seed, --tolerance, --rtol "
+                         "and --atol need --numerics", "usage: " + USAGE)
+    for k in ("rtol", "atol"):
+        v = getattr(flags, k)
+        if v is not None and not (v >= 0 and v < float("inf")):
+            raise TraceError("invalid_argument", f"--{k} must be a finite number >= 0", "usage: " + USAGE)
+    if flags.seed is not None and not 0 <= flags.seed < 2 ** 63:
+        raise TraceError("invalid_argument", "--seed must be a whole number from 0 to 2^63-1", "usage: " + USAGE)
+    return flags
+
+
+_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol")
 
 
 def parse_dtype(text, where):
@@ -141,7 +164,51 @@ def read_task(folder):
         raise bad("\"grid\" must be a list of 1 to 3 whole numbers from 1 to 65536")
     if "scalars" in task and not isinstance(task["scalars"], dict):
         raise bad("\"scalars\" must be an object of parameter name -> value")
+    _check_numerics_fields(task, bad, whole)
     return task
+
+
+def _check_numerics_fields(task, bad, whole):
+    """task.json's value-mode fields (docs/task-format.md, "numerics"): typed and ranged like the rest."""
+    for key in ("reference", "cuda_numerics"):
+        if key in task and not isinstance(task[key], str):
+            raise bad(f"\"{key}\" must be a string, not {type(task[key]).__name__}")
+    if "reference" in task:
+        ref = task["reference"]
+        file, sep, func = ref.rpartition(":")
+        if not sep or not file.endswith(".py") or not func.isidentifier() or ".." in file.split("/") \
+                or file.startswith("/"):
+            raise bad(f"\"reference\" must be FILE.py:FUNCTION inside the task folder, not '{ref}'")
+    num = task.get("numerics")
+    if num is None:
+        return
+    if not isinstance(num, dict):
+        raise bad("\"numerics\" must be an object")
+    known = {"args", "inputs", "seed", "tolerance", "rtol", "atol", "scalars"}
+    for key in num:
+        if key not in known:
+            raise bad(f"numerics.{key} is not a known field", "numerics fields: " + ", ".join(sorted(known)))
+    if "args" in num:
+        names = [a.get("name") for a in task["args"]]
+        if not isinstance(num["args"], list) or len(num["args"]) != len(names):
+            raise bad("numerics.args must list the same arguments as \"args\"")
+        for i, a in enumerate(num["args"]):
+            if not isinstance(a, dict) or a.get("name") not in names or not isinstance(a.get("dtype", ""), str):
+                raise bad(f"numerics.args[{i}] needs the \"name\" of one of \"args\" (and a dtype string)")
+            shape = a.get("shape")
+            if not isinstance(shape, list) or len(shape) > 8 or not all(whole(d, 1, 1 << 24) for d in shape):
+                raise bad(f"numerics.args[{i}].shape must be a list of at most 8 whole numbers from 1 to 2^24")
+    for key in ("inputs", "tolerance"):
+        if key in num and not isinstance(num[key], str):
+            raise bad(f"numerics.{key} must be a string")
+    if "seed" in num and not whole(num["seed"], 0, (1 << 63) - 1):
+        raise bad("numerics.seed must be a whole number from 0 to 2^63-1")
+    for key in ("rtol", "atol"):
+        v = num.get(key)
+        if key in num and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e30):
+            raise bad(f"numerics.{key} must be a number >= 0")
+    if "scalars" in num and not isinstance(num["scalars"], dict):
+        raise bad("numerics.scalars must be an object of parameter name -> value")
 
 
 def build_spec(flags):
@@ -160,6 +227,8 @@ def build_spec(flags):
                              "see docs/task-format.md", file="task.json")
         grid = [int(g) for g in task.get("grid", [1])]
         scalars = dict(task.get("scalars", {}))
+        if flags.numerics:
+            args, scalars = _numerics_args(task, args, scalars)
         if task.get("package_root") and not flags.package_root:
             flags.package_root = os.path.join(flags.task, str(task["package_root"]))
     if flags.arg is not None:
@@ -169,7 +238,36 @@ def build_spec(flags):
     for s in flags.scalar or []:
         k, v = parse_scalar(s)
         scalars[k] = v
-    return KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
+    spec = KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
+    spec.task = task if flags.task else {}
+    return spec
+
+
+def _numerics_args(task, args, scalars):
+    """Value mode runs at task.json numerics.args's shapes (same names, dtype kept unless given)."""
+    num = task.get("numerics") or {}
+    by_name = {a["name"]: a for a in num.get("args", [])}
+    if by_name:
+        args = [(n, [int(d) for d in by_name[n]["shape"]],
+                 parse_dtype(str(by_name[n].get("dtype", dt)), "task.json numerics.args")) for n, s, dt in args]
+    return args, dict(scalars, **num.get("scalars", {}))
+
+
+def numerics_options(flags, spec):
+    """Flags over task.json's numerics fields over the defaults."""
+    from .numerics.run import Options
+    task = getattr(spec, "task", {}) or {}
+    num = task.get("numerics") or {}
+    o = Options()
+    o.base = spec.base_dir or os.path.dirname(spec.kernel_file)
+    o.reference = flags.reference if flags.reference is not None else task.get("reference", "")
+    o.cuda_numerics = flags.cuda_numerics if flags.cuda_numerics is not None else task.get("cuda_numerics", "none")
+    o.inputs = flags.inputs if flags.inputs is not None else num.get("inputs", "normal")
+    o.seed = flags.seed if flags.seed is not None else num.get("seed", 0)
+    o.tolerance = flags.tolerance if flags.tolerance is not None else num.get("tolerance", "default")
+    o.rtol = flags.rtol if flags.rtol is not None else num.get("rtol")
+    o.atol = flags.atol if flags.atol is not None else num.get("atol")
+    return o
 
 
 _REPORT = None  # the front end's own stdout: the one place its JSON error goes (see own_stdout)
@@ -243,6 +341,17 @@ def write_output(flags, text):
     return len(data)
 
 
+def _numerics(flags, spec, kernel_name):
+    """Value execution after the trace; returns the numerics document's text."""
+    if spec.list_kernels:
+        raise TraceError("invalid_argument", "--numerics and --list-kernels do not go together")
+    from .numerics import run
+    opts = numerics_options(flags, spec)
+    doc = run.run(spec, opts, kernel_name, T.files[0] if T.files else os.path.basename(spec.kernel_file))
+    sys.stderr.write(f"kltrace: numerics: {doc['instructions']} instructions on values in {doc['value_ms']:.0f} ms\n")
+    return run.render(doc) if not flags.pretty else json.dumps(json.loads(run.render(doc)), indent=1)
+
+
 def _on_timeout(timeout_s, workdir):
     def handler(frame):
         file, line = T.where(frame)
@@ -280,12 +389,15 @@ def main(argv=None):
         workdir.enter()
         sandbox.set_limits(flags.timeout, flags.memory_mb, flags.max_processes)
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
+        T.values = flags.numerics
         text = trace(spec)
+        if flags.numerics:
+            text = _numerics(flags, spec, text)
         sandbox.disarm_alarm()
-        if flags.pretty and not flags.list_kernels:
+        if flags.pretty and not flags.list_kernels and not flags.numerics:
             text = json.dumps(json.loads(text), indent=1)
         size = write_output(flags, text)
-        if not flags.list_kernels:
+        if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
                              f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}\n")

@@ -1,0 +1,174 @@
+"""Value mode end to end, after the trace: inputs, both machines, reference, GPU emulation, metrics, and the
+one JSON document of the contract (docs/numerics.md, "Output document")."""
+import json
+import math
+import os
+import time
+
+import numpy as np
+
+from . import execute, gpu, inputs, metrics, reference
+from ..errors import TraceError
+from ..tracer import T
+from ..views import Tensor
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+TOLERANCE_FILES = (os.path.join(_HERE, "..", "..", "..", "..", "resources", "numerics", "tolerances.json"),
+                   os.path.join(_HERE, "tolerances.json"))
+
+
+class Options:
+    """What a numerics run uses; flags override task.json's fields (cli.numerics_options)."""
+
+    def __init__(self):
+        self.reference = ""
+        self.cuda_numerics = "none"
+        self.inputs = "normal"
+        self.seed = 0
+        self.tolerance = "default"
+        self.rtol = None
+        self.atol = None
+        self.base = "."
+
+
+def load_standards():
+    for path in TOLERANCE_FILES:
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)["standards"]
+    raise TraceError("not_found", "resources/numerics/tolerances.json is missing", "reinstall KernelLens")
+
+
+def tolerance(opts):
+    standards = load_standards()
+    std = standards.get(opts.tolerance)
+    if std is None:
+        raise TraceError("invalid_argument", f"unknown tolerance standard '{opts.tolerance}'",
+                         "standards: " + ", ".join(sorted(standards)))
+    overridden = opts.rtol is not None or opts.atol is not None
+
+    def for_dtype(dtype):
+        d = std["dtypes"].get(dtype) or std["dtypes"].get("float32")
+        rtol = d["rtol"] if opts.rtol is None else opts.rtol
+        atol = d["atol"] if opts.atol is None else opts.atol
+        return float(rtol), float(atol)
+    return {"standard": opts.tolerance, "source": std.get("source", ""), "overridden": overridden}, for_dtype
+
+
+def kernel_outputs(spec):
+    """(name, buffer) of every output: the returned HBM tensors in order, then written tensor arguments."""
+    seen, out = set(), []
+    stack = [T.result]
+    while stack:
+        r = stack.pop(0)
+        if isinstance(r, Tensor):
+            if r.buf.memory == "hbm" and id(r.buf) not in seen:
+                seen.add(id(r.buf))
+                out.append((r.buf.name, r.buf))
+        elif isinstance(r, (tuple, list)):
+            stack[0:0] = list(r)
+        elif isinstance(r, dict):
+            stack[0:0] = list(r.values())
+    for buf, (name, _, _) in zip(T.arg_bufs, spec.args):
+        if buf.role == "output" and id(buf) not in seen:
+            seen.add(id(buf))
+            out.append((name, buf))
+    return out
+
+
+def _whole(machine, buf):
+    n = int(np.prod(buf.shape)) if buf.shape else 1
+    return machine.storage(buf)[:n].reshape(buf.shape).copy()
+
+
+def run(spec, opts, kernel_name, kernel_file):
+    warnings = []
+    tol_info, tol_for = tolerance(opts)
+    policy_name, policy_param, policy_text = gpu.parse_policy(opts.cuda_numerics)
+    ref_fn = None
+    if opts.reference:
+        ref_fn, ref_path, ref_shown = reference.load(opts.reference, opts.base)
+    kind = opts.inputs
+    if kind.endswith(".npy") or kind.endswith(".npz"):
+        path = kind if os.path.isabs(kind) else os.path.join(opts.base, kind)
+        arrays = inputs.load(path, spec.args)
+        input_info = {"kind": "file", "seed": opts.seed, "file": os.path.basename(kind)}
+    else:
+        arrays = inputs.generate(spec.args, kind, opts.seed)
+        input_info = {"kind": kind, "seed": opts.seed, "file": ""}
+    started = time.perf_counter()
+    hw, shadow = execute.machines()
+    for buf, (name, _, _) in zip(T.arg_bufs, spec.args):
+        hw.set_buffer(buf, arrays[name])
+        shadow.set_buffer(buf, arrays[name])
+    top = execute.run(T.instrs, T.files, hw, shadow)
+    value_ms = (time.perf_counter() - started) * 1000.0
+    outs = kernel_outputs(spec)
+    if not outs:
+        raise TraceError("invalid_argument", f"{kernel_name} has no output to compare",
+                         "return the output tensor (or write a tensor argument)")
+    names = [n for n, _ in outs]
+    exact = gpu_out = None
+    if ref_fn is not None:
+        exact = reference.outputs(reference.call(ref_fn, ref_path, ref_shown, dict(arrays), T.arg_scalars),
+                                  names, ref_shown)
+        if policy_name != "none":
+            pol = gpu.Policy(policy_name, policy_param)
+            gpu_out = reference.outputs(reference.call(ref_fn, ref_path, ref_shown, gpu.prepare(arrays, pol),
+                                                       T.arg_scalars), names, ref_shown)
+    else:
+        warnings.append("no reference function: 'exact' is the kernel's own algorithm in float64 (shadow "
+                        "execution), so only rounding errors are measured")
+        if policy_name != "none":
+            warnings.append("cuda_numerics needs a reference function to emulate; GPU comparisons are null")
+    docs = []
+    for name, buf in outs:
+        value, path64 = _whole(hw, buf), _whole(shadow, buf)
+        expected = exact[name] if exact is not None else path64
+        for label, arr in (("reference", expected), ("GPU emulation", gpu_out[name] if gpu_out else None)):
+            if arr is not None and tuple(arr.shape) != tuple(buf.shape):
+                raise TraceError("invalid_argument", f"the {label} returned '{name}' of shape {list(arr.shape)} but "
+                                 f"the kernel's output is {list(buf.shape)}", "return arrays of the output's shape",
+                                 file=ref_shown, line=ref_fn.__code__.co_firstlineno)
+        rtol, atol = tol_for(buf.dtype)
+        gpu_arr = gpu_out[name] if gpu_out else None
+        comparisons = {
+            "nki_vs_exact": metrics.compare(value, expected, buf.dtype, rtol, atol),
+            "gpu_vs_exact": metrics.compare(gpu_arr, expected, buf.dtype, rtol, atol) if gpu_arr is not None else None,
+            "nki_vs_gpu": metrics.compare(value, gpu_arr, buf.dtype, rtol, atol) if gpu_arr is not None else None,
+            "nki_vs_shadow": metrics.compare(value, path64, buf.dtype, rtol, atol),
+        }
+        docs.append({"name": name, "dtype": buf.dtype, "shape": list(buf.shape), "comparisons": comparisons,
+                     "heatmap": metrics.heatmap(value, expected), "histogram": metrics.histogram(value, expected)})
+        c = comparisons["nki_vs_exact"]
+        if not c["passed"]:
+            w = c["worst"][0]["index"] if c["worst"] else []
+            warnings.append(f"output '{name}': {c['mismatches']} of {value.size} elements outside rtol {rtol:g} "
+                            f"atol {atol:g} against the exact result (worst at {w})")
+    for d in T.diagnostics:
+        if d[0] == "warning":
+            warnings.append(d[1])
+    return {"format": "kernellens-numerics", "version": 1, "kernel": kernel_name, "kernel_file": kernel_file,
+            "args": [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args],
+            "inputs": input_info, "reference": opts.reference or "", "cuda_numerics": policy_text,
+            "tolerance": tol_info, "instructions": len(T.instrs), "value_ms": round(value_ms, 3),
+            "outputs": docs, "top_error_instructions": top, "warnings": warnings}
+
+
+def _clean(x):
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_clean(v) for v in x]
+    return x
+
+
+def render(doc):
+    """The document as JSON text; every non-finite float as the string "nan", "inf" or "-inf"."""
+    return json.dumps(_clean(doc), allow_nan=False)
