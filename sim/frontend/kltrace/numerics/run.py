@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from . import execute, gpu, inputs, metrics, reference
+from . import execute, fmt, gpu, inputs, metrics, reference
 from ..errors import TraceError
 from ..tracer import T
 from ..views import Tensor
@@ -131,7 +131,8 @@ def run(spec, opts, kernel_name, kernel_file):
                                  f"the kernel's output is {list(buf.shape)}", "return arrays of the output's shape",
                                  file=ref_shown, line=ref_fn.__code__.co_firstlineno)
         rtol, atol = tol_for(buf.dtype)
-        gpu_arr = gpu_out[name] if gpu_out else None
+        # the CUDA kernel stores its result in the output's dtype too (RNE, as __float2bfloat16 does)
+        gpu_arr = fmt.to_dtype(gpu_out[name], buf.dtype) if gpu_out else None
         comparisons = {
             "nki_vs_exact": metrics.compare(value, expected, buf.dtype, rtol, atol),
             "gpu_vs_exact": metrics.compare(gpu_arr, expected, buf.dtype, rtol, atol) if gpu_arr is not None else None,
