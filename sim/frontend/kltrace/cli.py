@@ -50,6 +50,7 @@ def parse_flags(argv):
     p.add_argument("--tolerance")
     p.add_argument("--rtol", type=float)
     p.add_argument("--atol", type=float)
+    p.add_argument("--values-out", help=argparse.SUPPRESS)  # tests: the compared arrays as .npz
     flags = p.parse_args(argv)
     if not flags.numerics and any(getattr(flags, k) is not None for k in _NUMERIC_FLAGS):
         raise TraceError("invalid_argument", "--reference, --cuda-numerics, --inputs, --seed, --tolerance, --rtol "
@@ -63,7 +64,7 @@ def parse_flags(argv):
     return flags
 
 
-_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol")
+_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol", "values_out")
 
 
 def parse_dtype(text, where):
@@ -267,6 +268,7 @@ def numerics_options(flags, spec):
     o.tolerance = flags.tolerance if flags.tolerance is not None else num.get("tolerance", "default")
     o.rtol = flags.rtol if flags.rtol is not None else num.get("rtol")
     o.atol = flags.atol if flags.atol is not None else num.get("atol")
+    o.values_out = os.path.abspath(flags.values_out) if flags.values_out else None
     return o
 
 
@@ -345,6 +347,14 @@ def _numerics(flags, spec, kernel_name):
     """Value execution after the trace; returns the numerics document's text."""
     if spec.list_kernels:
         raise TraceError("invalid_argument", "--numerics and --list-kernels do not go together")
+    try:
+        import numpy
+        real = hasattr(numpy, "lib") and hasattr(numpy, "frexp")
+    except ImportError:
+        real = False
+    if not real:
+        raise TraceError("unsupported", "value execution (--numerics) needs NumPy, which this Python lacks",
+                         "install python3-numpy (Debian) for the interpreter KernelLens runs")
     from .numerics import run
     opts = numerics_options(flags, spec)
     doc = run.run(spec, opts, kernel_name, T.files[0] if T.files else os.path.basename(spec.kernel_file))
@@ -375,6 +385,10 @@ def main(argv=None):
         if flags.output_fd is not None:
             os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
         spec = build_spec(flags)
+        if flags.inputs and flags.inputs.endswith((".npy", ".npz")):
+            flags.inputs = os.path.abspath(flags.inputs)  # before the kernel's private working folder
+        if flags.values_out:
+            flags.values_out = os.path.abspath(flags.values_out)
         spec.list_kernels = flags.list_kernels
         T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
         spec.kernel_file = os.path.abspath(spec.kernel_file)

@@ -68,7 +68,13 @@ def load(path, args):
                        "use an .npz with one array per argument name")
         arrays = {args[0][0]: data}
     else:
-        arrays = {k: data[k] for k in data.files}
+        arrays = {}
+        for k in data.files:
+            try:
+                arrays[k] = data[k]  # an .npz member is read here, so a pickled one is refused here
+            except ValueError as e:
+                raise _bad(f"{shown}: array '{k}' cannot be read without pickle ({e})",
+                           "save plain numeric arrays (np.savez)")
     out = {}
     for name, shape, dtype in args:
         if name not in arrays:

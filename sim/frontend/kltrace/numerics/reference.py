@@ -43,7 +43,7 @@ def _located(e, path, shown, what):
         if os.path.realpath(tb.tb_frame.f_code.co_filename) == path:
             line = tb.tb_lineno
         tb = tb.tb_next
-    return TraceError("reference_error", f"{what} {type(e).__name__}: {e}", "fix the reference function at this line",
+    return TraceError("kernel_error", f"{what} {type(e).__name__}: {e}", "fix the reference function at this line",
                       file=shown, line=line)
 
 

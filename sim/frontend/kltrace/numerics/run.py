@@ -29,6 +29,7 @@ class Options:
         self.rtol = None
         self.atol = None
         self.base = "."
+        self.values_out = None  # developer/test flag --values-out FILE.npz: the compared arrays themselves
 
 
 def load_standards():
@@ -121,7 +122,7 @@ def run(spec, opts, kernel_name, kernel_file):
                         "execution), so only rounding errors are measured")
         if policy_name != "none":
             warnings.append("cuda_numerics needs a reference function to emulate; GPU comparisons are null")
-    docs = []
+    docs, saved = [], {}
     for name, buf in outs:
         value, path64 = _whole(hw, buf), _whole(shadow, buf)
         expected = exact[name] if exact is not None else path64
@@ -139,6 +140,10 @@ def run(spec, opts, kernel_name, kernel_file):
             "nki_vs_gpu": metrics.compare(value, gpu_arr, buf.dtype, rtol, atol) if gpu_arr is not None else None,
             "nki_vs_shadow": metrics.compare(value, path64, buf.dtype, rtol, atol),
         }
+        if opts.values_out:
+            saved.update({f"{name}.nki": value, f"{name}.exact": expected, f"{name}.shadow": path64})
+            if gpu_arr is not None:
+                saved[f"{name}.gpu"] = gpu_arr
         docs.append({"name": name, "dtype": buf.dtype, "shape": list(buf.shape), "comparisons": comparisons,
                      "heatmap": metrics.heatmap(value, expected), "histogram": metrics.histogram(value, expected)})
         c = comparisons["nki_vs_exact"]
@@ -146,6 +151,8 @@ def run(spec, opts, kernel_name, kernel_file):
             w = c["worst"][0]["index"] if c["worst"] else []
             warnings.append(f"output '{name}': {c['mismatches']} of {value.size} elements outside rtol {rtol:g} "
                             f"atol {atol:g} against the exact result (worst at {w})")
+    if opts.values_out:
+        np.savez(opts.values_out, **saved)
     for d in T.diagnostics:
         if d[0] == "warning":
             warnings.append(d[1])
