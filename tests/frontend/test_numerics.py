@@ -140,6 +140,16 @@ class Matmul(unittest.TestCase):
             acc = (acc.astype(np.float64) + np.outer(a[:2, k], b[k, :2])).astype(np.float32)
         self.assertTrue(np.array_equal(seq, acc.astype(np.float64)))
 
+    def test_stochastic_rounding_is_seeded(self):
+        npz = {"lhsT": self.lhsT, "rhs": self.rhs}
+        runs = [numerics("mm_bf16_acc.py", *self.ARGS, "--reference", "mm_ref.py:mm", *extra, npz=npz, values=True)[2]
+                for extra in ((), ("--rounding", "stochastic"), ("--rounding", "stochastic"),
+                              ("--rounding", "stochastic", "--seed", "9"))]
+        nearest, sr1, sr2, sr9 = (r["out.nki"] for r in runs)
+        self.assertTrue(np.array_equal(sr1, sr2))
+        self.assertFalse(np.array_equal(sr1, nearest))
+        self.assertFalse(np.array_equal(sr1, sr9))
+
     def test_unknown_policy(self):
         r, _, _ = numerics("mm_fp32_acc.py", *self.ARGS, "--cuda-numerics", "warp-magic")
         self.assertEqual(r.error["code"], "invalid_argument")

@@ -13,7 +13,7 @@ USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--p
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
          "[--max-processes N] [--pretty] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
          "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
-         "[--tolerance STANDARD] [--rtol X] [--atol Y]]")
+         "[--tolerance STANDARD] [--rtol X] [--atol Y] [--rounding nearest|stochastic]]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +50,8 @@ def parse_flags(argv):
     p.add_argument("--tolerance")
     p.add_argument("--rtol", type=float)
     p.add_argument("--atol", type=float)
+    p.add_argument("--rounding", choices=("nearest", "stochastic"),
+                   help="engine results rounded to nearest even (default) or stochastically (seeded by --seed)")
     p.add_argument("--values-out", help=argparse.SUPPRESS)  # tests: the compared arrays as .npz
     flags = p.parse_args(argv)
     if not flags.numerics and any(getattr(flags, k) is not None for k in _NUMERIC_FLAGS):
@@ -64,7 +66,8 @@ def parse_flags(argv):
     return flags
 
 
-_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol", "values_out")
+_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol", "values_out",
+                  "rounding")
 
 
 def parse_dtype(text, where):
@@ -185,7 +188,7 @@ def _check_numerics_fields(task, bad, whole):
         return
     if not isinstance(num, dict):
         raise bad("\"numerics\" must be an object")
-    known = {"args", "inputs", "seed", "tolerance", "rtol", "atol", "scalars"}
+    known = {"args", "inputs", "seed", "tolerance", "rtol", "atol", "scalars", "rounding"}
     for key in num:
         if key not in known:
             raise bad(f"numerics.{key} is not a known field", "numerics fields: " + ", ".join(sorted(known)))
@@ -202,6 +205,8 @@ def _check_numerics_fields(task, bad, whole):
     for key in ("inputs", "tolerance"):
         if key in num and not isinstance(num[key], str):
             raise bad(f"numerics.{key} must be a string")
+    if num.get("rounding", "nearest") not in ("nearest", "stochastic"):
+        raise bad("numerics.rounding must be \"nearest\" or \"stochastic\"")
     if "seed" in num and not whole(num["seed"], 0, (1 << 63) - 1):
         raise bad("numerics.seed must be a whole number from 0 to 2^63-1")
     for key in ("rtol", "atol"):
@@ -268,6 +273,7 @@ def numerics_options(flags, spec):
     o.tolerance = flags.tolerance if flags.tolerance is not None else num.get("tolerance", "default")
     o.rtol = flags.rtol if flags.rtol is not None else num.get("rtol")
     o.atol = flags.atol if flags.atol is not None else num.get("atol")
+    o.rounding = flags.rounding if flags.rounding is not None else num.get("rounding", "nearest")
     o.values_out = os.path.abspath(flags.values_out) if flags.values_out else None
     return o
 

@@ -61,7 +61,7 @@ def run(instrs, files, hw, shadow):
             exact = handler(_ctx(ins, vals, _identity, True, hw, where), srcs)
             added = 0.0
             for d, r, e in zip(vals[0], results, exact):
-                written = hw.write(d, r, where)
+                written = hw.write(d, r, where, ins.engine != "dma")
                 e = np.asarray(e, dtype=np.float64)
                 e = e.reshape(written.shape) if e.size == written.size else np.broadcast_to(e, written.shape)
                 added = max(added, _max_diff(written, e))
@@ -82,5 +82,6 @@ def run(instrs, files, hw, shadow):
             for a, i, ins, f, ln in sorted(top, key=lambda t: (-t[0], -t[1]))]
 
 
-def machines():
-    return Machine(exact=False), Machine(exact=True)
+def machines(stochastic_seed=None):
+    """The hardware machine (RNE, or seeded stochastic rounding of engine results) and the float64 shadow."""
+    return Machine(exact=False, stochastic_seed=stochastic_seed), Machine(exact=True)

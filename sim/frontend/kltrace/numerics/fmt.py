@@ -18,6 +18,7 @@ FLOAT_FORMATS = {
     "float8_e4m3": (3, -6, 240.0, "sat"),
     "float8_e4m3fn": (3, -6, 448.0, "sat"),
 }
+STOCHASTIC = frozenset(("bfloat16", "float16", "tfloat32", "float8_e5m2", "float8_e4m3", "float8_e4m3fn"))
 INT_RANGES = {"int32": (-2**31, 2**31 - 1), "int16": (-2**15, 2**15 - 1), "int8": (-128, 127),
               "uint32": (0, 2**32 - 1), "uint16": (0, 2**16 - 1), "uint8": (0, 255), "bool": (0, 1)}
 
@@ -84,6 +85,10 @@ def ulp(x, dtype):
     if f is None:
         return np.ones_like(np.asarray(x, dtype=np.float64))
     mant, emin = f[0], f[1]
+    if dtype == "float32":  # numpy's spacing of the float32 value (for |x| a power of two: the gap above)
+        with np.errstate(over="ignore", invalid="ignore"):
+            x32 = np.abs(np.where(np.isfinite(x), x, 0.0)).astype(np.float32)
+        return np.spacing(np.maximum(x32, np.float32(2.0 ** -126))).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         _, e = np.frexp(np.where(np.isfinite(x), x, 0.0))
         return np.ldexp(1.0, np.maximum(e - 1, emin) - mant)

@@ -10,9 +10,11 @@ from ..errors import TraceError
 class Machine:
     """`exact=True` is the shadow machine: nothing is ever rounded (float64 all the way)."""
 
-    def __init__(self, exact=False):
+    def __init__(self, exact=False, stochastic_seed=None):
         self.exact = exact
         self.mem = {}  # id(buffer) -> flat float64 array
+        # stochastic rounding of engine results (the runtime's rounding-mode switch), seeded; None: RNE
+        self.rng = None if stochastic_seed is None else np.random.Generator(np.random.PCG64(stochastic_seed))
 
     def storage(self, buf, need=0):
         a = self.mem.get(id(buf))
@@ -53,7 +55,7 @@ class Machine:
     def read(self, operand, where):
         return np.array(self.view(operand, where))
 
-    def write(self, operand, value, where):
+    def write(self, operand, value, where, engine=True):
         v = self.view(operand, where)
         value = np.asarray(value, dtype=np.float64)
         if value.shape != v.shape:
@@ -62,6 +64,10 @@ class Machine:
             else:
                 value = np.broadcast_to(value, v.shape)
         if not self.exact:
-            value = fmt.to_dtype(value, operand[3])
+            dtype = operand[3]
+            if self.rng is not None and engine and dtype in fmt.STOCHASTIC:
+                value = fmt.round_stochastic(value, dtype, self.rng)
+            else:
+                value = fmt.to_dtype(value, dtype)
         v[...] = value
         return value

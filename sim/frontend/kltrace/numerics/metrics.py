@@ -15,9 +15,26 @@ def _errors(value, expected):
     non-finite value."""
     with np.errstate(invalid="ignore"):
         err = np.abs(value - expected)
+    if np.isfinite(err).all():
+        return err
     same = (value == expected) | (np.isnan(value) & np.isnan(expected))
     err = np.where(same, 0.0, err)
     return np.where(np.isnan(err), np.inf, err)
+
+
+def _worst(err):
+    """Flat indices of the WORST largest errors, largest first (ties: lower index first)."""
+    flat = err.reshape(-1)
+    if flat.size > WORST:
+        part = np.argpartition(-flat, WORST - 1)[:WORST]
+        # elements equal to the WORST-th largest may be many: take the lowest indices among them
+        cut = flat[part].min()
+        above = np.flatnonzero(flat > cut)
+        ties = np.flatnonzero(flat == cut)[:WORST - above.size]
+        part = np.concatenate([above, ties])
+    else:
+        part = np.arange(flat.size)
+    return sorted(part.tolist(), key=lambda k: (-flat[k], k))
 
 
 def compare(value, expected, dtype, rtol, atol):
@@ -26,19 +43,23 @@ def compare(value, expected, dtype, rtol, atol):
     err = _errors(value, expected)
     a = np.abs(expected)
     with np.errstate(invalid="ignore", divide="ignore"):
-        rel = np.where(a > 0, err / a, np.where(err > 0, np.inf, 0.0))
+        rel = err / a
+        if not (a > 0).all():
+            rel = np.where(a > 0, rel, np.where(err > 0, np.inf, 0.0))
         ulps = err / fmt.ulp(expected, dtype)
-    bad = (err > atol + rtol * a) & ~(np.isinf(err) & ~np.isfinite(expected))
-    bad |= ~np.isfinite(value) & np.isfinite(expected)
+        bad = err > atol + rtol * a
     fin = np.isfinite(err)
-    n = int(bad.sum())
-    order = np.argsort(-err, axis=None, kind="stable")[:WORST]
+    if not fin.all():
+        bad &= ~(np.isinf(err) & ~np.isfinite(expected))
+        bad |= ~np.isfinite(value) & np.isfinite(expected)
+    n = int(np.count_nonzero(bad))
     worst = [{"index": [int(i) for i in np.unravel_index(k, value.shape)], "value": float(value.flat[k]),
-              "expected": float(expected.flat[k])} for k in order if err.flat[k] > 0]
+              "expected": float(expected.flat[k])} for k in _worst(err) if err.flat[k] > 0]
+    finite = err if fin.all() else err[fin]
     return {"max_abs_error": float(err.max()) if err.size else 0.0,
             "max_rel_error": float(rel.max()) if rel.size else 0.0,
             "max_ulp_error": float(np.nanmax(ulps)) if ulps.size else 0.0,
-            "rms_error": float(math.sqrt(np.mean(np.square(err[fin])))) if fin.any() else 0.0,
+            "rms_error": float(math.sqrt(np.mean(np.square(finite)))) if finite.size else 0.0,
             "mismatches": n, "mismatch_pct": 100.0 * n / max(value.size, 1), "rtol": rtol, "atol": atol,
             "passed": n == 0, "worst": worst}
 

@@ -29,6 +29,7 @@ class Options:
         self.rtol = None
         self.atol = None
         self.base = "."
+        self.rounding = "nearest"  # or "stochastic" (seeded with seed)
         self.values_out = None  # developer/test flag --values-out FILE.npz: the compared arrays themselves
 
 
@@ -98,7 +99,7 @@ def run(spec, opts, kernel_name, kernel_file):
         arrays = inputs.generate(spec.args, kind, opts.seed)
         input_info = {"kind": kind, "seed": opts.seed, "file": ""}
     started = time.perf_counter()
-    hw, shadow = execute.machines()
+    hw, shadow = execute.machines(opts.seed if opts.rounding == "stochastic" else None)
     for buf, (name, _, _) in zip(T.arg_bufs, spec.args):
         hw.set_buffer(buf, arrays[name])
         shadow.set_buffer(buf, arrays[name])
@@ -158,7 +159,7 @@ def run(spec, opts, kernel_name, kernel_file):
             warnings.append(d[1])
     return {"format": "kernellens-numerics", "version": 1, "kernel": kernel_name, "kernel_file": kernel_file,
             "args": [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args],
-            "inputs": input_info, "reference": opts.reference or "", "cuda_numerics": policy_text,
+            "inputs": input_info, "rounding": opts.rounding, "reference": opts.reference or "", "cuda_numerics": policy_text,
             "tolerance": tol_info, "instructions": len(T.instrs), "value_ms": round(value_ms, 3),
             "outputs": docs, "top_error_instructions": top, "warnings": warnings}
 
