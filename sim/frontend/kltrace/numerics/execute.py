@@ -22,8 +22,9 @@ def where_of(ins, files):
     return "", 0
 
 
-def _ctx(ins, vals, rnd, exact, machine, where):
+def _ctx(ins, vals, rnd, exact, machine, where, memo=None):
     c = valops.Ctx()
+    c.memo = {} if memo is None else memo
     c.ins, c.attrs, c.meta = ins, ins.attrs or {}, vals[2]
     c.dshapes = [tuple(cnt for _, cnt in d[2]) for d in vals[0]]
     c.rnd, c.exact, c.where = rnd, exact, where
@@ -57,8 +58,9 @@ def run(instrs, files, hw, shadow):
                              line=line or None)
         try:
             srcs = [hw.read(o, where) for o in vals[1]]
-            results = handler(_ctx(ins, vals, fmt.fp32, False, hw, where), srcs)
-            exact = handler(_ctx(ins, vals, _identity, True, hw, where), srcs)
+            memo = {}
+            results = handler(_ctx(ins, vals, fmt.fp32, False, hw, where, memo), srcs)
+            exact = handler(_ctx(ins, vals, _identity, True, hw, where, memo), srcs)
             added = 0.0
             for d, r, e in zip(vals[0], results, exact):
                 written = hw.write(d, r, where, ins.engine != "dma")
@@ -78,8 +80,30 @@ def run(instrs, files, hw, shadow):
                 heapq.heappush(top, item)
             elif item[:2] > top[0][:2]:
                 heapq.heapreplace(top, item)
-    return [{"index": -i, "op": ins.op, "file": f, "line": ln, "added_error": a, "output": ins.vals[0][0][0].name}
-            for a, i, ins, f, ln in sorted(top, key=lambda t: (-t[0], -t[1]))]
+    return [{"index": -i, "op": ins.op, "file": f, "line": ln, "added_error": a, "output": "",
+             "buffer": ins.vals[0][0][0].name} for a, i, ins, f, ln in sorted(top, key=lambda t: (-t[0], -t[1]))]
+
+
+def attribute(top, instrs, outputs):
+    """Set each top instruction's "output": the first kernel output its result flows into (buffer-level
+    data flow, walked backwards from the end); its own buffer's name when it reaches none."""
+    feeds = {id(buf): {name} for name, buf in outputs}  # buffer -> outputs its current contents reach
+    order = {name: i for i, (name, _) in enumerate(outputs)}
+    wanted = {t["index"]: t for t in top}
+    for index in range(len(instrs) - 1, -1, -1):
+        vals = getattr(instrs[index], "vals", None)
+        if vals is None:
+            continue
+        reach = set()
+        for d in vals[0]:
+            reach |= feeds.get(id(d[0]), set())
+        if index in wanted and reach:
+            wanted[index]["output"] = min(reach, key=order.get)
+        if reach:
+            for s in vals[1]:
+                feeds.setdefault(id(s[0]), set()).update(reach)
+    for t in top:
+        t["output"] = t["output"] or t["buffer"]
 
 
 def machines(stochastic_seed=None):

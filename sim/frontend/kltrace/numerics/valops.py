@@ -8,7 +8,7 @@ from ..errors import TraceError
 
 
 class Ctx:
-    __slots__ = ("ins", "attrs", "meta", "dshapes", "rnd", "exact", "old", "where")
+    __slots__ = ("ins", "attrs", "meta", "dshapes", "rnd", "exact", "old", "where", "memo")
 
 
 def fit(a, shape, c):
@@ -163,7 +163,9 @@ def nc_matmul(c, srcs):
     st, mv = srcs[0], srcs[1]
     st = st.reshape(st.shape[0], -1)
     mv = mv.reshape(mv.shape[0], -1)
-    dot = st.T @ mv  # bf16/fp8/fp32 products are exact in float64; see docs/numerics.md (TensorE)
+    dot = c.memo.get("dot")  # the hardware and the float64 replay of one instruction share the product
+    if dot is None:
+        dot = c.memo["dot"] = st.T @ mv  # bf16/fp8/fp32 products exact in float64 (docs/numerics.md, TensorE)
     if c.attrs.get("accumulate"):
         return [c.rnd(c.old(0).reshape(dot.shape) + c.rnd(dot))]
     return [c.rnd(dot)]
