@@ -242,6 +242,12 @@ class BadInputs(unittest.TestCase):
         r, _, _ = numerics("mm_fp32_acc.py", *self.ARGS, "--inputs", "gaussian")
         self.assertIn("unknown input distribution", r.error["message"])
 
+    def test_unsupported_instruction_names_op_and_line(self):
+        r, _, _ = numerics("top8.py", "--arg", "x=128x64:float32")
+        self.assertEqual((r.error["code"], r.error["file"], r.error["line"]), ("unsupported", "top8.py", 12))
+        self.assertIn("max8", r.error["message"])
+        self.assertEqual(kltest.run("--kernel-file", os.path.join(NUM, "top8.py"), "--arg", "x=128x64:float32").rc, 0)
+
     def test_numerics_flags_need_numerics(self):
         r = kltest.run("--kernel-file", os.path.join(NUM, "mm_fp32_acc.py"), *self.ARGS, "--seed", "3")
         self.assertEqual(r.error["code"], "invalid_argument")
@@ -263,6 +269,26 @@ class BadInputs(unittest.TestCase):
                 r = kltest.run("--task", tmp, "--numerics")
                 self.assertEqual(r.error["code"], "invalid_argument", extra)
                 self.assertIn(fragment, r.error["message"])
+
+
+class Tolerances(unittest.TestCase):
+    def test_front_end_copy_is_identical(self):
+        paths = [os.path.join(kltest.ROOT, "resources", "numerics", "tolerances.json"),
+                 os.path.join(kltest.ROOT, "sim", "frontend", "kltrace", "numerics", "tolerances.json")]
+        texts = []
+        for p in paths:
+            with open(p, encoding="utf-8") as fh:
+                texts.append(fh.read())
+        self.assertEqual(texts[0], texts[1], "copy resources/numerics/tolerances.json to the front end")
+        standards = json.loads(texts[0])["standards"]
+        self.assertTrue({"default", "numpy-strict", "loose"} <= set(standards))
+        for name, std in standards.items():
+            self.assertTrue(std["source"], name)
+            d = std["dtypes"]
+            self.assertLessEqual(d["bfloat16"]["rtol"] if "bfloat16" in d else 0, 1.0)
+        strict, default, loose = (standards[n]["dtypes"]["bfloat16"]["rtol"] for n in ("numpy-strict", "default", "loose"))
+        self.assertLess(strict, default)
+        self.assertLess(default, loose)
 
 
 class Determinism(unittest.TestCase):

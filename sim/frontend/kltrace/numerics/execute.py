@@ -49,11 +49,12 @@ def run(instrs, files, hw, shadow):
     top = []
     for index, ins in enumerate(instrs):
         file, line = where_of(ins, files)
-        where = f"{file}:{line} ({ins.op})"
+        isa = (ins.attrs or {}).get("isa")
+        where = f"nisa.{isa} (recorded as {ins.op})" if isa else ins.op  # file and line go in the error's fields
         vals = getattr(ins, "vals", None)
         handler = valops.HANDLERS.get(ins.op)
         if handler is None or vals is None:
-            raise TraceError("unsupported", f"{file}:{line}: value execution does not support {ins.op}",
+            raise TraceError("unsupported", f"value execution does not support {where}",
                              "see docs/numerics.md for the instructions value mode executes", file=file or None,
                              line=line or None)
         try:

@@ -13,6 +13,8 @@ from ..tracer import T
 from ..views import Tensor
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+# resources/numerics/tolerances.json is the canonical table; the sandbox mounts only sim/frontend, so the front
+# end carries a copy beside this file (tests/frontend/test_numerics.py keeps the two identical).
 TOLERANCE_FILES = (os.path.join(_HERE, "..", "..", "..", "..", "resources", "numerics", "tolerances.json"),
                    os.path.join(_HERE, "tolerances.json"))
 

@@ -32,8 +32,7 @@ def fit(a, shape, c):
 
 
 def unsupported(c, what):
-    op = c.ins.op + (f" ({c.attrs['isa']})" if c.attrs.get("isa") else "")
-    return TraceError("unsupported", f"{c.where}: value execution does not support {op}: {what}",
+    return TraceError("unsupported", f"value execution does not support {c.where}: {what}",
                       "see docs/numerics.md for the instructions value mode executes")
 
 
