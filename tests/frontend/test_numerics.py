@@ -159,6 +159,46 @@ class Matmul(unittest.TestCase):
                 gpu.parse_policy(bad)
 
 
+class GpuEmulation(unittest.TestCase):
+    def arrays(self, policy, **arrays):
+        name, param, _ = gpu.parse_policy(policy)
+        return gpu.prepare(arrays, gpu.Policy(name, param))
+
+    def test_sum_is_sequential_in_fp32(self):
+        x = np.ones(513)
+        x[0] = 2.0 ** 25
+        a = self.arrays("fp32-k-order", x=x)["x"]
+        self.assertEqual(float(np.sum(a)), 2.0 ** 25)  # each 1.0 is lost against 2^25 in FP32
+        self.assertEqual(float(np.sum(a[::-1])), 2.0 ** 25 + 512)  # small ones first: exact
+        self.assertEqual(float(np.mean(a)), float(np.float32(np.float32(2.0 ** 25) / np.float32(513))))
+
+    def test_elementwise_rounding(self):
+        a = self.arrays("fp32-k-order", x=np.array([1.0, 3.0]))["x"]
+        self.assertEqual(float((a / 3.0)[0]), float(np.float32(1.0) / np.float32(3.0)))
+        h = self.arrays("fp16-accumulate", x=np.array([2048.0]))["x"]
+        self.assertEqual(float((h + 1.0)[0]), 2048.0)  # 2049 is not an FP16 value: ties to even
+        self.assertEqual(float(np.exp(self.arrays("fp32-k-order", x=np.array([1.0]))["x"])[0]),
+                         float(np.float32(np.e)))
+
+    def test_tensor_core_steps_round_once_per_k_step(self):
+        a = np.zeros((1, 32))
+        b = np.zeros((32, 1))
+        a[0, :] = 1.0
+        b[0, 0] = 2.0 ** 24
+        b[1:, 0] = 1.0  # one step of 16: 2^24 + 15 exact, then rounded to FP32 (2^24 + 16); then + 16
+        out = self.arrays("tensor-core-bf16:16", a=a, b=b)
+        self.assertEqual(float((out["a"] @ out["b"])[0, 0]), 2.0 ** 24 + 32)
+        seq = self.arrays("fp32-k-order", a=a, b=b)
+        self.assertEqual(float((seq["a"] @ seq["b"])[0, 0]), 2.0 ** 24)  # every +1 lost one by one
+        split = self.arrays("split-k:2", a=a, b=b)
+        self.assertEqual(float((split["a"] @ split["b"])[0, 0]), 2.0 ** 24 + 16)
+
+    def test_einsum_is_refused(self):
+        a = self.arrays("fp32-k-order", x=np.ones((2, 2)))["x"]
+        with self.assertRaises(Exception):
+            np.einsum("ij,jk->ik", a, a)
+
+
 class Accuracy(unittest.TestCase):
     def test_fp8_saturation_and_overflow(self):
         x = np.zeros((128, 8))
