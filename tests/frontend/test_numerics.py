@@ -241,6 +241,27 @@ class Accuracy(unittest.TestCase):
         self.assertTrue(stable["outputs"][0]["comparisons"]["nki_vs_exact"]["passed"])
 
 
+class Gather(unittest.TestCase):
+    KERNEL = os.path.join(kltest.HERE, "current", "gather_legacy.py")
+    ARGS = ("--arg", "table=1000x64:float32", "--arg", "ids=128x1:int32", "--reference",
+            os.path.join(NUM, "gather_ref.py") + ":gather_scatter")
+
+    def test_gather_and_scatter_follow_the_index_values(self):
+        rng = np.random.default_rng(3)
+        table, ids = rng.standard_normal((1000, 64)), rng.permutation(128).reshape(128, 1)
+        r, doc, v = numerics(self.KERNEL, *self.ARGS, npz={"table": table, "ids": ids}, values=True)
+        self.assertEqual(r.rc, 0, r.stdout + r.stderr)
+        rows = ids[:, 0]
+        self.assertTrue(np.array_equal(v["out.nki"][rows], table[rows].astype(np.float32)))
+        self.assertTrue(doc["outputs"][0]["comparisons"]["nki_vs_exact"]["passed"])
+
+    def test_index_out_of_range(self):
+        table, ids = np.zeros((1000, 64)), np.full((128, 1), 5000)
+        r, _, _ = numerics(self.KERNEL, *self.ARGS, npz={"table": table, "ids": ids})
+        self.assertEqual((r.error["code"], r.error["line"]), ("kernel_error", 12))
+        self.assertIn("index reaches element", r.error["message"])
+
+
 class BadInputs(unittest.TestCase):
     ARGS = ("--arg", "lhsT=256x128:bfloat16", "--arg", "rhs=256x128:bfloat16")
 
