@@ -1,5 +1,7 @@
 #include "engine/CostModel.h"
 
+#include "engine/OpCostTable.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +22,10 @@ std::int64_t operandPartitions(const KernelIr& ir, const AccessPattern& ap) {
         return dims.empty() ? 1 : dims.front().count;
     }
     return ap.partCount;
+}
+
+DType operandType(const KernelIr& ir, const AccessPattern& ap) {
+    return ap.dtype != DType::Unknown ? ap.dtype : ir.bufferFacts()[ap.buffer].dtype;
 }
 
 } // namespace
@@ -63,74 +69,148 @@ CostModel::MatmulCycles CostModel::matmul(const KernelIr& ir, const Instruction&
     }
     DType inType = in.attrs.dtypeIn;
     if (inType == DType::Unknown && !src.empty()) {
-        inType = src[0].dtype != DType::Unknown ? src[0].dtype : ir.bufferFacts()[src[0].buffer].dtype;
+        inType = operandType(ir, src[0]);
     }
     const double factor = isFp32(inType) ? c.fp32MatmulFactor : 1.0;
     MatmulCycles out;
-    out.multiplyMoving = std::max(moving, c.matmulMinInterval) * factor;
+    // ISA nc_matmul: max(min(64, N_stationary), N_moving); the 64 is the profile's matmul_min_interval.
+    out.multiplyMoving = std::max(moving, std::min(c.matmulMinInterval, stationary)) * factor;
     out.loadStationary = stationary / c.loadStationarySpeedup * factor;
-    out.flops = 2.0 * contraction * stationary * moving;
+    // An MX matmul packs mx_matmul_speedup values per element along the contraction: same cycles, more FLOPs.
+    const double packed = in.attrs.isa == IsaCall::MatmulMx ? c.mxMatmulSpeedup : 1.0;
+    out.flops = 2.0 * contraction * packed * stationary * moving;
     return out;
 }
 
-bool CostModel::tensorTensorFastPath(const KernelIr& ir, const Instruction& in) const {
-    const auto src = ir.srcs(in);
-    bool allBf16Sbuf = !src.empty();
-    for (const AccessPattern& ap : src) {
-        const BufferFacts& b = ir.bufferFacts()[ap.buffer];
-        if (b.memory == Memory::Psum) {
-            return true;
+CostModel::Operands CostModel::operands(const KernelIr& ir, const Instruction& in) {
+    Operands o;
+    bool isDst = true;
+    for (const auto list : {ir.dsts(in), ir.srcs(in)}) {
+        for (const AccessPattern& ap : list) {
+            const BufferFacts& b = ir.bufferFacts()[ap.buffer];
+            const DType d = ap.dtype != DType::Unknown ? ap.dtype : b.dtype;
+            const auto dims = ir.pattern(ap);
+            o.anyPsum = o.anyPsum || b.memory == Memory::Psum;
+            o.allSbuf = o.allSbuf && b.memory == Memory::Sbuf;
+            o.all16Bit = o.all16Bit && (d == DType::BFloat16 || d == DType::Float16);
+            o.allBf16 = o.allBf16 && d == DType::BFloat16;
+            const bool unit = dims.empty() || dims.back().stride == 1;
+            o.contiguous = o.contiguous && unit;
+            o.srcContiguous = o.srcContiguous && (isDst || unit);
         }
-        const DType d = ap.dtype != DType::Unknown ? ap.dtype : b.dtype;
-        const auto dims = ir.pattern(ap);
-        const bool contiguous = dims.empty() || dims.back().stride == 1;
-        allBf16Sbuf = allBf16Sbuf && b.memory == Memory::Sbuf && d == DType::BFloat16 && contiguous;
+        isDst = false;
+    }
+    return o;
+}
+
+double CostModel::tensorTensorCycles(const KernelIr& ir, const Instruction& in, double n) const {
+    const auto& c = m_hw.costs;
+    const Operands o = operands(ir, in);
+    const bool srcPsum = [&] {
+        for (const AccessPattern& ap : ir.srcs(in)) {
+            if (ir.bufferFacts()[ap.buffer].memory == Memory::Psum) {
+                return true;
+            }
+        }
+        return false;
+    }();
+    double cyclesN = c.tensorTensorSlowFactor * n;
+    if (in.attrs.isa == IsaCall::ScalarTensorTensor) {
+        // ISA scalar_tensor_tensor: N for BF16 data, subtract then multiply, N even; else 2N (no MIN_II floor).
+        const bool fast =
+            o.allBf16 && in.attrs.op0 == AluOp::Subtract && in.attrs.op1 == AluOp::Multiply && std::fmod(n, 2.0) == 0.0;
+        return fast ? n : c.tensorTensorSlowFactor * n;
     }
     const AluOp op = in.attrs.op0;
     const bool simpleOp = op == AluOp::Add || op == AluOp::Subtract || op == AluOp::Multiply || op == AluOp::None;
-    return allBf16Sbuf && simpleOp;
+    if (srcPsum || (o.allSbuf && o.allBf16 && o.srcContiguous && simpleOp)) {
+        cyclesN = n;
+    }
+    // VectorE performance mode (NeuronCore-v3 on): 2x with both inputs in SBUF and every tensor BF16/FP16.
+    if (in.engine == Engine::Vector && !srcPsum && o.all16Bit) {
+        cyclesN /= c.vectorFastDivisor;
+    }
+    return std::max(c.minIi, cyclesN);
+}
+
+double CostModel::elementWiseCycles(const KernelIr& ir, const Instruction& in, double n) const {
+    const auto& c = m_hw.costs;
+    double divisor = 1.0;
+    if (in.op == Op::TensorCopy || in.op == Op::TensorScalar) {
+        const Operands o = operands(ir, in);
+        if (o.all16Bit && in.engine == Engine::Vector) {
+            // 4x contiguous in SBUF; 2x strided in SBUF, or contiguous with an operand in PSUM; else none.
+            if (o.allSbuf) {
+                divisor = o.contiguous ? c.vectorFastCopyDivisor : c.vectorFastDivisor;
+            } else if (o.contiguous) {
+                divisor = c.vectorFastDivisor;
+            }
+        } else if (o.all16Bit && in.engine == Engine::Scalar) {
+            divisor = c.scalarFastDivisor;
+        }
+    }
+    return std::max(c.minIi, n / divisor);
 }
 
 double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
     const auto& c = m_hw.costs;
     const double n = freeElements(ir, in);
-    switch (in.op) {
-    case Op::NcTranspose: {
-        const auto src = ir.srcs(in);
+    const auto src = ir.srcs(in);
+    // Per-call rules of ISA calls recorded as another op (attrs.isa), before the op's own formula.
+    switch (in.attrs.isa) {
+    case IsaCall::TensorScalarReduce: return std::max(c.minIi, n) + c.minIi;
+    case IsaCall::TensorCopyPredicated: return predicatedCycles(ir, in, n);
+    case IsaCall::RangeSelect: return std::max(c.minIi, n);
+    default: break;
+    }
+    switch (opCost(in.op).formula) {
+    case CostFormula::Matmul: return matmul(ir, in).multiplyMoving;
+    case CostFormula::Transpose: {
+        if (in.engine != Engine::Tensor) {
+            return std::max(c.minIi, n);
+        }
         const double p = src.empty() ? c.peRows : static_cast<double>(src[0].partCount);
         const double f = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));
-        return std::max(p, std::min(64.0, f));
+        const bool fp32 = !src.empty() && isFp32(operandType(ir, src[0]));
+        return std::max(p, std::min(64.0, f)) * (fp32 ? c.transposeFp32Factor : 1.0);
     }
-    case Op::TensorTensor: return std::max(c.minIi, tensorTensorFastPath(ir, in) ? n : c.tensorTensorSlowFactor * n);
-    case Op::TensorTensorScan: // not in the guide: costed like the slow tensor_tensor path (docs/simulator.md)
-        return std::max(c.minIi, c.tensorTensorSlowFactor * n);
-    case Op::TensorReduce: {
-        const auto src = ir.srcs(in);
-        const DType d = src.empty()
-                            ? DType::Unknown
-                            : (src[0].dtype != DType::Unknown ? src[0].dtype : ir.bufferFacts()[src[0].buffer].dtype);
+    case CostFormula::ElementWise:
+    case CostFormula::Fallback:
+    case CostFormula::Dma: return elementWiseCycles(ir, in, n);
+    case CostFormula::TensorTensor: return tensorTensorCycles(ir, in, n);
+    case CostFormula::Scan: return std::max(c.minIi, c.tensorTensorSlowFactor * n);
+    case CostFormula::Reduce: {
+        const DType d = src.empty() ? DType::Unknown : operandType(ir, src[0]);
         const bool fast = d == DType::BFloat16 && (in.attrs.op0 == AluOp::Add || in.attrs.op0 == AluOp::Max);
         // N is the input size per partition for a reduction (the output is one element per partition).
         const double inN = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));
         return fast ? inN / c.reduceFastDivisor : inN;
     }
-    case Op::ActivationReduce: return std::max(c.minIi, n) + c.minIi;
-    case Op::BnStats: return std::max(c.minIi, n);
-    case Op::BnAggr: return std::max(c.minIi, c.bnAggrFactor * n);
-    case Op::Reciprocal: return std::max(c.minIi, c.reciprocalFactor * n);
-    case Op::Iota:
-    case Op::AffineSelect: return c.gpsimdStartup + n;
-    case Op::NcMatmul: return matmul(ir, in).multiplyMoving;
-    case Op::Activation:
-    case Op::TensorScalar:
-    case Op::TensorCopy:
-    case Op::Memset:
-    case Op::Select:
-    case Op::DmaCopy:
-    case Op::Unknown:
-    case Op::Count: break;
+    case CostFormula::ElementWisePlusIi: return std::max(c.minIi, n) + c.minIi;
+    case CostFormula::BnAggr: return std::max(c.minIi, c.bnAggrFactor * n);
+    case CostFormula::Reciprocal: return std::max(c.minIi, in.engine == Engine::Vector ? c.reciprocalFactor * n : n);
+    case CostFormula::GpSimdStartup: return c.gpsimdStartup + n;
+    case CostFormula::Memset: {
+        const auto dst = ir.dsts(in);
+        const DType d = dst.empty() ? DType::Unknown : operandType(ir, dst[0]);
+        const bool half = in.attrs.zeroFill && (d == DType::BFloat16 || d == DType::Float16);
+        return std::max(c.minIi, half ? n / c.memsetZeroDivisor : n);
+    }
+    case CostFormula::Predicated: return predicatedCycles(ir, in, n);
     }
     return std::max(c.minIi, n);
+}
+
+double CostModel::predicatedCycles(const KernelIr& ir, const Instruction& in, double n) const {
+    const auto& c = m_hw.costs;
+    return std::max(c.minIi, operands(ir, in).anyPsum ? n : c.tensorTensorSlowFactor * n);
+}
+
+double CostModel::dmaEfficiencyScale(const KernelIr& ir, const Instruction& in) const {
+    if (!in.attrs.isTranspose && in.attrs.isa != IsaCall::DmaTranspose) {
+        return 1.0;
+    }
+    return operands(ir, in).allSbuf ? m_hw.dma.sbufTransposeEfficiency : m_hw.dma.transposeEfficiency;
 }
 
 double CostModel::ghz(Engine engine) const {

@@ -122,7 +122,8 @@ void DmaUnit::mergeEqualNeighbours(std::size_t first, std::size_t last) {
     }
 }
 
-DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions) {
+DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions,
+                                 double efficiencyScale) {
     const std::uint32_t queue = nextQueue();
     ++m_issued;
     Transfer t;
@@ -137,6 +138,7 @@ DmaUnit::Transfer DmaUnit::issue(TimePs start, std::int64_t bytes, double bytesP
         t.efficiency = m_hw.dmaEfficiency(bytesPerPartition);
         m_efficiencyCache[m_efficiencyNext++ % m_efficiencyCache.size()] = {bytesPerPartition, t.efficiency};
     }
+    t.efficiency *= efficiencyScale;
     t.dataStart = start + m_latencyPs;
     const double engines = std::clamp(std::ceil(static_cast<double>(std::max<std::int64_t>(partitions, 1)) /
                                                 std::max(m_hw.dma.partitionsPerEngine, 1.0)),

@@ -41,7 +41,9 @@ public:
         std::span<const DmaRateSegment> segments;
     };
     /// Issues the next transfer (on nextQueue()) starting at `start`.
-    Transfer issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions);
+    /// `efficiencyScale` multiplies the table's efficiency (a DMA transpose moves data at a fraction of a copy's rate).
+    Transfer issue(TimePs start, std::int64_t bytes, double bytesPerPartition, std::int64_t partitions,
+                   double efficiencyScale = 1.0);
     /// Earliest time any queue can start a transfer.
     [[nodiscard]] TimePs earliestQueueFree() const;
     /// Calendar pieces that can no longer change (all of them once `all`), as aggregate data rates in

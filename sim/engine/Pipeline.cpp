@@ -583,7 +583,8 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
         bytes = elementCount(ir, d) * (b.memory == Memory::Hbm ? 1 : d.partCount) * std::max(eb, 1);
     }
     const double bytesPerPartition = static_cast<double>(bytes) / static_cast<double>(partitions);
-    const DmaUnit::Transfer t = m_dma.issue(start, bytes, bytesPerPartition, partitions);
+    const DmaUnit::Transfer t =
+        m_dma.issue(start, bytes, bytesPerPartition, partitions, m_cost.dmaEfficiencyScale(ir, in));
     m_dmaBytesTotal += bytes;
     m_pastLimit |= m_dmaBytesTotal > kMaxTotalBytes;
     commitAllocations(start, dmaLane(queue));

@@ -22,6 +22,12 @@ struct CostConstants {
     double reciprocalFactor = 8;       ///< reciprocal: max(MIN_II, factor * N)
     double tensorTensorSlowFactor = 2; ///< tensor_tensor off the fast path: max(MIN_II, factor * N)
     double reduceFastDivisor = 2;      ///< tensor_reduce BF16 add/max: N / divisor
+    double vectorFastCopyDivisor = 1;  ///< VectorE tensor_copy/tensor_scalar, BF16/FP16 contiguous in SBUF: N / divisor
+    double vectorFastDivisor = 1;      ///< VectorE BF16/FP16 performance mode otherwise (strided, PSUM, tensor_tensor)
+    double scalarFastDivisor = 1;      ///< ScalarE tensor_copy/tensor_scalar BF16/FP16 performance mode
+    double memsetZeroDivisor = 2;      ///< memset of zero into BF16/FP16: max(MIN_II, N / divisor)
+    double transposeFp32Factor = 4;    ///< TensorE nc_transpose of FP32 data costs this many times BF16
+    double mxMatmulSpeedup = 1;        ///< FLOPs of an MX matmul (nc_matmul_mx) per BF16 matmul cycle
     double peRows = 128;               ///< systolic array size, for peak FLOPs
     double peCols = 128;
 };
@@ -46,6 +52,8 @@ struct DmaParams {
     double engineBytesPerNs = 17;               ///< practical bandwidth of one DMA engine
     double coreBytesPerNs = 272;                ///< practical DMA bandwidth of one core (all engines)
     double fixedLatencyNs = 1300;               ///< descriptor set-up + semaphore before data moves
+    double transposeEfficiency = 0.9;           ///< DMA transpose HBM to SBUF: fraction of a copy's throughput
+    double sbufTransposeEfficiency = 0.5;       ///< DMA transpose SBUF to SBUF: fraction of a copy's throughput
     std::vector<DmaEfficiencyPoint> efficiency; ///< by bytes per partition, ascending
 };
 

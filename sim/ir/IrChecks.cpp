@@ -107,6 +107,16 @@ std::expected<InstrAttrs, std::string> readAttrs(const Json& a) {
     if (const auto it = a.find("op0"); it != a.end() && it->is_string()) {
         attrs.op0 = parseAluOp(it->get<std::string>());
     }
+    if (const auto it = a.find("op1"); it != a.end() && it->is_string()) {
+        attrs.op1 = parseAluOp(it->get<std::string>());
+    }
+    if (const auto it = a.find("isa"); it != a.end() && it->is_string()) {
+        attrs.isa = parseIsaCall(it->get<std::string>());
+    }
+    // memset of zero has its own documented cost; "value" may also be a string ("nan", "inf") or absent.
+    if (const auto it = a.find("value"); it != a.end() && it->is_number()) {
+        attrs.zeroFill = it->get<double>() == 0.0;
+    }
     return attrs;
 }
 

@@ -147,6 +147,24 @@ AluOp parseAluOp(std::string_view name) {
     return AluOp::Other;
 }
 
+IsaCall parseIsaCall(std::string_view name) {
+    if (name.empty())
+        return IsaCall::None;
+    if (name == "scalar_tensor_tensor")
+        return IsaCall::ScalarTensorTensor;
+    if (name == "tensor_copy_predicated")
+        return IsaCall::TensorCopyPredicated;
+    if (name == "tensor_scalar_reduce")
+        return IsaCall::TensorScalarReduce;
+    if (name == "range_select")
+        return IsaCall::RangeSelect;
+    if (name == "nc_matmul_mx")
+        return IsaCall::MatmulMx;
+    if (name == "dma_transpose")
+        return IsaCall::DmaTranspose;
+    return IsaCall::Other;
+}
+
 BufferRole parseRole(std::string_view name) {
     if (name == "input")
         return BufferRole::Input;

@@ -57,6 +57,19 @@ enum class DType : std::uint8_t {
 /// model needs are kept.
 enum class AluOp : std::uint8_t { None, Add, Subtract, Multiply, Max, Min, Other };
 
+/// The ISA calls the front end records as another op (`attrs.isa`, the COSTED_AS table of
+/// sim/frontend/kltrace/isa_more.py) whose documented cost differs from that op's; every other call is `Other`.
+enum class IsaCall : std::uint8_t {
+    None,
+    ScalarTensorTensor,
+    TensorCopyPredicated,
+    TensorScalarReduce,
+    RangeSelect,
+    MatmulMx,
+    DmaTranspose,
+    Other
+};
+
 enum class BufferRole : std::uint8_t { Input, Output, Tile, Scratch };
 
 [[nodiscard]] Op parseOp(std::string_view name);
@@ -68,6 +81,7 @@ enum class BufferRole : std::uint8_t { Input, Output, Tile, Scratch };
 [[nodiscard]] DType parseDType(std::string_view name);
 [[nodiscard]] int dtypeBytes(DType dtype);
 [[nodiscard]] AluOp parseAluOp(std::string_view name);
+[[nodiscard]] IsaCall parseIsaCall(std::string_view name);
 [[nodiscard]] BufferRole parseRole(std::string_view name);
 
 } // namespace kl::sim

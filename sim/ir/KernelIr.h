@@ -51,16 +51,22 @@ struct AccessPattern {
 };
 static_assert(sizeof(AccessPattern) <= 32);
 
-/// Op-specific attributes the cost model reads; the rest of the IR `attrs` object is ignored.
+/// Op-specific attributes the cost model reads; the rest of the IR `attrs` object is ignored. Packed into 16
+/// bytes (bit-fields) so that an Instruction stays 56 bytes: the per-op cost rules (sim/engine/OpCostTable) read
+/// `isa`, `op1` and `zeroFill` besides the matmul sizes.
 struct InstrAttrs {
     std::uint32_t movingFree = 0;
     std::uint32_t stationaryFree = 0;
     std::uint32_t contraction = 0;
     DType dtypeIn = DType::Unknown;
-    AluOp op0 = AluOp::None;
-    bool accumulate = false;
-    bool isTranspose = false;
+    IsaCall isa = IsaCall::None; ///< `attrs.isa`: the ISA call recorded as this (closest costed) op
+    AluOp op0 : 4 = AluOp::None;
+    AluOp op1 : 4 = AluOp::None;
+    bool accumulate : 1 = false;
+    bool isTranspose : 1 = false;
+    bool zeroFill : 1 = false; ///< a memset whose `value` is 0
 };
+static_assert(sizeof(InstrAttrs) == 16);
 
 /// One IR instruction. Operands, source frames and loop indices are ranges into the KernelIr pools.
 struct Instruction {

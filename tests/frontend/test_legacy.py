@@ -137,7 +137,12 @@ class FreeAxisReductions(unittest.TestCase):
                          [[128, 1], [128, 1], [128, 1], [128, 256], [128, 256]])
         band = ["dma_copy", "activation", "tensor_reduce", "tensor_scalar", "activation", "tensor_scalar",
                 "tensor_tensor", "dma_copy"]
-        self.assertEqual(ops(ir), ["dma_copy", "tensor_copy"] + band * 3)
+        # The partition broadcast of a row of 256 is a TensorE matmul of ones into PSUM (one bank).
+        self.assertEqual(ops(ir), ["dma_copy", "nc_matmul"] + band * 3)
+        bcast = ir["instructions"][1]
+        self.assertEqual((bcast["engine"], bcast["attrs"]["broadcast"], bcast["attrs"]["contraction"]),
+                         ("tensor", True, 1))
+        self.assertEqual(ir["buffers"][bcast["dst"][0]["buf"]]["memory"], "psum")
         self.assertEqual(len(ir["instructions"]), 26)
         scale = [i for i in ir["instructions"] if i["op"] == "tensor_scalar" and i["attrs"]["op0"] == "multiply"]
         self.assertEqual(len(scale), 3)

@@ -107,6 +107,12 @@ TEST(HardwareProfile, Trn3AssumptionsAreTheNumbersNoPublicDocumentGivesForNeuron
                                          "costs.bn_aggr_factor",
                                          "costs.tensor_tensor_slow_factor",
                                          "costs.tensor_reduce_fast_divisor",
+                                         "costs.vector_fast_copy_divisor",
+                                         "costs.vector_fast_divisor",
+                                         "costs.memset_zero_divisor",
+                                         "costs.transpose_fp32_factor",
+                                         "dma.transpose_efficiency",
+                                         "dma.sbuf_transpose_efficiency",
                                          "dma.efficiency_by_bytes_per_partition"};
     EXPECT_EQ(assumed, expected);
     // The device figures are sourced, not assumed.

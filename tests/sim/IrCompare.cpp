@@ -31,7 +31,8 @@ bool sameOperands(const sim::KernelIr& a, std::span<const sim::AccessPattern> x,
 
 bool sameAttrs(const sim::InstrAttrs& x, const sim::InstrAttrs& y) {
     return x.movingFree == y.movingFree && x.stationaryFree == y.stationaryFree && x.contraction == y.contraction &&
-           x.dtypeIn == y.dtypeIn && x.op0 == y.op0 && x.accumulate == y.accumulate && x.isTranspose == y.isTranspose;
+           x.dtypeIn == y.dtypeIn && x.op0 == y.op0 && x.op1 == y.op1 && x.isa == y.isa &&
+           x.accumulate == y.accumulate && x.isTranspose == y.isTranspose && x.zeroFill == y.zeroFill;
 }
 
 bool sameLocs(std::span<const sim::SourceLoc> x, std::span<const sim::SourceLoc> y) {

@@ -236,7 +236,7 @@ TEST(SimLimits, BundledProfilesAndTheirFieldsAreInRange) {
     for (const char* name : {"trn1", "trn2", "trn3"}) {
         EXPECT_TRUE(checkProfile(profile(name), name)) << name;
     }
-    EXPECT_EQ(profileFields().size(), 29u);
+    EXPECT_EQ(profileFields().size(), 37u);
     EXPECT_NE(findProfileField("dma.queues"), nullptr);
     EXPECT_EQ(findProfileField("dma.wormholes"), nullptr);
 }

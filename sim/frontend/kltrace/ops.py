@@ -416,7 +416,20 @@ def broadcast_to(src, shape):
                                "only dimensions of size 1 can be broadcast")
     if src.shape[0] == shape[0]:
         return Tensor(src.buf, src.off, tuple(dims), src.dtype)
-    # Partition broadcast is a real copy across partitions.
+    # Partition broadcast. The compiler does it on TensorE, a matmul of a ones row with the source row, into PSUM
+    # (Trainium/Inferentia2 architecture guide for NKI, "Partition Broadcast"; the fused Mamba tutorial: a
+    # partition-dim broadcast needs a separate TensorE instruction), when the row fits one matmul: one source
+    # partition and at most 512 free elements (one PSUM bank). The consumer then reads PSUM. Wider rows stay a
+    # copy across partitions on VectorE.
+    free = 1
+    for n in shape[1:]:
+        free *= n
+    if src.shape[0] == 1 and len(shape) == 2 and shape[0] <= 128 and free <= 512:
+        res = new_tile(shape, src.dtype, "psum", loc, "broadcast")
+        res.buf.producer = emit("nc_matmul", "tensor", [res], [src],
+                                {"broadcast": True, "accumulate": False, "dtype_in": src.dtype, "moving_free": free,
+                                 "stationary_free": shape[0], "contraction": 1}, loc=loc)
+        return res
     res = new_tile(shape, src.dtype, "sbuf", loc, "broadcast")
     res.buf.producer = emit("tensor_copy", "vector", [res], [src], {"broadcast": True}, loc=loc)
     return res
