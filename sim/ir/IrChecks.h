@@ -26,7 +26,8 @@ namespace kl::sim::ir_checks {
 [[nodiscard]] std::optional<std::string> bufferProblem(std::int64_t id, const Buffer& buffer);
 
 /// The fields of an instruction's `attrs` object the cost model reads (moving_free, stationary_free,
-/// contraction, accumulate, is_transpose, dtype_in, op0, op1, isa, a zero `value`); other keys are ignored. The message names the field.
+/// contraction, accumulate, is_transpose, dtype_in, op0, op1, isa, a zero `value`); other keys are ignored.
+/// The message names the field.
 [[nodiscard]] std::expected<InstrAttrs, std::string> readAttrs(const nlohmann::json& attrs);
 
 /// The diagnostic for an op the simulator does not know, seen `count` times.
