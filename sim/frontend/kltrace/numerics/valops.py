@@ -159,6 +159,12 @@ def tensor_reduce(c, srcs):
 def nc_matmul(c, srcs):
     if c.attrs.get("isa") or c.attrs.get("perf_mode") or c.attrs.get("is_transpose"):
         raise unsupported(c, "MX, double-row or transpose matmuls")
+    if c.attrs.get("broadcast"):
+        # A partition broadcast done on TensorE (ops.broadcast_to): ones[1, P] x row[1, N] into PSUM, every product
+        # exact and one term per sum, so the result is the row repeated, rounded to the destination.
+        shape = c.dshapes[0]
+        row = srcs[0].reshape(1, -1)
+        return [c.rnd(np.broadcast_to(row, (shape[0] if shape else 1, row.size)).reshape(shape))]
     st, mv = srcs[0], srcs[1]
     st = st.reshape(st.shape[0], -1)
     mv = mv.reshape(mv.shape[0], -1)
