@@ -60,25 +60,31 @@ TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false, bool 
             std::shuffle(order.begin(), order.end(), rng);
         }
         for (int k = 0; k < readerCount; ++k) {
-            const int lo = pick(0, free / 2);
-            const TestIr::Json src = t.part(r, pick(0, 1) * 64, 64, lo, free / 2);
+            // Half the time the first reader reads the whole tile: a read that covers the write must not make the
+            // tracker forget the write, or the readers after it would not wait for the writer.
+            const bool whole = k == 0 && pick(0, 1) == 1;
+            const int pc = whole ? 128 : 64;
+            const int count = whole ? free : free / 2;
+            const int p0 = whole ? 0 : pick(0, 1) * 64;
+            const int lo = whole ? 0 : pick(0, free / 2);
+            const TestIr::Json src = t.part(r, p0, pc, lo, count);
             int at = -1;
             switch (order[static_cast<std::size_t>(k)]) {
             case 0:
             case 1:
             case 2: {
-                const int own = t.buffer("rd", "sbuf", {64, free / 2}, "float32");
+                const int own = t.buffer("rd", "sbuf", {pc, count}, "float32");
                 const char* engine = engines[order[static_cast<std::size_t>(k)]];
                 at = t.add(k % 2 == 0 ? "tensor_copy" : "activation", engine, {t.whole(own)}, {src});
                 break;
             }
             case 3: {
-                const int own = t.buffer("rp", "psum", {128, free / 2}, "float32");
-                at = t.add("nc_matmul", "tensor", {t.whole(own)}, {t.part(a, 0, 64, 0, 128 < free ? 128 : free), src});
+                const int own = t.buffer("rp", "psum", {128, count}, "float32");
+                at = t.add("nc_matmul", "tensor", {t.whole(own)}, {t.part(a, 0, pc, 0, 128 < free ? 128 : free), src});
                 break;
             }
             default: {
-                const int own = t.buffer("ro", "hbm", {64, free / 2}, "float32");
+                const int own = t.buffer("ro", "hbm", {pc, count}, "float32");
                 at = t.add("dma_copy", "dma", {t.whole(own)}, {src});
             }
             }
@@ -466,6 +472,46 @@ TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
             EXPECT_EQ(r.dma.bytesInFlight, inFlight);
             EXPECT_EQ(r.dma.activeTransfers, active);
             EXPECT_EQ(r.dma.bytesPerNs, rate);
+        }
+    }
+}
+
+} // namespace kl::sim::test
+
+namespace kl::sim::test {
+
+// The same promise on a small program where the writer is slow (a 4 MiB load): the readers on VectorE, ScalarE,
+// GpSimdE, TensorE and a DMA queue all start when the load ends, each held by the load and none by another
+// reader (reads never conflict), whatever order they come in and whether the first reads the whole tile.
+TEST(Invariants, ReadersOnDifferentEnginesOfAFreshTileWaitForTheWriterOnly) {
+    for (const bool firstReadsWhole : {false, true}) {
+        SCOPED_TRACE(firstReadsWhole ? "first reader reads the whole tile" : "readers read halves");
+        TestIr t;
+        const int h = t.buffer("h", "hbm", {128, 16384}, "float32");
+        const int s = t.buffer("s", "sbuf", {128, 8192}, "float32");
+        const int st = t.buffer("st", "sbuf", {128, 128});
+        t.add("memset", "gpsimd", {t.whole(st)}, {});
+        const int writer = t.add("dma_copy", "dma", {t.whole(s)}, {t.hbm(h, 0, 128, 8192, 16384)});
+        std::vector<int> readers;
+        const int v = t.buffer("v", "sbuf", {128, 8192}, "float32");
+        readers.push_back(
+            t.add("tensor_copy", "vector", {t.whole(v)}, {firstReadsWhole ? t.whole(s) : t.part(s, 0, 64, 0, 512)}));
+        const int a = t.buffer("a", "sbuf", {64, 512}, "float32");
+        readers.push_back(t.add("activation", "scalar", {t.whole(a)}, {t.part(s, 64, 64, 512, 512)}));
+        const int g = t.buffer("g", "sbuf", {64, 512}, "float32");
+        readers.push_back(t.add("tensor_copy", "gpsimd", {t.whole(g)}, {t.part(s, 0, 64, 100, 512)}));
+        const int p = t.buffer("p", "psum", {128, 512}, "float32");
+        readers.push_back(t.add("nc_matmul", "tensor", {t.whole(p)}, {t.whole(st), t.part(s, 0, 128, 0, 512)}));
+        const int o = t.buffer("o", "hbm", {128, 512}, "float32");
+        readers.push_back(t.add("dma_copy", "dma", {t.whole(o)}, {t.part(s, 0, 128, 1024, 512)}));
+        const auto r = *Simulator::run(t.load(), profile("trn1"));
+        const TimelineData& tl = r->timeline;
+        const TimePs loaded = tl.endPs(static_cast<std::size_t>(writer));
+        for (const int reader : readers) {
+            const auto i = static_cast<std::size_t>(reader);
+            EXPECT_GE(tl.mainStartPs(i), loaded) << "reader #" << reader << " started before the load ended";
+            EXPECT_EQ(tl.cause(i), WaitCause::Dependency) << "reader #" << reader;
+            EXPECT_EQ(tl.waitOn(i), static_cast<std::uint32_t>(writer)) << "reader #" << reader;
         }
     }
 }
