@@ -4,6 +4,7 @@
 # (a build or test failure) and which survive. The working tree is never touched. Slow (a build per mutation):
 # run it before a closing note, not in CI.
 #   scripts/mutation-check.sh [--only SUBSTRING]      # e.g. --only TextEscape
+#   scripts/mutation-check.sh --last N                # only the list's last N entries (the ones just added)
 #   KL_MUTATION_DIR=. scripts/mutation-check.sh        # in this checkout and its build/ (refused unless clean)
 # Needs the packages scripts/setup.sh installs. Exit status 1 when a mutation survives.
 set -euo pipefail
@@ -11,7 +12,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 list="$root/scripts/mutations.tsv"
 work="${KL_MUTATION_DIR:-/tmp/kl-mutation}"
 only=""
-[ "${1:-}" = "--only" ] && only="${2:-}"
+last=0
+case "${1:-}" in
+  --only) only="${2:-}" ;;
+  --last) last="${2:-}"; [[ "$last" =~ ^[1-9][0-9]*$ ]] || { echo "--last needs a positive count" >&2; exit 2; } ;;
+  "") ;;
+  *) echo "usage: $0 [--only SUBSTRING | --last N]" >&2; exit 2 ;;
+esac
+# Entries (not comments or blank lines) to skip before the first one checked.
+entries=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$list")
+skip=$(( last > 0 && entries > last ? entries - last : 0 ))
 
 if [ "$(cd "$work" 2>/dev/null && pwd)" = "$root" ]; then
   # In place: faster (the build exists), but only on a clean tree, since every file is restored from git.
@@ -32,6 +42,7 @@ export QT_QPA_PLATFORM=offscreen KL_PYTHON=/usr/bin/python3
 killed=0; survived=0; results=()
 while IFS=$'\t' read -r file from to target regex why; do
   [ -z "$file" ] || [ "${file:0:1}" = "#" ] && continue
+  [ "$skip" -gt 0 ] && { skip=$((skip - 1)); continue; }
   [ -n "$only" ] && [[ "$file $why" != *$only* ]] && continue
   # Exactly one occurrence, replaced with Python (no shell quoting of C++ text).
   if ! /usr/bin/python3 - "$work/$file" "$from" "$to" <<'PY'

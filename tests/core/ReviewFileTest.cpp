@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <grp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace kl::core {
@@ -170,7 +172,8 @@ TEST(ReviewFile, SaveCopyWritesAWholeReviewAndLeavesTheOriginal) {
     auto file = test::makeReview(dir.file("r.klreview"));
     auto task = file.tasks().add("a", "A", {});
     ASSERT_TRUE(task);
-    ASSERT_TRUE(file.annotations().create(note(task->id, Anchor::timeRange(0, 10), Severity::Major, "perf.overlap", "al")));
+    ASSERT_TRUE(
+        file.annotations().create(note(task->id, Anchor::timeRange(0, 10), Severity::Major, "perf.overlap", "al")));
 
     ASSERT_TRUE(file.saveCopy(dir.file("copy.klreview")));
     auto copy = ReviewFile::open(dir.file("copy.klreview"));
@@ -278,20 +281,55 @@ TEST(ReviewFile, TwoConnectionsSeeEachOthersEdits) {
     EXPECT_EQ(second->annotations().list()->size(), 10u);
 }
 
-TEST(ReviewFile, ReadOnlyFileOpensReadOnlyWithReason) {
-    if (::geteuid() == 0) {
-        GTEST_SKIP() << "root can write to read-only files (ReadOnlyReviewTest covers a read-only mount)";
+/// The read-only checks of a review nobody may write; 0 when all hold, else the number of the first that failed
+/// (run in a child that has dropped to nobody when the test runs as root, who can write to any file).
+int readOnlyChecks(const std::string& path) {
+    auto file = ReviewFile::open(path);
+    if (!file) {
+        return 2;
     }
+    if (!file->readOnly()) {
+        return 3;
+    }
+    if (file->readOnlyReason().find("not writable") == std::string::npos) {
+        return 4;
+    }
+    if (!file->tasks().list()) {
+        return 5;
+    }
+    return file->tasks().add("t", "T", {}) ? 6 : 0;
+}
+
+TEST(ReviewFile, ReadOnlyFileOpensReadOnlyWithReason) {
     TempDir dir;
     const std::string path = dir.file("r.klreview");
     { auto file = test::makeReview(path); }
-    std::filesystem::permissions(path, std::filesystem::perms::owner_read);
-    auto file = ReviewFile::open(path);
-    ASSERT_TRUE(file) << formatError(file.error());
-    EXPECT_TRUE(file->readOnly());
-    EXPECT_NE(file->readOnlyReason().find("not writable"), std::string::npos) << file->readOnlyReason();
-    EXPECT_TRUE(file->tasks().list());
-    EXPECT_FALSE(file->tasks().add("t", "T", {}));
+    namespace fs = std::filesystem;
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    if (::geteuid() != 0) {
+        EXPECT_EQ(readOnlyChecks(path), 0);
+        return;
+    }
+    // Root writes to read-only files: the checks run in a child that drops to nobody (uid 65534), so the test
+    // holds where CI runs as root instead of being skipped there. Nobody needs to reach the file.
+    fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec);
+    constexpr int kCannotDrop = 100;
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        constexpr uid_t kNobody = 65534;
+        if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) {
+            ::_exit(kCannotDrop);
+        }
+        ::_exit(readOnlyChecks(path));
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the child died";
+    ASSERT_NE(WEXITSTATUS(status), kCannotDrop) << "root could not drop to nobody";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "check " << WEXITSTATUS(status) << " of readOnlyChecks failed as nobody";
 }
 
 } // namespace

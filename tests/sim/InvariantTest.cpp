@@ -1,6 +1,5 @@
 #include "TestIr.h"
 
-#include "engine/DependencyTracker.h"
 #include "engine/SimListener.h"
 #include "ir/IrLoader.h"
 #include "engine/Simulator.h"
@@ -21,7 +20,11 @@ namespace {
 /// previous iteration's tiles. Tiles are small enough that the live set always fits, unless `spilling`: then
 /// five long-lived 48 KiB tiles (more than trn1's 192 and trn2's 224 KiB of SBUF) are written first and each
 /// iteration reads one of them: a spilled one comes back and pushes another out.
-TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false) {
+/// `readers`: right after the tile `r` is written, two to five instructions on different engines (VectorE,
+/// ScalarE, GpSimdE, TensorE as a matmul's moving operand, a DMA store) each read part of it into a tile or HBM
+/// buffer of their own; their indices go to `readerOf` (instruction index -> the writer they read).
+TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false, bool readers = false,
+                std::map<int, int>* readerOf = nullptr) {
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     TestIr t;
@@ -50,7 +53,45 @@ TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false) {
                   {{"accumulate", j > 0}});
         }
         const int r = t.buffer("r", "sbuf", {128, free}, "float32");
-        t.add("tensor_copy", "vector", {t.whole(r)}, {t.whole(acc)});
+        const int writer = t.add("tensor_copy", "vector", {t.whole(r)}, {t.whole(acc)});
+        std::vector<int> order{0, 1, 2, 3, 4};
+        const int readerCount = readers ? pick(2, 5) : 0;
+        if (readers) {
+            std::shuffle(order.begin(), order.end(), rng);
+        }
+        for (int k = 0; k < readerCount; ++k) {
+            // Half the time the first reader reads the whole tile: a read that covers the write must not make the
+            // tracker forget the write, or the readers after it would not wait for the writer.
+            const bool whole = k == 0 && pick(0, 1) == 1;
+            const int pc = whole ? 128 : 64;
+            const int count = whole ? free : free / 2;
+            const int p0 = whole ? 0 : pick(0, 1) * 64;
+            const int lo = whole ? 0 : pick(0, free / 2);
+            const TestIr::Json src = t.part(r, p0, pc, lo, count);
+            int at = -1;
+            switch (order[static_cast<std::size_t>(k)]) {
+            case 0:
+            case 1:
+            case 2: {
+                const int own = t.buffer("rd", "sbuf", {pc, count}, "float32");
+                const char* engine = engines[order[static_cast<std::size_t>(k)]];
+                at = t.add(k % 2 == 0 ? "tensor_copy" : "activation", engine, {t.whole(own)}, {src});
+                break;
+            }
+            case 3: {
+                const int own = t.buffer("rp", "psum", {128, count}, "float32");
+                at = t.add("nc_matmul", "tensor", {t.whole(own)}, {t.part(a, 0, pc, 0, 128 < free ? 128 : free), src});
+                break;
+            }
+            default: {
+                const int own = t.buffer("ro", "hbm", {pc, count}, "float32");
+                at = t.add("dma_copy", "dma", {t.whole(own)}, {src});
+            }
+            }
+            if (readerOf != nullptr) {
+                (*readerOf)[at] = writer;
+            }
+        }
         for (int j = pick(0, 4); j > 0; --j) {
             const std::string op = ops[pick(0, 4)];
             const int lo = pick(0, free / 2);
@@ -72,6 +113,68 @@ TestIr randomIr(std::uint32_t seed, int iterations, bool spilling = false) {
     return t;
 }
 
+/// The elements an access touches, computed here from the IR's JSON (docs/kernel-ir.md: partitions
+/// [part[0], part[0] + part[1]) of an on-chip buffer, HBM has none; flat free-dimension elements offset +
+/// sum(i_k * stride_k), 0 <= i_k < count_k), not with the simulator's regionOf: disjoint sorted element
+/// intervals, exact rather than a bounding box.
+struct OracleRegion {
+    std::int64_t partLo = 0;
+    std::int64_t partHi = 1;
+    std::vector<std::pair<std::int64_t, std::int64_t>> runs; ///< [first, last + 1), sorted, disjoint
+
+    [[nodiscard]] bool overlaps(const OracleRegion& o) const {
+        if (partHi <= o.partLo || o.partHi <= partLo) {
+            return false;
+        }
+        for (std::size_t i = 0, j = 0; i < runs.size() && j < o.runs.size();) {
+            if (runs[i].second <= o.runs[j].first) {
+                ++i;
+            } else if (o.runs[j].second <= runs[i].first) {
+                ++j;
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+OracleRegion oracleRegion(const TestIr::Json& access) {
+    OracleRegion r;
+    if (access.contains("part")) {
+        r.partLo = access["part"][0].get<std::int64_t>();
+        r.partHi = r.partLo + access["part"][1].get<std::int64_t>();
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims; // stride, count; the innermost stride-1 dim is a run
+    for (const auto& d : access["pattern"]) {
+        dims.emplace_back(d[0].get<std::int64_t>(), d[1].get<std::int64_t>());
+    }
+    std::int64_t runLength = 1;
+    if (!dims.empty() && dims.back().first == 1) {
+        runLength = dims.back().second;
+        dims.pop_back();
+    }
+    std::vector<std::int64_t> starts{access["offset"].get<std::int64_t>()};
+    for (const auto& [stride, count] : dims) {
+        std::vector<std::int64_t> next;
+        for (const std::int64_t base : starts) {
+            for (std::int64_t i = 0; i < count; ++i) {
+                next.push_back(base + i * stride);
+            }
+        }
+        starts = std::move(next);
+    }
+    std::sort(starts.begin(), starts.end());
+    for (const std::int64_t first : starts) {
+        if (!r.runs.empty() && first <= r.runs.back().second) {
+            r.runs.back().second = std::max(r.runs.back().second, first + runLength);
+        } else {
+            r.runs.emplace_back(first, first + runLength);
+        }
+    }
+    return r;
+}
+
 } // namespace
 
 TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
@@ -79,7 +182,10 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
     for (std::uint32_t seed = 1; seed <= 18; ++seed) {
         const bool spilling = seed > 12; // 13..18: the working set needs spills
         SCOPED_TRACE(testing::Message() << "seed " << seed);
-        const KernelIr ir = randomIr(seed, 40, spilling).load();
+        std::map<int, int> readerOf;
+        const TestIr program = randomIr(seed, 40, spilling, true, &readerOf);
+        const TestIr::Json doc = TestIr::Json::parse(program.str());
+        const KernelIr ir = program.load();
         auto result = Simulator::run(ir, hw);
         ASSERT_TRUE(result.has_value());
         const SimResult& r = **result;
@@ -132,23 +238,24 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
             lsEndOf[tl.lsIndex(k)] = tl.lsEndPs(k);
         }
         struct Access {
-            std::uint32_t buf;
-            Region region;
+            std::int64_t buf;
+            OracleRegion region;
             bool write;
             TimePs start;
             TimePs end;
         };
         std::vector<std::vector<Access>> accesses(tl.size());
         for (std::size_t i = 0; i < tl.size(); ++i) {
-            const Instruction& in = ir.instructions()[i];
-            const bool mm = in.op == Op::NcMatmul;
-            for (const AccessPattern& ap : ir.dsts(in)) {
-                accesses[i].push_back({ap.buffer, regionOf(ir, ap), true, tl.mainStartPs(i), tl.endPs(i)});
+            const TestIr::Json& in = doc["instructions"][i];
+            const bool mm = in["op"] == "nc_matmul";
+            for (const TestIr::Json& ap : in["dst"]) {
+                accesses[i].push_back(
+                    {ap["buf"].get<std::int64_t>(), oracleRegion(ap), true, tl.mainStartPs(i), tl.endPs(i)});
             }
             std::size_t s = 0;
-            for (const AccessPattern& ap : ir.srcs(in)) {
-                const bool stationary = mm && s++ == 0;
-                accesses[i].push_back({ap.buffer, regionOf(ir, ap), false,
+            for (const TestIr::Json& ap : in["src"]) {
+                const bool stationary = mm && s++ == 0; // read by LoadStationary (docs/simulator.md, TensorE)
+                accesses[i].push_back({ap["buf"].get<std::int64_t>(), oracleRegion(ap), false,
                                        stationary ? lsStartOf[i] : tl.mainStartPs(i),
                                        stationary ? lsEndOf[i] : tl.endPs(i)});
             }
@@ -164,6 +271,19 @@ TEST(Invariants, RandomProgramsRespectEnginesDependenciesAndCapacity) {
                         }
                     }
                 }
+            }
+        }
+
+        // 2b. Several readers on different engines of a freshly written tile: each waits for the writer (checked
+        // above), and a reader held by a dependency is held by that writer, never by another reader (two reads
+        // never conflict). The readers' own destinations are new, so the writer is their only conflict.
+        ASSERT_GE(readerOf.size(), 80u);
+        for (const auto& [reader, writer] : readerOf) {
+            const auto i = static_cast<std::size_t>(reader);
+            ASSERT_GE(tl.mainStartPs(i), tl.endPs(static_cast<std::size_t>(writer))) << "reader #" << reader;
+            if (tl.cause(i) == WaitCause::Dependency) {
+                EXPECT_EQ(tl.waitOn(i), static_cast<std::uint32_t>(writer))
+                    << "seed " << seed << ": reader #" << reader << " waited on #" << tl.waitOn(i);
             }
         }
 
@@ -352,6 +472,46 @@ TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
             EXPECT_EQ(r.dma.bytesInFlight, inFlight);
             EXPECT_EQ(r.dma.activeTransfers, active);
             EXPECT_EQ(r.dma.bytesPerNs, rate);
+        }
+    }
+}
+
+} // namespace kl::sim::test
+
+namespace kl::sim::test {
+
+// The same promise on a small program where the writer is slow (a 4 MiB load): the readers on VectorE, ScalarE,
+// GpSimdE, TensorE and a DMA queue all start when the load ends, each held by the load and none by another
+// reader (reads never conflict), whatever order they come in and whether the first reads the whole tile.
+TEST(Invariants, ReadersOnDifferentEnginesOfAFreshTileWaitForTheWriterOnly) {
+    for (const bool firstReadsWhole : {false, true}) {
+        SCOPED_TRACE(firstReadsWhole ? "first reader reads the whole tile" : "readers read halves");
+        TestIr t;
+        const int h = t.buffer("h", "hbm", {128, 16384}, "float32");
+        const int s = t.buffer("s", "sbuf", {128, 8192}, "float32");
+        const int st = t.buffer("st", "sbuf", {128, 128});
+        t.add("memset", "gpsimd", {t.whole(st)}, {});
+        const int writer = t.add("dma_copy", "dma", {t.whole(s)}, {t.hbm(h, 0, 128, 8192, 16384)});
+        std::vector<int> readers;
+        const int v = t.buffer("v", "sbuf", {128, 8192}, "float32");
+        readers.push_back(
+            t.add("tensor_copy", "vector", {t.whole(v)}, {firstReadsWhole ? t.whole(s) : t.part(s, 0, 64, 0, 512)}));
+        const int a = t.buffer("a", "sbuf", {64, 512}, "float32");
+        readers.push_back(t.add("activation", "scalar", {t.whole(a)}, {t.part(s, 64, 64, 512, 512)}));
+        const int g = t.buffer("g", "sbuf", {64, 512}, "float32");
+        readers.push_back(t.add("tensor_copy", "gpsimd", {t.whole(g)}, {t.part(s, 0, 64, 100, 512)}));
+        const int p = t.buffer("p", "psum", {128, 512}, "float32");
+        readers.push_back(t.add("nc_matmul", "tensor", {t.whole(p)}, {t.whole(st), t.part(s, 0, 128, 0, 512)}));
+        const int o = t.buffer("o", "hbm", {128, 512}, "float32");
+        readers.push_back(t.add("dma_copy", "dma", {t.whole(o)}, {t.part(s, 0, 128, 1024, 512)}));
+        const auto r = *Simulator::run(t.load(), profile("trn1"));
+        const TimelineData& tl = r->timeline;
+        const TimePs loaded = tl.endPs(static_cast<std::size_t>(writer));
+        for (const int reader : readers) {
+            const auto i = static_cast<std::size_t>(reader);
+            EXPECT_GE(tl.mainStartPs(i), loaded) << "reader #" << reader << " started before the load ended";
+            EXPECT_EQ(tl.cause(i), WaitCause::Dependency) << "reader #" << reader;
+            EXPECT_EQ(tl.waitOn(i), static_cast<std::uint32_t>(writer)) << "reader #" << reader;
         }
     }
 }

@@ -15,13 +15,19 @@ namespace kl::sim::test {
 namespace {
 
 // trn1.json values, as its sources state them (quoted here so the test does not read the code's own copy).
-constexpr double kEfficiencyTable[][2] = {{32, 0.05}, {128, 0.2}, {256, 0.38}, {512, 0.4}, {1024, 0.42}};
+// The formula: docs/simulator.md, DMA section (line 228): "linear in log2(bytes) between points, clamped at the
+// ends"; the table's shape from the NKI DMA bandwidth guide (nki/deep-dives/nki-dma-bandwidth-guide.rst).
+constexpr double kEfficiencyTable[][2] = {{32, 0.05},   {128, 0.2},   {256, 0.38}, {512, 0.4},
+                                          {1024, 0.42}, {2048, 0.75}, {4096, 1.0}};
 constexpr double kEngineBytesPerNs = 17;   // NKI DMA bandwidth guide: 17 B/ns per engine on Trainium1
 constexpr double kPartitionsPerEngine = 8; // DMA overview: 16 engines over 128 partitions
 constexpr double kFixedLatencyNs = 1300;   // DMA bandwidth guide: ~1300 ns per transfer
 
 /// Linear interpolation in log2 of the bytes per partition between the table's neighbours (docs/simulator.md).
 double expectedEfficiency(double bytes) {
+    if (bytes <= kEfficiencyTable[0][0]) {
+        return kEfficiencyTable[0][1];
+    }
     for (std::size_t i = 1; i < std::size(kEfficiencyTable); ++i) {
         const double x0 = kEfficiencyTable[i - 1][0], y0 = kEfficiencyTable[i - 1][1];
         const double x1 = kEfficiencyTable[i][0], y1 = kEfficiencyTable[i][1];
@@ -52,11 +58,29 @@ TEST(Oracle, TensorTensorOnAStridedBf16OperandTakesTheSlowPath) {
 
 TEST(Oracle, DmaEfficiencyIsInterpolatedInLog2OfTheTransferSize) {
     const HardwareProfile hw = profile("trn1");
-    for (const double bytes : {33.0, 64.0, 100.0, 181.0, 200.0, 300.0, 700.0}) {
+    for (const double bytes :
+         {8.0, 32.0, 33.0, 64.0, 100.0, 181.0, 200.0, 300.0, 700.0, 1500.0, 3000.0, 4096.0, 65536.0}) {
         EXPECT_NEAR(hw.dmaEfficiency(bytes), expectedEfficiency(bytes), 1e-12) << bytes << " bytes per partition";
     }
     // The two differ most at 64 B: log2 gives 0.125, a straight line between 32 and 128 would give 0.1.
     EXPECT_NEAR(hw.dmaEfficiency(64), 0.125, 1e-12);
+}
+
+TEST(Oracle, ATransferBetweenTablePointsTakesTheInterpolatedTime) {
+    // The whole transfer, through the simulator: 128 partitions (16 engines x 17 B/ns, the pool's 272 B/ns) at
+    // bytes per partition between table points; the data moves at 272 x efficiency after the fixed latency.
+    for (const std::int64_t bytesPerPartition : {64, 96, 384, 768, 1536, 3072}) {
+        TestIr t;
+        const std::int64_t freeElems = bytesPerPartition / 4; // float32
+        const int src = t.buffer("a", "hbm", {128, freeElems}, "float32");
+        const int dst = t.buffer("s", "sbuf", {128, freeElems}, "float32");
+        t.add("dma_copy", "dma", {t.whole(dst)}, {t.whole(src)});
+        const auto result = *Simulator::run(t.load(), profile("trn1"));
+        const double bytes = static_cast<double>(128 * bytesPerPartition);
+        const double rate = 16 * kEngineBytesPerNs * expectedEfficiency(static_cast<double>(bytesPerPartition));
+        EXPECT_NEAR(static_cast<double>(result->timeline.endPs(0)) / 1000.0, kFixedLatencyNs + bytes / rate, 1.0)
+            << bytesPerPartition << " bytes per partition";
+    }
 }
 
 TEST(Oracle, ATransferOverPartitionsNotAMultipleOfEightUsesTheEnginesItTouches) {
