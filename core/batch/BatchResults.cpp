@@ -86,12 +86,14 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
                              "give --out a new file name or a results file of an earlier batch");
         }
     }
-    auto ready = db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
+    // The id and the tables in one transaction: several workers (or a reader) may create the same results file at
+    // once, and none may see a non-empty file without its id and take it for someone else's file.
+    // An existing file only gets what is missing (IF NOT EXISTS), so a read-only results file still opens.
+    auto ready = existed ? db->exec(kSchema)
+                         : db->exec(fmt::format("BEGIN IMMEDIATE; PRAGMA application_id = {}; {} COMMIT;",
+                                                kApplicationId, kSchema));
     if (ready) {
-        ready = db->exec(kSchema);
-    }
-    if (ready && !existed) {
-        ready = db->exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+        ready = db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     }
     if (!ready) {
         return std::unexpected(ready.error());
