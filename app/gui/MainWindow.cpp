@@ -314,6 +314,8 @@ void MainWindow::buildMenus() {
         action->setCheckable(true);
         action->setChecked(mode == ColourBy::Engine);
         colourings->addAction(action);
+        connect(m_page->timeline(), &views::TimelineView::colourByChanged, action,
+                [action, mode = mode](ColourBy now) { action->setChecked(now == mode); });
     }
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
