@@ -1,6 +1,7 @@
 // kernellens: the desktop workbench. Opens what it is given on the command line.
 #include "gui/MainWindow.h"
 #include "gui/Theme.h"
+#include "gui/Workspaces.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,6 +18,10 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption workspace(QStringLiteral("workspace"),
+                                       QStringLiteral("Layout to open in: review, teaching or compare."),
+                                       QStringLiteral("name"));
+    parser.addOption(workspace);
     parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
 
@@ -29,6 +34,10 @@ int main(int argc, char** argv) {
     }
     for (const QString& path : paths) {
         window.openPath(path);
+    }
+    if (kl::app::Workspaces::Kind kind; parser.isSet(workspace) &&
+                                        kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
+        window.workspaces()->switchTo(kind);
     }
     return app.exec();
 }

@@ -129,9 +129,9 @@ private slots:
                      qPrintable(QStringLiteral("t=%1: timeline x %2, plots x %3").arg(t).arg(onTimeline).arg(onPlots)));
         }
         // The same ticks as the ruler, in the same unit.
-        const auto ruler = kl::views::computeTimeTicks(view->visibleStart(), view->visibleEnd(),
-                                                       view->width() - TimelineView::kLabelWidth,
-                                                       TimelineView::kTickSpacingPx);
+        const auto ruler =
+            kl::views::computeTimeTicks(view->visibleStart(), view->visibleEnd(),
+                                        view->width() - TimelineView::kLabelWidth, TimelineView::kTickSpacingPx);
         const QVector<double> ticks = page.plots()->tickPositions();
         QCOMPARE(ticks.size(), static_cast<qsizetype>(ruler.ticks.size()));
         for (qsizetype k = 0; k < ticks.size(); ++k) {
@@ -216,7 +216,8 @@ private slots:
         const QColor darkBase(28, 30, 35); // kl::app's dark palette base
         for (int slot = 0; slot < kl::views::TimelineColours::kStyleCount; ++slot) {
             const QString name = kl::views::TimelineColours::slotLabel(slot);
-            const double light = kl::views::contrastRatio(kl::views::TimelineColours::slotColour(slot, false), lightBase);
+            const double light =
+                kl::views::contrastRatio(kl::views::TimelineColours::slotColour(slot, false), lightBase);
             const double dark = kl::views::contrastRatio(kl::views::TimelineColours::slotColour(slot, true), darkBase);
             QVERIFY2(light >= 3.0, qPrintable(QStringLiteral("%1 on light: %2").arg(name).arg(light)));
             QVERIFY2(dark >= 3.0, qPrintable(QStringLiteral("%1 on dark: %2").arg(name).arg(dark)));

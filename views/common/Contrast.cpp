@@ -43,6 +43,8 @@ QColor ensureContrast(const QColor& colour, const QColor& background, double min
     return out;
 }
 
-bool isDarkPalette(const QPalette& palette) { return palette.color(QPalette::Base).lightness() < 128; }
+bool isDarkPalette(const QPalette& palette) {
+    return palette.color(QPalette::Base).lightness() < 128;
+}
 
 } // namespace kl::views

@@ -7,7 +7,9 @@
 
 namespace kl::views {
 
-PlotTheme::PlotTheme(QCustomPlot* plot) : QObject(plot) { plot->installEventFilter(this); }
+PlotTheme::PlotTheme(QCustomPlot* plot) : QObject(plot) {
+    plot->installEventFilter(this);
+}
 
 PlotTheme* PlotTheme::follow(QCustomPlot* plot) {
     apply(plot, plot->palette());

@@ -82,6 +82,8 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     m_legend->setMargins(QMargins(0, 2, 0, 0));
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
 
+    // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
+    m_plot->setMinimumSize(200, 120);
     QCPAxisRect* memory = addRect(tr("SBUF/PSUM %"));
     QCPAxisRect* dma = addRect(tr("DMA GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
@@ -93,9 +95,9 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
         rect->axis(QCPAxis::atBottom)->setTickLabels(false);
     }
 
-    m_sbuf = addStepGraph(m_plot, memory, tr("SBUF % of capacity"), QColor(), true);
-    m_psum = addStepGraph(m_plot, memory, tr("PSUM % of capacity"), QColor(), false);
-    m_dma = addStepGraph(m_plot, dma, tr("DMA bandwidth (GB/s)"), QColor(), true);
+    m_sbuf = addStepGraph(m_plot, memory, tr("SBUF"), QColor(), true);
+    m_psum = addStepGraph(m_plot, memory, tr("PSUM"), QColor(), false);
+    m_dma = addStepGraph(m_plot, dma, tr("DMA bandwidth"), QColor(), true);
     m_compute = addStepGraph(m_plot, overlap, tr("compute busy"), QColor(), true);
     m_exposed = addStepGraph(m_plot, overlap, tr("exposed DMA"), QColor(), true);
     for (QCPGraph* graph : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {

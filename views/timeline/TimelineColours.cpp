@@ -34,7 +34,9 @@ static_assert(TimelineColours::kStyleCount == sim::kComputeLanes + 1, "one style
 
 } // namespace
 
-int TimelineColours::slotOf(std::uint16_t lane) { return std::min<int>(lane, kStyleCount - 1); }
+int TimelineColours::slotOf(std::uint16_t lane) {
+    return std::min<int>(lane, kStyleCount - 1);
+}
 
 QColor TimelineColours::slotColour(int slot, bool dark) {
     const LaneStyle& style = kStyles[static_cast<std::size_t>(std::clamp(slot, 0, kStyleCount - 1))];

@@ -45,7 +45,9 @@ TimelineLegend::TimelineLegend(TimelineView* view, QWidget* parent) : QWidget(pa
     refresh();
 }
 
-QSize TimelineLegend::sizeHint() const { return {600, m_chooser->sizeHint().height() + 4}; }
+QSize TimelineLegend::sizeHint() const {
+    return {600, m_chooser->sizeHint().height() + 4};
+}
 
 void TimelineLegend::refresh() {
     m_entries.clear();
@@ -53,8 +55,8 @@ void TimelineLegend::refresh() {
     const auto mode = m_view->colourBy();
     if (mode == TimelineView::ColourBy::Engine) {
         for (int slot = 0; slot < TimelineColours::kStyleCount; ++slot) {
-            m_entries.push_back({TimelineColours::slotLabel(slot),
-                                 TimelineColours::slotColour(slot, isDarkPalette(palette()))});
+            m_entries.push_back(
+                {TimelineColours::slotLabel(slot), TimelineColours::slotColour(slot, isDarkPalette(palette()))});
         }
     } else if (m_view->rows() != nullptr) {
         collectKeys(mode == TimelineView::ColourBy::Operation);
