@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     for (const QString& path : paths) {
         window.openPath(path);
     }
-    if (kl::app::Workspaces::Kind kind; parser.isSet(workspace) &&
-                                        kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
+    if (kl::app::Workspaces::Kind kind;
+        parser.isSet(workspace) && kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
         window.workspaces()->switchTo(kind);
     }
     return app.exec();

@@ -255,7 +255,9 @@ void CompareView::highlightNkiLines(int first, int last) {
     }
 }
 
-bool CompareView::hasNote() const { return !m_note->isHidden(); }
+bool CompareView::hasNote() const {
+    return !m_note->isHidden();
+}
 
 void CompareView::setNote(const QString& text, sim::TimePs t0, sim::TimePs t1) {
     if (text.isEmpty()) {

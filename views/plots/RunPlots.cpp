@@ -66,6 +66,7 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
     m_plot->plotLayout()->clear();
+    m_plot->setAutoAddPlottableToLegend(false); // the default legend went with clear(); ours is added below
     m_plot->plotLayout()->setRowSpacing(2);
     // Step plots are axis-aligned: antialiasing adds nothing, and antialiased fills of thousands of steps cost
     // seconds per replot in the raster engine.
@@ -83,8 +84,8 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
 
     // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
-    m_plot->setMinimumSize(200, 120);
-    QCPAxisRect* memory = addRect(tr("SBUF/PSUM %"));
+    m_plot->setMinimumSize(200, 200); // three plots of ~55 px: their axis labels and ticks must not collide
+    QCPAxisRect* memory = addRect(tr("On-chip %"));
     QCPAxisRect* dma = addRect(tr("DMA GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
     memory->axis(QCPAxis::atLeft)->setRange(0, 105);
@@ -128,8 +129,8 @@ void RunPlots::applyColours() {
     const bool dark = isDarkPalette(palette());
     const auto colour = [dark](int slot) { return TimelineColours::slotColour(slot, dark); };
     const QColor exposed = dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
-    const std::pair<QCPGraph*, QColor> graphs[] = {{m_sbuf, colour(1)}, {m_psum, colour(4)},    {m_dma, colour(5)},
-                                                   {m_compute, colour(3)}, {m_exposed, exposed}};
+    const std::pair<QCPGraph*, QColor> graphs[] = {
+        {m_sbuf, colour(1)}, {m_psum, colour(4)}, {m_dma, colour(5)}, {m_compute, colour(3)}, {m_exposed, exposed}};
     for (const auto& [graph, c] : graphs) {
         graph->setPen(QPen(c, 0)); // cosmetic: the raster engine strokes it fast
         if (graph->brush().style() != Qt::NoBrush) {
@@ -160,11 +161,13 @@ QCPAxisRect* RunPlots::addRect(const QString& label) {
     m_plot->plotLayout()->addElement(row, 0, rect);
     rect->setupFullAxesBox(false);
     rect->axis(QCPAxis::atLeft)->setLabel(label);
-    rect->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker(rect->axis(QCPAxis::atBottom))));
+    rect->axis(QCPAxis::atBottom)
+        ->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker(rect->axis(QCPAxis::atBottom))));
     rect->axis(QCPAxis::atTop)->setTicker(rect->axis(QCPAxis::atBottom)->ticker());
     rect->setAutoMargins(QCP::msBottom | QCP::msTop);
     rect->setMargins(QMargins(80, 0, 10, 0));
     rect->setMinimumSize(100, 50);
+    rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3); // a plot is ~60 px tall: three labels fit
     return rect;
 }
 

@@ -12,8 +12,12 @@ QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
 QString t(sim::TimePs ps) { return QString::fromStdString(formatTime(ps)); }
 /// An instant shown precisely enough that two instants `span` apart read differently.
-QString t(sim::TimePs ps, sim::TimePs span) { return QString::fromStdString(formatTimeFor(ps, span)); }
-QString bytes(double n) { return QString::fromStdString(formatBytes(n)); }
+QString t(sim::TimePs ps, sim::TimePs span) {
+    return QString::fromStdString(formatTimeFor(ps, span));
+}
+QString bytes(double n) {
+    return QString::fromStdString(formatBytes(n));
+}
 
 QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='padding-right:10px'><b>%1</b></td><td>%2</td></tr>").arg(key, value);
@@ -84,8 +88,9 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
                                    ? tr("%1 elements").arg(perPartition)
                                    : tr("partitions %1-%2 x %3 elements").arg(ap.partStart).arg(ap.partStart + ap.partCount - 1).arg(perPartition);
         html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7</li>")
-                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory), shape.join(QLatin1Char('x')),
-                         dtypeLabel(buffer.dtype), region, bytes(static_cast<double>(byteCount)));
+                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory),
+                         shape.join(QLatin1Char('x')), dtypeLabel(buffer.dtype), region,
+                         bytes(static_cast<double>(byteCount)));
     };
     for (const auto& ap : m_ir->dsts(in)) {
         add("dst", ap);
@@ -126,8 +131,9 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     html += QStringLiteral("</table>");
     if (m_ir && index < m_ir->instructions().size()) {
         const auto& in = m_ir->instructions()[index];
-        html += tr("<p><b>Operands</b> (%1 elements, %2)</p>").arg(in.elements).arg(bytes(static_cast<double>(in.bytes))) +
-                operandsHtml(in);
+        html +=
+            tr("<p><b>Operands</b> (%1 elements, %2)</p>").arg(in.elements).arg(bytes(static_cast<double>(in.bytes))) +
+            operandsHtml(in);
     }
     setHtml(html);
 }

@@ -66,7 +66,9 @@ TimePs resolutionFor(TimePs span) {
     return resolution;
 }
 
-std::string formatTimeFor(TimePs t, TimePs span) { return formatTime(t, resolutionFor(span)); }
+std::string formatTimeFor(TimePs t, TimePs span) {
+    return formatTime(t, resolutionFor(span));
+}
 
 std::string formatBytes(double bytes) {
     static constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB"};

@@ -73,7 +73,8 @@ bool TimelinePage::eventFilter(QObject* watched, QEvent* event) {
 
 void TimelinePage::alignPlots() {
     // The lanes span [kLabelWidth, width) of the timeline view; the plot areas must span the same pixels.
-    const int left = m_timeline->mapTo(this, QPoint(TimelineView::kLabelWidth, 0)).x() - m_plots->mapTo(this, QPoint(0, 0)).x();
+    const int left =
+        m_timeline->mapTo(this, QPoint(TimelineView::kLabelWidth, 0)).x() - m_plots->mapTo(this, QPoint(0, 0)).x();
     const int right = (m_plots->mapTo(this, QPoint(0, 0)).x() + m_plots->width()) -
                       (m_timeline->mapTo(this, QPoint(0, 0)).x() + m_timeline->width());
     m_plots->setHorizontalMargins(std::max(0, left), std::max(0, right));

@@ -21,8 +21,8 @@ class TimelineLegend;
 class TimelineView;
 
 /// The centre-bottom page: the colour legend, the timeline and its plots on one time axis (same unit, same
-/// ticks, plot areas lined up with the lanes to the pixel whether or not the timeline has a scroll bar). Until a run arrives it says what
-/// will appear (or what is happening: tracing, simulating, failed).
+/// ticks, plot areas lined up with the lanes to the pixel whether or not the timeline has a scroll bar). Until a run
+/// arrives it says what will appear (or what is happening: tracing, simulating, failed).
 class TimelinePage : public QWidget {
     Q_OBJECT
 public:

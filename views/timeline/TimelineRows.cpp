@@ -66,8 +66,8 @@ void TimelineRows::buildBusyPrefixes() {
         const std::size_t n = ls ? tl.lsCount() : row.indices.size();
         row.busyPrefix.assign(n + 1, 0);
         for (std::size_t k = 0; k < n; ++k) {
-            const TimePs busy = ls ? tl.lsEndPs(k) - tl.lsStartPs(k)
-                                   : tl.endPs(row.indices[k]) - tl.mainStartPs(row.indices[k]);
+            const TimePs busy =
+                ls ? tl.lsEndPs(k) - tl.lsStartPs(k) : tl.endPs(row.indices[k]) - tl.mainStartPs(row.indices[k]);
             row.busyPrefix[k + 1] = row.busyPrefix[k] + busy;
         }
     }
@@ -303,11 +303,12 @@ std::optional<std::uint32_t> TimelineRows::hitTest(std::size_t row, TimePs t, Ti
 }
 
 std::size_t TimelineRows::memoryBytes() const {
-    std::size_t bytes = sizeof(*this) + (m_dmaBusyStart.capacity() + m_dmaBusyEnd.capacity() +
-                                         m_dmaBusyPrefix.capacity()) * sizeof(TimePs);
+    std::size_t bytes =
+        sizeof(*this) +
+        (m_dmaBusyStart.capacity() + m_dmaBusyEnd.capacity() + m_dmaBusyPrefix.capacity()) * sizeof(TimePs);
     for (const Row& row : m_allRows) {
-        bytes += row.indices.capacity() * sizeof(std::uint32_t) + row.busyPrefix.capacity() * sizeof(TimePs) +
-                 sizeof(Row);
+        bytes +=
+            row.indices.capacity() * sizeof(std::uint32_t) + row.busyPrefix.capacity() * sizeof(TimePs) + sizeof(Row);
     }
     return bytes;
 }

@@ -300,7 +300,9 @@ double TimelineView::rowBusyShare(std::size_t row) const {
 }
 
 QString TimelineView::rowLabel(std::size_t row) const {
-    return QStringLiteral("%1  %2%").arg(QString::fromStdString(m_rows->rowName(row))).arg(rowBusyShare(row) * 100, 0, 'f', 0);
+    return QStringLiteral("%1  %2%")
+        .arg(QString::fromStdString(m_rows->rowName(row)))
+        .arg(rowBusyShare(row) * 100, 0, 'f', 0);
 }
 
 void TimelineView::paintLabels(QPainter& painter) {
@@ -332,7 +334,8 @@ void TimelineView::paintLabels(QPainter& painter) {
 
 void TimelineView::paintMarks(QPainter& painter) {
     const bool dimming = !m_highlighted.empty();
-    const QColor summaryColour = TimelineColours::slotColour(TimelineColours::kStyleCount - 1, isDarkPalette(palette()));
+    const QColor summaryColour =
+        TimelineColours::slotColour(TimelineColours::kStyleCount - 1, isDarkPalette(palette()));
     for (const TimelineMark& mark : m_marks) {
         const int top = rowCentreY(mark.row) - kRowHeight / 2 + 3;
         const QRectF box(kLabelWidth + mark.x0, top, std::max(1.0, mark.x1 - mark.x0), kRowHeight - 6);
