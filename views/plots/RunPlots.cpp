@@ -84,9 +84,11 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
 
     // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
-    m_plot->setMinimumSize(200, 200); // three plots of ~55 px: their axis labels and ticks must not collide
-    QCPAxisRect* memory = addRect(tr("On-chip %"));
-    QCPAxisRect* dma = addRect(tr("DMA GB/s"));
+    // Three plots of at least 50 px under a legend row and over the time labels: below this QCustomPlot's
+    // layout squeezes the legend out of sight and the axis labels into each other.
+    m_plot->setMinimumSize(200, 240);
+    QCPAxisRect* memory = addRect(tr("Mem %"));
+    QCPAxisRect* dma = addRect(tr("GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
     memory->axis(QCPAxis::atLeft)->setRange(0, 105);
     overlap->axis(QCPAxis::atLeft)->setRange(0, 1.15);
