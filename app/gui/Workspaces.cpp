@@ -153,7 +153,8 @@ void Workspaces::tabifyCrowdedSides() {
 
 void Workspaces::keepOnScreen() {
     QScreen* screen = m_window->screen();
-    if (screen == nullptr || m_fitting || m_window->isMaximized() || m_window->isFullScreen()) {
+    if (screen == nullptr || m_fitting || !m_window->isVisible() || m_window->isMaximized() ||
+        m_window->isFullScreen()) {
         return;
     }
     m_fitting = true;

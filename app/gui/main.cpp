@@ -27,6 +27,11 @@ int main(int argc, char** argv) {
 
     kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
+    // The workspace's docks are chosen before the first show, so the window opens at its size with them.
+    if (kl::app::Workspaces::Kind kind;
+        parser.isSet(workspace) && kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
+        window.workspaces()->switchTo(kind);
+    }
     window.show();
     const QStringList paths = parser.positionalArguments();
     if (paths.isEmpty()) {
@@ -34,10 +39,6 @@ int main(int argc, char** argv) {
     }
     for (const QString& path : paths) {
         window.openPath(path);
-    }
-    if (kl::app::Workspaces::Kind kind;
-        parser.isSet(workspace) && kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
-        window.workspaces()->switchTo(kind);
     }
     return app.exec();
 }
