@@ -84,9 +84,9 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
 
     // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
-    // Three plots of at least 50 px under a legend row and over the time labels: below this QCustomPlot's
+    // Three plots of at least 35 px under a legend row and over the time labels: below this QCustomPlot's
     // layout squeezes the legend out of sight and the axis labels into each other.
-    m_plot->setMinimumSize(200, 240);
+    m_plot->setMinimumSize(200, 150);
     QCPAxisRect* memory = addRect(tr("Mem %"));
     QCPAxisRect* dma = addRect(tr("GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
@@ -168,7 +168,7 @@ QCPAxisRect* RunPlots::addRect(const QString& label) {
     rect->axis(QCPAxis::atTop)->setTicker(rect->axis(QCPAxis::atBottom)->ticker());
     rect->setAutoMargins(QCP::msBottom | QCP::msTop);
     rect->setMargins(QMargins(80, 0, 10, 0));
-    rect->setMinimumSize(100, 50);
+    rect->setMinimumSize(100, 35);
     rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3); // a plot is ~60 px tall: three labels fit
     return rect;
 }
