@@ -1,6 +1,7 @@
 #include "gui/MainWindow.h"
 
 #include "gui/FindingsController.h"
+#include "gui/FocusRestorer.h"
 #include "gui/BatchReviewAction.h"
 #include "gui/RecentFiles.h"
 #include "gui/ReportExportDialog.h"
@@ -14,6 +15,7 @@
 #include "gui/TrustGate.h"
 #include "gui/TrustedLocationsDialog.h"
 #include "gui/WorkspaceTrust.h"
+#include "gui/Workspaces.h"
 
 #include "common/PlaceholderPane.h"
 #include "common/ReadOnlyBanner.h"
@@ -80,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(QStringLiteral("KernelLens"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kernellens.svg")));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    new FocusRestorer(this); // shortcuts keep working after a modal dialog closes
     m_recent = new RecentFiles(this);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openPath);
     m_runner = new SimulationRunner(this);
@@ -205,6 +208,7 @@ QDockWidget* MainWindow::addPaneDock(const QString& title, const QString& object
 void MainWindow::buildDocks() {
     m_taskQueue = new QListWidget;
     m_taskQueue->setObjectName(QStringLiteral("taskQueue"));
+    m_taskQueue->setMinimumSize(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 24, fontMetrics().height() * 4);
     addPaneDock(tr("Tasks"), QStringLiteral("tasksDock"), m_taskQueue, Qt::LeftDockWidgetArea);
 
     m_inspector = new views::InspectorPane;
@@ -314,7 +318,11 @@ void MainWindow::buildMenus() {
         action->setCheckable(true);
         action->setChecked(mode == ColourBy::Engine);
         colourings->addAction(action);
+        connect(m_page->timeline(), &views::TimelineView::colourByChanged, action,
+                [action, mode = mode](ColourBy now) { action->setChecked(now == mode); });
     }
+    m_viewMenu->addSeparator();
+    m_workspaces = new Workspaces(this, m_viewMenu);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QAction* again = run->addAction(tr("&Simulate Again"), this, &MainWindow::startRun);
@@ -357,6 +365,7 @@ void MainWindow::restoreWindowState() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_workspaces->restoreLast();
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
     }
@@ -366,6 +375,7 @@ void MainWindow::saveWindowState() const {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    m_workspaces->saveCurrent();
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
     }

@@ -39,6 +39,7 @@ class ReviewSession;
 class ReviewController;
 class TeachingController;
 class TeamController;
+class Workspaces;
 
 /// The main window: owns the panes and docks of DESIGN.md's layout, the menus, and window state that
 /// persists between runs. It wires pages together; pages never know each other.
@@ -75,6 +76,7 @@ public:
     [[nodiscard]] TrustGate* trustGate() const { return m_trustGate; }
     [[nodiscard]] views::FindingsPane* findingsPane() const { return m_findingsPane; }
     [[nodiscard]] FindingsController* findings() const { return m_findings; }
+    [[nodiscard]] Workspaces* workspaces() const { return m_workspaces; }
     /// True while the timeline area shows the trust prompt instead of a run (nothing has run).
     [[nodiscard]] bool isAwaitingTrust() const;
     /// File > Trusted Locations: the trust decisions, with Remove.
@@ -158,6 +160,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusSummary = nullptr;
     QByteArray m_defaultState;
+    Workspaces* m_workspaces = nullptr;
 };
 
 } // namespace kl::app

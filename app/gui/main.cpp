@@ -1,6 +1,7 @@
 // kernellens: the desktop workbench. Opens what it is given on the command line.
 #include "gui/MainWindow.h"
 #include "gui/Theme.h"
+#include "gui/Workspaces.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,11 +18,20 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption workspace(QStringLiteral("workspace"),
+                                       QStringLiteral("Layout to open in: review, teaching or compare."),
+                                       QStringLiteral("name"));
+    parser.addOption(workspace);
     parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
 
     kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
+    // The workspace's docks are chosen before the first show, so the window opens at its size with them.
+    if (kl::app::Workspaces::Kind kind;
+        parser.isSet(workspace) && kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
+        window.workspaces()->switchTo(kind);
+    }
     window.show();
     const QStringList paths = parser.positionalArguments();
     if (paths.isEmpty()) {

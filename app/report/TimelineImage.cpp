@@ -9,6 +9,7 @@
 #include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QStyle>
 
 #include <algorithm>
 #include <cstdlib>
@@ -75,6 +76,8 @@ void attachTimelineImage(core::report::ReportTask& task, int widthPx) {
         return;
     }
     views::TimelineView view;
+    // A report is read on paper and in light browsers: its image keeps the light palette whatever the theme.
+    view.setPalette(QApplication::style()->standardPalette());
     view.setResult(task.result);
     const int timelineHeight = view.sizeHint().height();
     view.resize(widthPx, timelineHeight);

@@ -36,8 +36,12 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     m_examples->setObjectName(QStringLiteral("startExamples"));
     m_examples->setWordWrap(true);
     m_examples->setSpacing(2);
+    // By pixel, not by item: with a few tall items, per-item scrolling gave a handle that covered most of the
+    // track and moved against the wheel's distance (the "inverted" scroll bar).
+    m_examples->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_recent = new QListWidget;
     m_recent->setObjectName(QStringLiteral("startRecent"));
+    m_recent->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     columns->addWidget(column(tr("Examples"), m_examples), 3);
     columns->addWidget(column(tr("Recent"), m_recent), 2);
     layout->addLayout(columns, 1);

@@ -167,6 +167,7 @@ void CompareView::follow(TimelineView* leader, TimelineView* follower) {
 }
 
 void CompareView::setRuns(const CompareSide& a, const CompareSide& b) {
+    setNote({}, 0, 0); // a lesson's note belongs to the comparison it was written for
     m_single = false;
     m_labelB->show();
     m_timelineB->show();
@@ -205,6 +206,7 @@ void CompareView::setRuns(const CompareSide& a, const CompareSide& b) {
 }
 
 void CompareView::setSingleRun(const CompareSide& a, const QString& cudaName, const QString& cudaText) {
+    setNote({}, 0, 0);
     m_single = true;
     m_end = lastEnd(*a.result);
     m_syncing = true;
@@ -237,6 +239,7 @@ void CompareView::highlightCudaLines(int first, int last) {
 }
 
 void CompareView::clear(const QString& message) {
+    setNote({}, 0, 0);
     m_headline->setText(message);
 }
 
@@ -250,6 +253,10 @@ void CompareView::highlightNkiLines(int first, int last) {
     if (!m_single && m_sourceB->fileName() == m_sourceA->fileName() && m_sourceB->text() == m_sourceA->text()) {
         m_sourceB->highlightLines(first, last);
     }
+}
+
+bool CompareView::hasNote() const {
+    return !m_note->isHidden();
 }
 
 void CompareView::setNote(const QString& text, sim::TimePs t0, sim::TimePs t1) {

@@ -46,7 +46,9 @@ public:
     /// Highlights NKI lines in A's pane and (when the same file is shown) in B's; (0, 0) clears.
     void highlightNkiLines(int first, int last);
     /// A note over [t0, t1] on timeline A (a lesson step's annotation); empty text clears.
+    /// Cleared by every new comparison (setRuns, setSingleRun, clear): the owner sets it after the runs.
     void setNote(const QString& text, sim::TimePs t0, sim::TimePs t1);
+    [[nodiscard]] bool hasNote() const;
 
     [[nodiscard]] TimelineView* timelineA() const { return m_timelineA; }
     [[nodiscard]] TimelineView* timelineB() const { return m_timelineB; }

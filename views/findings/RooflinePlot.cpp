@@ -1,5 +1,7 @@
 #include "findings/RooflinePlot.h"
 
+#include "plots/PlotTheme.h"
+
 #include <qcustomplot.h>
 
 #include <QVBoxLayout>
@@ -71,6 +73,7 @@ RooflinePlot::RooflinePlot(QWidget* parent) : QWidget(parent) {
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(font());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    PlotTheme::follow(m_plot);
     setPoint(std::nullopt);
 }
 

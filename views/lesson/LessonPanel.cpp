@@ -20,14 +20,14 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     m_chooser->setObjectName(QStringLiteral("lessonChooser"));
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
-    m_summary->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_summary->setStyleSheet(QStringLiteral("color: gray;")); // palette(mid) vanished on the dark theme
     m_steps = new QListWidget;
     m_steps->setObjectName(QStringLiteral("lessonSteps"));
     m_text = new QTextBrowser;
     m_text->setObjectName(QStringLiteral("lessonText"));
     m_text->setOpenExternalLinks(false);
     m_text->document()->setDefaultStyleSheet(
-        QStringLiteral("code { background: #eef1f5; } p { margin-bottom: 6px; } h3 { margin-top: 0; }"));
+        QStringLiteral("code { background: rgba(127, 127, 127, 50); } p { margin-bottom: 6px; } h3 { margin-top: 0; }"));
     m_previous = new QPushButton(tr("< Previous"));
     m_next = new QPushButton(tr("Next >"));
     m_previous->setToolTip(tr("Previous step (Page Up, Alt+Left)"));

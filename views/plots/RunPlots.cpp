@@ -1,9 +1,15 @@
 #include "plots/RunPlots.h"
 
 #include "analysis/ActivityIntervals.h"
+#include "common/Contrast.h"
+#include "plots/PlotTheme.h"
+#include "plots/TimeTicker.h"
+#include "timeline/TimeAxis.h"
+#include "timeline/TimelineColours.h"
 
 #include <qcustomplot.h>
 
+#include <QEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -11,7 +17,7 @@ namespace kl::views {
 
 namespace {
 
-constexpr double kPsPerUs = 1e6;
+constexpr double kPsPerUs = 1; // keys are picoseconds, as on the timeline
 
 // Step data from intervals: 1 inside, 0 outside.
 void setIntervalData(QCPGraph* graph, const core::Intervals& intervals) {
@@ -48,11 +54,7 @@ QCPGraph* addStepGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name
     graph->setName(name);
     graph->setLineStyle(QCPGraph::lsStepLeft);
     graph->setPen(QPen(colour, 1.2));
-    if (fill) {
-        QColor area = colour;
-        area.setAlpha(70);
-        graph->setBrush(area);
-    }
+    graph->setBrush(fill ? QBrush(colour) : QBrush(Qt::NoBrush)); // RunPlots::applyColours sets the colours
     graph->setAdaptiveSampling(true);
     return graph;
 }
@@ -64,37 +66,95 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
     m_plot->plotLayout()->clear();
+    m_plot->setAutoAddPlottableToLegend(false); // the default legend went with clear(); ours is added below
+    m_plot->plotLayout()->setRowSpacing(2);
+    // Step plots are axis-aligned: antialiasing adds nothing, and antialiased fills of thousands of steps cost
+    // seconds per replot in the raster engine.
+    m_plot->setNotAntialiasedElements(QCP::aePlottables | QCP::aeFills);
     layout->addWidget(m_plot);
 
-    QCPAxisRect* memory = addRect(tr("On-chip %"));
-    QCPAxisRect* dma = addRect(tr("DMA GB/s"));
+    // The legend gets a row of its own above the plots: nothing is drawn over the data.
+    m_legend = new QCPLegend;
+    m_plot->plotLayout()->addElement(0, 0, m_legend);
+    m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_legend->setLayer(QStringLiteral("legend"));
+    m_legend->setFont(font());
+    m_legend->setIconSize(14, 8);
+    m_legend->setMargins(QMargins(0, 2, 0, 0));
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+
+    // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
+    // Three plots of at least 35 px under a legend row and over the time labels: below this QCustomPlot's
+    // layout squeezes the legend out of sight and the axis labels into each other.
+    m_plot->setMinimumSize(200, 150);
+    QCPAxisRect* memory = addRect(tr("Mem %"));
+    QCPAxisRect* dma = addRect(tr("GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
     memory->axis(QCPAxis::atLeft)->setRange(0, 105);
     overlap->axis(QCPAxis::atLeft)->setRange(0, 1.15);
     overlap->axis(QCPAxis::atLeft)->setTicks(false);
-    overlap->axis(QCPAxis::atBottom)->setLabel(tr("time (us)"));
-
-    m_sbuf = addStepGraph(m_plot, memory, tr("SBUF % of capacity"), QColor(38, 110, 190), true);
-    m_psum = addStepGraph(m_plot, memory, tr("PSUM % of capacity"), QColor(176, 102, 196), false);
-    m_dma = addStepGraph(m_plot, dma, tr("DMA bandwidth (GB/s)"), QColor(120, 128, 140), true);
-    m_compute = addStepGraph(m_plot, overlap, tr("compute busy"), QColor(106, 176, 76), true);
-    m_exposed = addStepGraph(m_plot, overlap, tr("exposed DMA"), QColor(220, 60, 60), true);
-
-    auto* legend = new QCPLegend;
-    memory->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_sbuf));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_psum));
-    auto* overlapLegend = new QCPLegend;
-    overlap->insetLayout()->addElement(overlapLegend, Qt::AlignTop | Qt::AlignRight);
-    overlapLegend->addItem(new QCPPlottableLegendItem(overlapLegend, m_compute));
-    overlapLegend->addItem(new QCPPlottableLegendItem(overlapLegend, m_exposed));
-    for (QCPLegend* l : {legend, overlapLegend}) {
-        l->setFont(font());
-        l->setBrush(QColor(255, 255, 255, 200));
+    // Time labels once, under the last plot; the others keep their ticks and grid on the same positions.
+    for (QCPAxisRect* rect : {memory, dma}) {
+        rect->axis(QCPAxis::atBottom)->setTickLabels(false);
     }
+
+    m_sbuf = addStepGraph(m_plot, memory, tr("SBUF"), QColor(), true);
+    m_psum = addStepGraph(m_plot, memory, tr("PSUM"), QColor(), false);
+    m_dma = addStepGraph(m_plot, dma, tr("DMA bandwidth"), QColor(), true);
+    m_compute = addStepGraph(m_plot, overlap, tr("compute busy"), QColor(), true);
+    m_exposed = addStepGraph(m_plot, overlap, tr("exposed DMA"), QColor(), true);
+    for (QCPGraph* graph : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {
+        m_legend->addItem(new QCPPlottableLegendItem(m_legend, graph));
+    }
+    for (QCPAxisRect* rect : m_plot->axisRects()) {
+        auto* shade = new QCPItemRect(m_plot);
+        shade->setClipAxisRect(rect);
+        for (QCPItemPosition* corner : {shade->topLeft, shade->bottomRight}) {
+            corner->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            corner->setAxisRect(rect);
+            corner->setTypeX(QCPItemPosition::ptPlotCoords);
+            corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        shade->topLeft->setCoords(0, 0);
+        shade->bottomRight->setCoords(0, 1);
+        shade->setVisible(false);
+        m_selection.push_back(shade);
+    }
+    applyColours();
+    PlotTheme::follow(m_plot);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunPlots::showValueAt);
     m_plot->replot();
+}
+
+void RunPlots::applyColours() {
+    // The engines' colours of the timeline, in the palette's variant (light or dark).
+    const bool dark = isDarkPalette(palette());
+    const auto colour = [dark](int slot) { return TimelineColours::slotColour(slot, dark); };
+    const QColor exposed = dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
+    const std::pair<QCPGraph*, QColor> graphs[] = {
+        {m_sbuf, colour(1)}, {m_psum, colour(4)}, {m_dma, colour(5)}, {m_compute, colour(3)}, {m_exposed, exposed}};
+    for (const auto& [graph, c] : graphs) {
+        graph->setPen(QPen(c, 0)); // cosmetic: the raster engine strokes it fast
+        if (graph->brush().style() != Qt::NoBrush) {
+            QColor area = c;
+            area.setAlpha(dark ? 90 : 70);
+            graph->setBrush(area);
+        }
+    }
+    QColor shade = palette().color(QPalette::Highlight);
+    shade.setAlpha(50);
+    for (QCPItemRect* rect : m_selection) {
+        rect->setBrush(shade);
+        rect->setPen(Qt::NoPen);
+    }
+}
+
+void RunPlots::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyColours();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 QCPAxisRect* RunPlots::addRect(const QString& label) {
@@ -103,9 +163,13 @@ QCPAxisRect* RunPlots::addRect(const QString& label) {
     m_plot->plotLayout()->addElement(row, 0, rect);
     rect->setupFullAxesBox(false);
     rect->axis(QCPAxis::atLeft)->setLabel(label);
+    rect->axis(QCPAxis::atBottom)
+        ->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker(rect->axis(QCPAxis::atBottom))));
+    rect->axis(QCPAxis::atTop)->setTicker(rect->axis(QCPAxis::atBottom)->ticker());
     rect->setAutoMargins(QCP::msBottom | QCP::msTop);
     rect->setMargins(QMargins(80, 0, 10, 0));
-    rect->setMinimumSize(100, 50);
+    rect->setMinimumSize(100, 35);
+    rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3); // a plot is ~60 px tall: three labels fit
     return rect;
 }
 
@@ -118,11 +182,54 @@ void RunPlots::setLeftMargin(int pixels) {
     m_plot->replot();
 }
 
+void RunPlots::setHorizontalMargins(int left, int right) {
+    bool changed = false;
+    for (QCPAxisRect* rect : m_plot->axisRects()) {
+        QMargins m = rect->margins();
+        changed = changed || m.left() != left || m.right() != right;
+        m.setLeft(left);
+        m.setRight(right);
+        rect->setMargins(m);
+    }
+    m_legend->setMargins(QMargins(left, 2, right, 0));
+    if (changed) {
+        m_plot->replot();
+    }
+}
+
+double RunPlots::xOf(qint64 tPs) const {
+    return m_plot->axisRect(0)->axis(QCPAxis::atBottom)->coordToPixel(static_cast<double>(tPs)) +
+           m_plot->mapTo(this, QPoint(0, 0)).x();
+}
+
+QVector<double> RunPlots::tickPositions() const {
+    QCPAxis* axis = m_plot->axisRect(0)->axis(QCPAxis::atBottom);
+    return axis->tickVector();
+}
+
+std::pair<double, double> RunPlots::shadedRangePs() const {
+    QCPItemRect* shade = m_selection.front();
+    if (!shade->visible()) {
+        return {0, 0};
+    }
+    return {shade->topLeft->coords().x(), shade->bottomRight->coords().x()};
+}
+
+void RunPlots::setSelectedRange(qint64 t0Ps, qint64 t1Ps) {
+    for (QCPItemRect* shade : m_selection) {
+        shade->setVisible(t1Ps > t0Ps);
+        shade->topLeft->setCoords(static_cast<double>(t0Ps), 0);
+        shade->bottomRight->setCoords(static_cast<double>(t1Ps), 1);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result) {
     m_result = std::move(result);
     for (QCPGraph* g : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {
         g->data()->clear();
     }
+    setSelectedRange(0, 0);
     if (m_result) {
         // The converter keeps the capacity by value: it must not refer back into this lambda's frame.
         const auto pct = [](const sim::OccupancySeries& s) {
@@ -166,16 +273,28 @@ void RunPlots::showValueAt(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    const double key = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->pos().x());
-    QStringList lines{tr("t = %1 us").arg(key, 0, 'f', 3)};
+    QCPAxis* timeAxis = rect->axis(QCPAxis::atBottom);
+    const double key = timeAxis->pixelToCoord(event->pos().x());
+    // As precise as one pixel of the axis, with the unit of each plot's figure.
+    const auto pixelPs = static_cast<sim::TimePs>(std::max(1.0, timeAxis->range().size() / std::max(1, rect->width())));
+    QStringList lines{tr("t = %1").arg(QString::fromStdString(formatTimeFor(static_cast<sim::TimePs>(key), pixelPs)))};
     for (QCPGraph* graph : rect->graphs()) {
         auto it = graph->data()->findBegin(key, /*expandedRange=*/false);
         if (it != graph->data()->constBegin() && (it == graph->data()->constEnd() || it->key > key)) {
             --it;
         }
-        if (it != graph->data()->constEnd()) {
-            lines << QStringLiteral("%1: %2").arg(graph->name()).arg(it->value, 0, 'f', 2);
+        if (it == graph->data()->constEnd()) {
+            continue;
         }
+        QString value;
+        if (graph == m_compute || graph == m_exposed) {
+            value = it->value > 0.5 ? tr("yes") : tr("no");
+        } else if (graph == m_dma) {
+            value = tr("%1 GB/s").arg(it->value, 0, 'f', 1);
+        } else {
+            value = QStringLiteral("%1 %").arg(it->value, 0, 'f', 1);
+        }
+        lines << QStringLiteral("%1: %2").arg(graph->name(), value);
     }
     QToolTip::showText(event->globalPosition().toPoint(), lines.join(QLatin1Char('\n')), m_plot);
 }

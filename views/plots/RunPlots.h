@@ -9,13 +9,18 @@
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
+class QCPItemRect;
+class QCPLegend;
 
 namespace kl::views {
 
 /// SBUF and PSUM occupancy (% of capacity), DMA bandwidth (GB/s) and DMA/compute overlap, stacked on one
 /// time axis that follows the timeline: setTimeRange() is connected to TimelineView::visibleRangeChanged.
 /// Exposed DMA (DMA running while every compute engine idles) is shaded in the overlap plot.
-/// Time on the x axis is in microseconds; the plots never pan or zoom by themselves.
+/// Keys are picoseconds and the axes tick as the timeline's ruler does (TimeTicker); the owner lines the plot
+/// area up with the timeline's lanes to the pixel (setHorizontalMargins). The legend is a row above the plots,
+/// never over the data; a range selected on the timeline is shaded on every plot. The plots never pan or zoom
+/// by themselves.
 class RunPlots : public QWidget {
     Q_OBJECT
 public:
@@ -24,6 +29,15 @@ public:
     void setResult(std::shared_ptr<const sim::SimResult> result);
     /// Left edge of the plot area in pixels, so it can line up with the timeline's label column.
     void setLeftMargin(int pixels);
+    /// Left and right edges of the plot areas, in pixels from this widget's edges.
+    void setHorizontalMargins(int left, int right);
+    /// The x pixel (in this widget) of a time, on every plot.
+    [[nodiscard]] double xOf(qint64 tPs) const;
+    /// Tick positions of the plots' time axis (ps), for tests.
+    [[nodiscard]] QVector<double> tickPositions() const;
+    /// The shaded selection on each plot (t1 <= t0: none), for tests.
+    [[nodiscard]] std::pair<double, double> shadedRangePs() const;
+    [[nodiscard]] QCPLegend* legend() const { return m_legend; }
     [[nodiscard]] QCustomPlot* plot() const { return m_plot; }
     /// The x range currently shown, in picoseconds (for tests).
     [[nodiscard]] std::pair<double, double> timeRangePs() const;
@@ -31,10 +45,16 @@ public:
 
 public slots:
     void setTimeRange(qint64 t0Ps, qint64 t1Ps);
+    /// Shades [t0, t1) on every plot; t1 <= t0 clears it.
+    void setSelectedRange(qint64 t0Ps, qint64 t1Ps);
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     QCPAxisRect* addRect(const QString& label);
     void showValueAt(QMouseEvent* event);
+    void applyColours();
 
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_sbuf = nullptr;
@@ -42,6 +62,8 @@ private:
     QCPGraph* m_dma = nullptr;
     QCPGraph* m_compute = nullptr;
     QCPGraph* m_exposed = nullptr;
+    QCPLegend* m_legend = nullptr;
+    QList<QCPItemRect*> m_selection; ///< one shade per plot
     std::shared_ptr<const sim::SimResult> m_result;
 };
 

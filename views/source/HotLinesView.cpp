@@ -22,6 +22,10 @@ HotLinesView::HotLinesView(QWidget* parent) : QWidget(parent) {
     m_tree->setModel(m_model);
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
+    // Room for the header and five lines, and for the line and cost columns: a crowded left dock area must not
+    // squeeze the list to one row or cut its figures.
+    m_tree->setMinimumHeight(m_tree->fontMetrics().height() * 7 + 8);
+    setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 26);
     m_tree->setAlternatingRowColors(true);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(HotLinesModel::TimeColumn, Qt::DescendingOrder);

@@ -3,6 +3,7 @@
 #include "source/CudaLexer.h"
 #include "source/FindBar.h"
 #include "source/NkiLexer.h"
+#include "source/SourceTheme.h"
 
 #include <Qsci/qscicommand.h>
 #include <Qsci/qscicommandset.h>
@@ -106,6 +107,7 @@ SourcePane::SourcePane(Language language, const QString& emptyText, QWidget* par
     m_editor->installEventFilter(this);
     releaseKeys(m_editor);
     defineMarkers();
+    applyPalette();
 
     m_findBar = new FindBar(m_editor, this);
     layout->addLayout(titleRow);
@@ -140,12 +142,30 @@ void SourcePane::defineMarkers() {
         m_editor->markerDefine(QsciScintilla::Background, i);
     }
     m_editor->markerDefine(QsciScintilla::Background, kPartnerMarker);
-    m_editor->setMarkerBackgroundColor(QColor(255, 200, 60), kPartnerMarker);
     m_editor->markerDefine(QsciScintilla::Background, kHighlightMarker);
-    m_editor->setMarkerBackgroundColor(QColor(150, 190, 255), kHighlightMarker);
     m_editor->markerDefine(QsciScintilla::RightArrow, kArrowMarker);
     m_editor->setMarkerBackgroundColor(QColor(30, 90, 200), kArrowMarker);
     m_editor->setMarkerForegroundColor(QColor(30, 90, 200), kArrowMarker);
+}
+
+void SourcePane::applyPalette() {
+    SourceTheme::apply(m_editor, palette());
+    m_editor->setMarkerBackgroundColor(SourceTheme::markerBackground(QColor(255, 200, 60), palette()), kPartnerMarker);
+    m_editor->setMarkerBackgroundColor(SourceTheme::markerBackground(QColor(150, 190, 255), palette()),
+                                       kHighlightMarker);
+    for (int marker = 0; marker < kLinkColours; ++marker) {
+        if (m_linkColours[static_cast<std::size_t>(marker)].isValid()) {
+            m_editor->setMarkerBackgroundColor(
+                SourceTheme::markerBackground(m_linkColours[static_cast<std::size_t>(marker)], palette()), marker);
+        }
+    }
+}
+
+void SourcePane::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+    }
 }
 
 void SourcePane::showSource(const QString& fileName, const QString& text) {
@@ -239,7 +259,7 @@ void SourcePane::setLinkRanges(const std::vector<PaneRange>& ranges) {
         }
         const int marker = static_cast<int>(slot - m_linkColours.begin());
         *slot = range.colour;
-        m_editor->setMarkerBackgroundColor(range.colour, marker);
+        m_editor->setMarkerBackgroundColor(SourceTheme::markerBackground(range.colour, palette()), marker);
         for (int line = std::max(1, range.first); line <= std::min(range.last, lineCount()); ++line) {
             m_editor->markerAdd(line - 1, marker);
         }

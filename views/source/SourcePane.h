@@ -91,9 +91,11 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void defineMarkers();
+    void applyPalette(); ///< the editor, its lexer and markers in the current palette (SourceTheme)
     void clearMarkers(int marker);
     void emitSelection();
     void askGoToLine();

@@ -11,6 +11,13 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
 QString t(sim::TimePs ps) { return QString::fromStdString(formatTime(ps)); }
+/// An instant shown precisely enough that two instants `span` apart read differently.
+QString t(sim::TimePs ps, sim::TimePs span) {
+    return QString::fromStdString(formatTimeFor(ps, span));
+}
+QString bytes(double n) {
+    return QString::fromStdString(formatBytes(n));
+}
 
 QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='padding-right:10px'><b>%1</b></td><td>%2</td></tr>").arg(key, value);
@@ -72,7 +79,7 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
         const sim::Buffer& buffer = m_ir->buffers()[ap.buffer];
         const std::int64_t perPartition = sim::elementCount(*m_ir, ap);
         const std::int64_t partitions = buffer.memory == sim::Memory::Hbm ? 1 : ap.partCount;
-        const std::int64_t bytes = perPartition * partitions * std::max<std::int32_t>(1, buffer.dtypeBytes);
+        const std::int64_t byteCount = perPartition * partitions * std::max<std::int32_t>(1, buffer.dtypeBytes);
         QStringList shape;
         for (auto d : buffer.shape) {
             shape << QString::number(d);
@@ -80,10 +87,10 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
         const QString region = buffer.memory == sim::Memory::Hbm
                                    ? tr("%1 elements").arg(perPartition)
                                    : tr("partitions %1-%2 x %3 elements").arg(ap.partStart).arg(ap.partStart + ap.partCount - 1).arg(perPartition);
-        html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7 bytes</li>")
-                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory), shape.join(QLatin1Char('x')),
-                         dtypeLabel(buffer.dtype), region)
-                    .arg(bytes);
+        html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7</li>")
+                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory),
+                         shape.join(QLatin1Char('x')), dtypeLabel(buffer.dtype), region,
+                         bytes(static_cast<double>(byteCount)));
     };
     for (const auto& ap : m_ir->dsts(in)) {
         add("dst", ap);
@@ -102,11 +109,12 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     const auto& tl = m_result->timeline;
     QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(q(sim::opName(tl.op(index))));
     html += row(tr("Engine"), q(sim::laneName(tl.lane(index))));
-    html += row(tr("Start"), t(tl.mainStartPs(index)));
-    html += row(tr("End"), t(tl.endPs(index)));
-    html += row(tr("Duration"), t(tl.endPs(index) - tl.mainStartPs(index)));
+    const sim::TimePs duration = tl.endPs(index) - tl.mainStartPs(index);
+    html += row(tr("Start"), t(tl.mainStartPs(index), duration));
+    html += row(tr("End"), t(tl.endPs(index), duration));
+    html += row(tr("Duration"), t(duration));
     if (tl.startPs(index) != tl.mainStartPs(index)) {
-        html += row(tr("LoadStationary from"), t(tl.startPs(index)));
+        html += row(tr("LoadStationary from"), t(tl.startPs(index), tl.mainStartPs(index) - tl.startPs(index)));
     }
     QString waited = q(sim::waitCauseName(tl.cause(index)));
     if (tl.waitOn(index) < tl.size()) {
@@ -123,14 +131,17 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     html += QStringLiteral("</table>");
     if (m_ir && index < m_ir->instructions().size()) {
         const auto& in = m_ir->instructions()[index];
-        html += tr("<p><b>Operands</b> (%1 elements, %2 bytes)</p>").arg(in.elements).arg(in.bytes) + operandsHtml(in);
+        html +=
+            tr("<p><b>Operands</b> (%1 elements, %2)</p>").arg(in.elements).arg(bytes(static_cast<double>(in.bytes))) +
+            operandsHtml(in);
     }
     setHtml(html);
 }
 
 void InspectorPane::showRange(const core::RangeStatistics& stats) {
     QString html = tr("<h3>Range %1 \u2013 %2</h3><p>%3 long, %4 instructions</p><table>")
-                       .arg(t(stats.startPs), t(stats.endPs), t(stats.endPs - stats.startPs))
+                       .arg(t(stats.startPs, stats.endPs - stats.startPs), t(stats.endPs, stats.endPs - stats.startPs),
+                            t(stats.endPs - stats.startPs))
                        .arg(stats.instructions);
     static const char* kRows[] = {"pe.ls", "pe.mm", "vector", "scalar", "gpsimd"};
     html += row(tr("tensor (either row)"), QStringLiteral("%1 %").arg(stats.tensorActivePct, 0, 'f', 1));
@@ -138,7 +149,7 @@ void InspectorPane::showRange(const core::RangeStatistics& stats) {
         html += row(QString::fromLatin1(kRows[i]), QStringLiteral("%1 %").arg(stats.computeActivePct[i], 0, 'f', 1));
     }
     html += row(tr("DMA active"), QStringLiteral("%1 %").arg(stats.dmaActivePct, 0, 'f', 1));
-    html += row(tr("DMA bytes"), QString::number(stats.dmaBytes, 'f', 0));
+    html += row(tr("DMA bytes"), bytes(static_cast<double>(stats.dmaBytes)));
     html += row(tr("DMA bandwidth"), QStringLiteral("%1 GB/s").arg(stats.dmaBytesPerNs, 0, 'f', 1));
     html += QStringLiteral("</table><p><b>By operation</b></p><table>");
     for (const auto& [op, count] : stats.countByOperation) {

@@ -43,8 +43,9 @@ std::string formatTime(TimePs t, TimePs step) {
             // Enough decimals that the step is visible in this unit.
             int decimals = 0;
             if (step > 0) {
-                // As many decimals as the step needs to be exact in this unit, at most 3.
-                for (TimePs quantum = unit.ps; step % quantum != 0 && decimals < 3 && quantum >= 10; quantum /= 10) {
+                // As many decimals as the step needs to be exact in this unit (deep zoom far into a long run
+                // needs up to nine: ticks 1 ns apart at 1.38 ms), so adjacent labels never read the same.
+                for (TimePs quantum = unit.ps; step % quantum != 0 && decimals < 9 && quantum >= 10; quantum /= 10) {
                     ++decimals;
                 }
             } else {
@@ -55,6 +56,32 @@ std::string formatTime(TimePs t, TimePs step) {
         }
     }
     return fmt::format("{} ps", t);
+}
+
+TimePs resolutionFor(TimePs span) {
+    TimePs resolution = 1;
+    while (resolution * 1000 <= std::llabs(span)) {
+        resolution *= 10;
+    }
+    return resolution;
+}
+
+std::string formatTimeFor(TimePs t, TimePs span) {
+    return formatTime(t, resolutionFor(span));
+}
+
+std::string formatBytes(double bytes) {
+    static constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB"};
+    if (std::abs(bytes) < 1000) {
+        return fmt::format("{:.0f} B", bytes);
+    }
+    double value = bytes / 1000;
+    std::size_t unit = 0;
+    while (std::abs(value) >= 999.95 && unit + 1 < std::size(kUnits)) {
+        value /= 1000;
+        ++unit;
+    }
+    return fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
 } // namespace kl::views

@@ -3,6 +3,7 @@
 #include "common/PlaceholderPane.h"
 #include "plots/RunPlots.h"
 #include "timeline/InstructionFinder.h"
+#include "timeline/TimelineLegend.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 
 #include <limits>
 
+#include <QEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -45,6 +47,8 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     auto* timelineLayout = new QVBoxLayout(timelineBox);
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
+    m_legend = new TimelineLegend(m_timeline);
+    timelineLayout->addWidget(m_legend);
     timelineLayout->addWidget(buildFindBar());
     timelineLayout->addWidget(scroll, 1);
     m_splitter->addWidget(timelineBox);
@@ -54,6 +58,26 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_splitter);
     connect(m_timeline, &TimelineView::visibleRangeChanged, m_plots, &RunPlots::setTimeRange);
+    connect(m_timeline, &TimelineView::selectionRangeChanged, m_plots, &RunPlots::setSelectedRange);
+    // Any change of either widget's geometry (a scroll bar appearing narrows the timeline) re-aligns them.
+    m_timeline->installEventFilter(this);
+    m_plots->installEventFilter(this);
+}
+
+bool TimelinePage::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize || event->type() == QEvent::Move || event->type() == QEvent::Show) {
+        alignPlots();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void TimelinePage::alignPlots() {
+    // The lanes span [kLabelWidth, width) of the timeline view; the plot areas must span the same pixels.
+    const int left =
+        m_timeline->mapTo(this, QPoint(TimelineView::kLabelWidth, 0)).x() - m_plots->mapTo(this, QPoint(0, 0)).x();
+    const int right = (m_plots->mapTo(this, QPoint(0, 0)).x() + m_plots->width()) -
+                      (m_timeline->mapTo(this, QPoint(0, 0)).x() + m_timeline->width());
+    m_plots->setHorizontalMargins(std::max(0, left), std::max(0, right));
 }
 
 QWidget* TimelinePage::buildFindBar() {
@@ -138,6 +162,7 @@ void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result) {
     m_matches.clear();
     m_plots->setResult(result);
     m_timeline->setResult(result);
+    m_legend->refresh();
     m_plots->setTimeRange(m_timeline->visibleStart(), m_timeline->visibleEnd());
     m_stack->setCurrentWidget(result ? static_cast<QWidget*>(m_splitter) : m_placeholder);
 }

@@ -17,10 +17,12 @@ namespace kl::views {
 
 class PlaceholderPane;
 class RunPlots;
+class TimelineLegend;
 class TimelineView;
 
-/// The centre-bottom page: the timeline over its plots on one time axis. Until a run arrives it says what
-/// will appear (or what is happening: tracing, simulating, failed).
+/// The centre-bottom page: the colour legend, the timeline and its plots on one time axis (same unit, same
+/// ticks, plot areas lined up with the lanes to the pixel whether or not the timeline has a scroll bar). Until a run
+/// arrives it says what will appear (or what is happening: tracing, simulating, failed).
 class TimelinePage : public QWidget {
     Q_OBJECT
 public:
@@ -31,6 +33,9 @@ public:
     [[nodiscard]] TimelineView* timeline() const { return m_timeline; }
     [[nodiscard]] RunPlots* plots() const { return m_plots; }
     [[nodiscard]] QSplitter* splitter() const { return m_splitter; }
+    [[nodiscard]] TimelineLegend* legend() const { return m_legend; }
+    /// Lines the plots' areas up with the timeline's lanes (done on every resize; public for tests).
+    void alignPlots();
 
     /// Find by operation or source line (Ctrl+F on the timeline): matches are highlighted, the rest dimmed,
     /// and Enter / Shift+Enter step through them.
@@ -38,6 +43,9 @@ public:
     void findNext(int direction);
     [[nodiscard]] const std::vector<std::uint32_t>& matches() const { return m_matches; }
     [[nodiscard]] QLineEdit* findField() const { return m_findField; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QWidget* buildFindBar();
@@ -54,6 +62,7 @@ private:
     QSplitter* m_splitter = nullptr;
     TimelineView* m_timeline = nullptr;
     RunPlots* m_plots = nullptr;
+    TimelineLegend* m_legend = nullptr;
 };
 
 } // namespace kl::views

@@ -55,7 +55,68 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         }
         m_dmaBusyLongest = std::max(m_dmaBusyLongest, m_dmaBusyEnd.back() - m_dmaBusyStart.back());
     }
+    buildBusyPrefixes();
     rebuildVisibleRows();
+}
+
+void TimelineRows::buildBusyPrefixes() {
+    const auto& tl = m_result->timeline;
+    for (Row& row : m_allRows) {
+        const bool ls = row.kind == Kind::LoadStationary;
+        const std::size_t n = ls ? tl.lsCount() : row.indices.size();
+        row.busyPrefix.assign(n + 1, 0);
+        for (std::size_t k = 0; k < n; ++k) {
+            const TimePs busy =
+                ls ? tl.lsEndPs(k) - tl.lsStartPs(k) : tl.endPs(row.indices[k]) - tl.mainStartPs(row.indices[k]);
+            row.busyPrefix[k + 1] = row.busyPrefix[k] + busy;
+        }
+    }
+    m_dmaBusyPrefix.assign(m_dmaBusyStart.size() + 1, 0);
+    for (std::size_t k = 0; k < m_dmaBusyStart.size(); ++k) {
+        m_dmaBusyPrefix[k + 1] = m_dmaBusyPrefix[k] + (m_dmaBusyEnd[k] - m_dmaBusyStart[k]);
+    }
+}
+
+const std::vector<TimePs>& TimelineRows::busyPrefix(std::size_t row) const {
+    const Row* data = rowData(row);
+    return data ? data->busyPrefix : m_dmaBusyPrefix;
+}
+
+TimePs TimelineRows::busyPs(std::size_t row, TimePs t0, TimePs t1) const {
+    if (row >= m_visible.size() || t1 <= t0) {
+        return 0;
+    }
+    const std::size_t k0 = firstEndingAfter(row, t0);
+    const std::size_t k1 = firstStartingAtOrAfter(row, k0, t1);
+    if (k1 <= k0) {
+        return 0;
+    }
+    const auto& prefix = busyPrefix(row);
+    TimePs busy = prefix[k1] - prefix[k0];
+    // The intervals at either edge count only their part inside the window (one interval may cross both).
+    if (const TimePs s = interval(row, k0).first; s < t0) {
+        busy -= t0 - s;
+    }
+    if (const TimePs e = interval(row, k1 - 1).second; e > t1) {
+        busy -= e - t1;
+    }
+    return std::max<TimePs>(0, busy);
+}
+
+std::optional<std::uint32_t> TimelineRows::previousOnRow(std::uint32_t index) const {
+    const auto row = rowOf(index);
+    if (!row || rowData(*row) == nullptr) {
+        return std::nullopt;
+    }
+    const auto& indices = rowData(*row)->indices;
+    if (rowKind(*row) == Kind::LoadStationary) {
+        return std::nullopt;
+    }
+    const auto it = std::lower_bound(indices.begin(), indices.end(), index);
+    if (it == indices.begin() || it == indices.end() || *it != index) {
+        return std::nullopt;
+    }
+    return *(it - 1);
 }
 
 void TimelineRows::rebuildVisibleRows() {
@@ -242,9 +303,12 @@ std::optional<std::uint32_t> TimelineRows::hitTest(std::size_t row, TimePs t, Ti
 }
 
 std::size_t TimelineRows::memoryBytes() const {
-    std::size_t bytes = sizeof(*this) + (m_dmaBusyStart.capacity() + m_dmaBusyEnd.capacity()) * sizeof(TimePs);
+    std::size_t bytes =
+        sizeof(*this) +
+        (m_dmaBusyStart.capacity() + m_dmaBusyEnd.capacity() + m_dmaBusyPrefix.capacity()) * sizeof(TimePs);
     for (const Row& row : m_allRows) {
-        bytes += row.indices.capacity() * sizeof(std::uint32_t) + sizeof(Row);
+        bytes +=
+            row.indices.capacity() * sizeof(std::uint32_t) + row.busyPrefix.capacity() * sizeof(TimePs) + sizeof(Row);
     }
     return bytes;
 }

@@ -37,7 +37,8 @@ inline constexpr std::size_t kBusySamples = 8;
 /// instructions narrower than `minWidthPx` becomes one mark and the walk jumps past it by binary search, so
 /// building the marks costs O(rows x pixels x log n), whatever the number of instructions.
 ///
-/// Storage: one 32-bit index per instruction (row membership); times are read from the SimResult.
+/// Storage: one 32-bit index (row membership) and one 64-bit running busy total (for the lane labels' busy
+/// percentages) per instruction; times are read from the SimResult.
 class TimelineRows {
 public:
     enum class Kind : std::uint8_t { LoadStationary, Engine, DmaQueue, DmaSummary };
@@ -65,6 +66,11 @@ public:
     [[nodiscard]] std::pair<TimePs, TimePs> interval(std::size_t row, std::size_t k) const;
     [[nodiscard]] std::uint32_t instructionAt(std::size_t row, std::size_t k) const;
 
+    /// Busy time of `row` within [t0, t1): what the lane label's percentage shows. O(log n) by prefix sums.
+    [[nodiscard]] TimePs busyPs(std::size_t row, TimePs t0, TimePs t1) const;
+    /// The instruction before `index` on its row (what an engine or queue wait waited for), if any.
+    [[nodiscard]] std::optional<std::uint32_t> previousOnRow(std::uint32_t index) const;
+
     [[nodiscard]] TimePs endTime() const { return m_end; }
     [[nodiscard]] const sim::SimResult& result() const { return *m_result; }
     [[nodiscard]] std::size_t memoryBytes() const;
@@ -76,6 +82,7 @@ private:
         std::uint16_t lane = 0;
         std::vector<std::uint32_t> indices; ///< program-order indices (Engine, DmaQueue rows)
         TimePs longest = 0;                 ///< longest interval: how far left of a window to start looking
+        std::vector<TimePs> busyPrefix;     ///< busyPrefix[k]: busy time of intervals [0, k)
     };
     void buildRowMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
                        std::vector<TimelineMark>& out) const;
@@ -85,6 +92,8 @@ private:
     [[nodiscard]] TimePs longest(std::size_t row) const;
     [[nodiscard]] std::size_t firstStartingAtOrAfter(std::size_t row, std::size_t from, TimePs t) const;
     void rebuildVisibleRows();
+    void buildBusyPrefixes();
+    [[nodiscard]] const std::vector<TimePs>& busyPrefix(std::size_t row) const;
 
     std::shared_ptr<const sim::SimResult> m_result;
     static constexpr std::uint32_t kSummaryRow = UINT32_MAX;
@@ -94,6 +103,7 @@ private:
     std::vector<std::uint32_t> m_visible; ///< shown rows: indices into m_allRows, or kSummaryRow for all DMA
     std::vector<TimePs> m_dmaBusyStart; ///< union of all DMA queues' busy intervals, for the summary row
     std::vector<TimePs> m_dmaBusyEnd;
+    std::vector<TimePs> m_dmaBusyPrefix;
     bool m_dmaExpanded = true;
     TimePs m_end = 0;
     TimePs m_dmaBusyLongest = 0;

@@ -1,6 +1,8 @@
 #include "timeline/TimelineView.h"
 
+#include "common/Contrast.h"
 #include "timeline/TimeAxis.h"
+#include "timeline/TimelineColours.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -21,21 +23,19 @@ constexpr double kZoomStep = 1.25;
 constexpr double kPanStep = 0.15;
 constexpr int kDragThresholdPx = 4;
 
-QColor engineColour(std::uint16_t lane) {
-    switch (lane) {
-    case 0: return {86, 156, 214};  // LoadStationary
-    case 1: return {38, 110, 190};  // MultiplyMoving
-    case 2: return {230, 145, 56};  // Vector
-    case 3: return {106, 176, 76};  // Scalar
-    case 4: return {176, 102, 196}; // GpSimd
-    default: return {120, 128, 140}; // DMA
-    }
-}
+constexpr std::size_t kMaxDependantArrows = 64; // beyond this the picture is noise; the inspector lists them
 
-QColor spreadColour(std::uint32_t key) {
-    // Golden-ratio hue steps keep neighbouring keys apart.
-    const double hue = std::fmod(0.13 + key * 0.6180339887, 1.0);
-    return QColor::fromHsvF(static_cast<float>(hue), 0.55f, 0.85f);
+QString causeText(sim::WaitCause cause) {
+    using C = sim::WaitCause;
+    switch (cause) {
+    case C::Dependency: return TimelineView::tr("waited on its input");
+    case C::Engine: return TimelineView::tr("engine busy");
+    case C::DmaQueue: return TimelineView::tr("DMA queue busy");
+    case C::SbufCapacity: return TimelineView::tr("no room in SBUF");
+    case C::PsumCapacity: return TimelineView::tr("no room in PSUM");
+    case C::Spill: return TimelineView::tr("waited for a spill");
+    default: return QString::fromLatin1(sim::waitCauseName(cause).data());
+    }
 }
 
 } // namespace
@@ -56,9 +56,9 @@ void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
     m_result = std::move(result);
     m_rows = m_result ? std::make_unique<TimelineRows>(m_result) : nullptr;
     m_selected.reset();
-    m_dependants.clear();
+    m_flows.clear();
     m_highlighted.clear();
-    m_range.reset();
+    setRange(std::nullopt);
     m_bands.clear();
     updateGeometry();
     fit();
@@ -121,8 +121,21 @@ void TimelineView::panBy(double fractionOfWidth) {
 }
 
 void TimelineView::setColourBy(ColourBy mode) {
+    if (mode == m_colourBy) {
+        return;
+    }
     m_colourBy = mode;
     update();
+    emit colourByChanged(mode);
+}
+
+void TimelineView::setRange(std::optional<std::pair<TimePs, TimePs>> range) {
+    if (range == m_range) {
+        return;
+    }
+    m_range = range;
+    update();
+    emit selectionRangeChanged(range ? range->first : 0, range ? range->second : 0);
 }
 
 void TimelineView::selectInstruction(std::optional<std::uint32_t> index) {
@@ -130,17 +143,44 @@ void TimelineView::selectInstruction(std::optional<std::uint32_t> index) {
         index.reset();
     }
     m_selected = index;
-    m_dependants.clear();
-    if (index) {
-        const auto& tl = m_result->timeline;
-        for (std::uint32_t i = 0; i < tl.size(); ++i) {
-            if (tl.waitOn(i) == *index) {
-                m_dependants.push_back(i);
+    buildFlows();
+    update();
+    emit instructionSelected(index ? static_cast<qint64>(*index) : -1);
+}
+
+void TimelineView::buildFlows() {
+    m_flows.clear();
+    if (!m_selected) {
+        return;
+    }
+    const auto& tl = m_result->timeline;
+    const std::uint32_t selected = *m_selected;
+    // What held it back: the producer it waited on, else (engine or queue busy) the instruction before it on
+    // its row; a capacity wait has no instruction to point at and gets its label on the selection alone.
+    std::optional<std::uint32_t> from;
+    if (const std::uint32_t waitOn = tl.waitOn(selected); waitOn < tl.size()) {
+        from = waitOn;
+    } else if (tl.cause(selected) == sim::WaitCause::Engine || tl.cause(selected) == sim::WaitCause::DmaQueue) {
+        from = m_rows->previousOnRow(selected);
+    }
+    QString label = causeText(tl.cause(selected));
+    if (tl.stallPs(selected) > 0) {
+        label += tr(" for %1").arg(QString::fromStdString(formatTime(tl.stallPs(selected))));
+    }
+    if (from) {
+        label = tr("#%1 \u2192 %2").arg(*from).arg(label);
+    }
+    if (tl.cause(selected) != sim::WaitCause::None || from) {
+        m_flows.push_back({from.value_or(selected), selected, FlowArrow::Kind::WaitedOn, label});
+    }
+    for (std::uint32_t i = selected + 1; i < tl.size(); ++i) {
+        if (tl.waitOn(i) == selected) {
+            m_flows.push_back({selected, i, FlowArrow::Kind::Dependant, {}});
+            if (m_flows.size() > kMaxDependantArrows) {
+                break;
             }
         }
     }
-    update();
-    emit instructionSelected(index ? static_cast<qint64>(*index) : -1);
 }
 
 void TimelineView::setHighlighted(std::vector<std::uint32_t> indices) {
@@ -171,11 +211,11 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 QColor TimelineView::colourOf(std::uint32_t index) const {
     const auto& tl = m_result->timeline;
     switch (m_colourBy) {
-    case ColourBy::Engine: return engineColour(std::min<std::uint16_t>(tl.lane(index), 5));
-    case ColourBy::Operation: return spreadColour(static_cast<std::uint32_t>(tl.op(index)));
-    case ColourBy::SourceLine: return spreadColour(tl.line(index));
+    case ColourBy::Engine: return TimelineColours::laneColour(tl.lane(index), palette());
+    case ColourBy::Operation: return TimelineColours::keyColour(static_cast<std::uint32_t>(tl.op(index)), palette());
+    case ColourBy::SourceLine: return TimelineColours::keyColour(tl.line(index), palette());
     }
-    return engineColour(0);
+    return TimelineColours::laneColour(0, palette());
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -239,7 +279,7 @@ void TimelineView::paintAnnotationTags(QPainter& painter) {
 void TimelineView::paintRuler(QPainter& painter) {
     painter.fillRect(QRect(0, 0, width(), kRulerHeight), palette().window());
     painter.setPen(palette().color(QPalette::WindowText));
-    const TimeTicks ticks = computeTimeTicks(m_t0, m_t1, plotWidth(), 90);
+    const TimeTicks ticks = computeTimeTicks(m_t0, m_t1, plotWidth(), kTickSpacingPx);
     for (TimePs t : ticks.ticks) {
         const int x = static_cast<int>(xOf(t));
         painter.drawLine(x, kRulerHeight - 6, x, kRulerHeight);
@@ -249,11 +289,32 @@ void TimelineView::paintRuler(QPainter& painter) {
     painter.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
 }
 
+double TimelineView::rowBusyShare(std::size_t row) const {
+    if (!m_rows) {
+        return 0;
+    }
+    // Only the part of the window inside the run counts: fitting adds a margin either side.
+    const TimePs t0 = std::max<TimePs>(m_t0, 0);
+    const TimePs t1 = std::min(m_t1, m_rows->endTime());
+    return t1 > t0 ? static_cast<double>(m_rows->busyPs(row, t0, t1)) / static_cast<double>(t1 - t0) : 0.0;
+}
+
+QString TimelineView::rowLabel(std::size_t row) const {
+    return QStringLiteral("%1  %2%")
+        .arg(QString::fromStdString(m_rows->rowName(row)))
+        .arg(rowBusyShare(row) * 100, 0, 'f', 0);
+}
+
 void TimelineView::paintLabels(QPainter& painter) {
     painter.fillRect(QRect(0, kRulerHeight, kLabelWidth, height() - kRulerHeight), palette().window());
-    painter.setPen(palette().color(QPalette::WindowText));
+    QColor bar = palette().color(QPalette::Highlight);
+    bar.setAlpha(45);
     for (std::size_t row = 0; row < m_rows->rowCount(); ++row) {
-        const QRect box(6, rowCentreY(row) - kRowHeight / 2, kLabelWidth - 8, kRowHeight);
+        const int top = rowCentreY(row) - kRowHeight / 2;
+        const QRect box(6, top, kLabelWidth - 10, kRowHeight);
+        // A bar under the name as long as the lane is busy in the visible window, as in Neuron Explorer.
+        const double busy = std::clamp(rowBusyShare(row), 0.0, 1.0);
+        painter.fillRect(QRectF(2, top + 2, (kLabelWidth - 5) * busy, kRowHeight - 4), bar);
         QString name = QString::fromStdString(m_rows->rowName(row));
         const auto kind = m_rows->rowKind(row);
         if (kind == TimelineRows::Kind::DmaSummary) {
@@ -262,7 +323,10 @@ void TimelineView::paintLabels(QPainter& painter) {
                    m_rows->rowKind(row - 1) != TimelineRows::Kind::DmaQueue) {
             name = QStringLiteral("\u25BE ") + name; // first queue of an expanded group: click to collapse
         }
+        painter.setPen(palette().color(QPalette::WindowText));
         painter.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, name);
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(box, Qt::AlignVCenter | Qt::AlignRight, QStringLiteral("%1%").arg(busy * 100, 0, 'f', 0));
     }
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
@@ -270,7 +334,8 @@ void TimelineView::paintLabels(QPainter& painter) {
 
 void TimelineView::paintMarks(QPainter& painter) {
     const bool dimming = !m_highlighted.empty();
-    const QColor summaryColour = engineColour(5);
+    const QColor summaryColour =
+        TimelineColours::slotColour(TimelineColours::kStyleCount - 1, isDarkPalette(palette()));
     for (const TimelineMark& mark : m_marks) {
         const int top = rowCentreY(mark.row) - kRowHeight / 2 + 3;
         const QRectF box(kLabelWidth + mark.x0, top, std::max(1.0, mark.x1 - mark.x0), kRowHeight - 6);
@@ -278,7 +343,7 @@ void TimelineView::paintMarks(QPainter& painter) {
         if (mark.count > 1) {
             // A folded run mixes busy and idle time narrower than a pixel: its opacity follows how busy it
             // is, so a mostly idle lane does not look busy at full zoom-out.
-            colour.setAlpha(40 + static_cast<int>(200.0F * mark.busy));
+            colour.setAlpha(70 + static_cast<int>(185.0F * mark.busy));
         }
         if (dimming && mark.first != kNoInstruction) {
             // A folded run is judged by its first instruction: exact enough at a few pixels wide.
@@ -314,37 +379,64 @@ void TimelineView::paintSelection(QPainter& painter) {
 }
 
 void TimelineView::paintDependencyArrows(QPainter& painter) {
-    if (!m_selected) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    for (const FlowArrow& flow : m_flows) {
+        paintFlow(painter, flow);
+    }
+    painter.restore();
+}
+
+void TimelineView::paintFlow(QPainter& painter, const FlowArrow& flow) {
+    const auto& tl = m_result->timeline;
+    const auto rowFrom = m_rows->rowOf(flow.from);
+    const auto rowTo = m_rows->rowOf(flow.to);
+    if (!rowFrom || !rowTo) {
         return;
     }
-    const auto& tl = m_result->timeline;
-    auto arrow = [&](std::uint32_t from, std::uint32_t to, const QColor& colour) {
-        const auto rowFrom = m_rows->rowOf(from);
-        const auto rowTo = m_rows->rowOf(to);
-        if (!rowFrom || !rowTo) {
-            return;
-        }
-        const QPointF a(xOf(tl.endPs(from)), rowCentreY(*rowFrom));
-        const QPointF b(xOf(tl.mainStartPs(to)), rowCentreY(*rowTo));
-        painter.setPen(QPen(colour, 1.5));
-        painter.drawLine(a, b);
-        const QPointF dir = (b - a) / std::max(1.0, std::hypot(b.x() - a.x(), b.y() - a.y()));
-        const QPointF normal(-dir.y(), dir.x());
+    const bool dark = isDarkPalette(palette());
+    const QColor colour = flow.kind == FlowArrow::Kind::WaitedOn ? (dark ? QColor(255, 110, 100) : QColor(200, 40, 40))
+                                                                 : (dark ? QColor(90, 210, 140) : QColor(30, 130, 75));
+    const QPointF b(xOf(tl.mainStartPs(flow.to)), rowCentreY(*rowTo));
+    if (flow.from != flow.to) {
+        // A Bezier leaving the producer's end and entering the consumer's start horizontally, as Perfetto's flows.
+        const QPointF a(xOf(tl.endPs(flow.from)), rowCentreY(*rowFrom));
+        const double pull = std::max(24.0, std::abs(b.x() - a.x()) / 2);
+        QPainterPath path(a);
+        path.cubicTo(a + QPointF(pull, 0), b - QPointF(pull, 0), b);
+        painter.setPen(QPen(colour, 1.6));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(path);
+        painter.setBrush(colour);
+        painter.drawEllipse(a, 2.5, 2.5);
         QPainterPath head;
         head.moveTo(b);
-        head.lineTo(b - dir * 8 + normal * 4);
-        head.lineTo(b - dir * 8 - normal * 4);
+        head.lineTo(b + QPointF(-8, -4));
+        head.lineTo(b + QPointF(-8, 4));
         head.closeSubpath();
         painter.fillPath(head, colour);
-    };
-    const std::uint32_t waitOn = tl.waitOn(*m_selected);
-    if (waitOn != kNoInstruction && waitOn < tl.size()) {
-        arrow(waitOn, *m_selected, QColor(220, 60, 60));
     }
-    constexpr std::size_t kMaxArrows = 64; // beyond this the picture is noise; the inspector lists them all
-    for (std::size_t k = 0; k < std::min(kMaxArrows, m_dependants.size()); ++k) {
-        arrow(*m_selected, m_dependants[k], QColor(40, 150, 90));
+    if (flow.label.isEmpty()) {
+        return;
     }
+    // The wait cause sits just above the arrow's end, on a chip of the base colour so it reads over marks.
+    const QFontMetrics metrics(font());
+    const QRectF text(b.x() - metrics.horizontalAdvance(flow.label) - 14, b.y() - kRowHeight - 2,
+                      metrics.horizontalAdvance(flow.label) + 8, metrics.height() + 2);
+    QRectF chip = text;
+    if (chip.left() < kLabelWidth + 2) {
+        chip.moveLeft(kLabelWidth + 2);
+    }
+    if (chip.top() < kRulerHeight) {
+        chip.moveTop(b.y() + kRowHeight / 2.0);
+    }
+    QColor fill = palette().color(QPalette::Base);
+    fill.setAlpha(225);
+    painter.setPen(QPen(colour, 1));
+    painter.setBrush(fill);
+    painter.drawRoundedRect(chip, 3, 3);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(chip, Qt::AlignCenter, flow.label);
 }
 
 std::optional<std::uint32_t> TimelineView::instructionAt(const QPoint& pos) const {
@@ -366,8 +458,8 @@ QString TimelineView::tooltipFor(std::uint32_t index) const {
         .arg(index)
         .arg(QString::fromLatin1(sim::opName(tl.op(index)).data()))
         .arg(QString::fromStdString(sim::laneName(tl.lane(index))))
-        .arg(QString::fromStdString(formatTime(tl.mainStartPs(index))))
-        .arg(QString::fromStdString(formatTime(tl.endPs(index))))
+        .arg(QString::fromStdString(formatTimeFor(tl.mainStartPs(index), tl.endPs(index) - tl.mainStartPs(index))))
+        .arg(QString::fromStdString(formatTimeFor(tl.endPs(index), tl.endPs(index) - tl.mainStartPs(index))))
         .arg(QString::fromStdString(formatTime(tl.endPs(index) - tl.mainStartPs(index))))
         .arg(QString::fromStdString(file))
         .arg(tl.line(index))
@@ -395,7 +487,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_D: panBy(kPanStep); break;
     case Qt::Key_F: fit(); break;
     case Qt::Key_Escape:
-        m_range.reset();
+        setRange(std::nullopt);
         selectInstruction(std::nullopt);
         break;
     default: QWidget::keyPressEvent(event); return;
@@ -441,8 +533,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     } else if (m_drag == Drag::Select && std::abs(event->pos().x() - m_pressPos.x()) >= kDragThresholdPx) {
         const TimePs a = timeAt(m_pressPos.x());
         const TimePs b = timeAt(event->pos().x());
-        m_range = std::pair(std::min(a, b), std::max(a, b));
-        update();
+        setRange(std::pair(std::min(a, b), std::max(a, b)));
     }
 }
 
@@ -466,7 +557,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         }
         return;
     }
-    m_range.reset();
+    setRange(std::nullopt);
     selectInstruction(instructionAt(event->pos()));
 }
 

@@ -20,6 +20,16 @@ struct AnnotationBand {
     qint64 id = 0;
 };
 
+/// A Perfetto-style flow arrow drawn for the selected instruction: from what it waited on (with the wait cause),
+/// or to an instruction that waited on it.
+struct FlowArrow {
+    enum class Kind { WaitedOn, Dependant };
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;
+    Kind kind = Kind::WaitedOn;
+    QString label; ///< the wait cause and stall on a WaitedOn arrow; empty on dependants
+};
+
 /// The simulated run on screen: one row per engine (TensorE as LoadStationary and MultiplyMoving rows) and
 /// per DMA queue (collapsible into one row), under a time ruler.
 ///
@@ -46,6 +56,15 @@ public:
     void panBy(double fractionOfWidth);
 
     void setColourBy(ColourBy mode);
+    [[nodiscard]] ColourBy colourBy() const { return m_colourBy; }
+    /// The colour of an instruction's mark under the current colouring and palette (also the legend's).
+    [[nodiscard]] QColor colourOf(std::uint32_t index) const;
+    /// The arrows drawn for the selected instruction (empty without a selection).
+    [[nodiscard]] const std::vector<FlowArrow>& flowArrows() const { return m_flows; }
+    /// Busy share (0..1) of a row within the visible window: the percentage beside its name.
+    [[nodiscard]] double rowBusyShare(std::size_t row) const;
+    /// The lane label as drawn: name and busy percentage.
+    [[nodiscard]] QString rowLabel(std::size_t row) const;
     void selectInstruction(std::optional<std::uint32_t> index);
     [[nodiscard]] std::optional<std::uint32_t> selectedInstruction() const { return m_selected; }
     /// Dims every instruction that is not in `indices` (empty: nothing dimmed).
@@ -70,11 +89,16 @@ public:
     static constexpr int kLabelWidth = 120;
     static constexpr int kRulerHeight = 24;
     static constexpr int kRowHeight = 20;
+    /// Least distance between time labels; the plots under the timeline tick with the same figure.
+    static constexpr double kTickSpacingPx = 90;
 
 signals:
     void visibleRangeChanged(qint64 t0, qint64 t1);
     void instructionSelected(qint64 index); ///< -1 when the selection was cleared
     void rangeSelected(qint64 t0, qint64 t1);
+    /// The dragged range as it changes (also while dragging); t1 <= t0 when it was cleared.
+    void selectionRangeChanged(qint64 t0, qint64 t1);
+    void colourByChanged(kl::views::TimelineView::ColourBy mode);
     void annotationClicked(qint64 id);
 
 protected:
@@ -89,7 +113,6 @@ protected:
 
 private:
     [[nodiscard]] double plotWidth() const;
-    [[nodiscard]] QColor colourOf(std::uint32_t index) const;
     [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
     [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
     void paintRuler(QPainter& painter);
@@ -99,6 +122,9 @@ private:
     void paintDependencyArrows(QPainter& painter);
     void paintAnnotationBands(QPainter& painter);
     void paintAnnotationTags(QPainter& painter);
+    void paintFlow(QPainter& painter, const FlowArrow& flow);
+    void buildFlows();
+    void setRange(std::optional<std::pair<TimePs, TimePs>> range);
 
     std::unique_ptr<TimelineRows> m_rows;
     std::shared_ptr<const sim::SimResult> m_result;
@@ -107,7 +133,7 @@ private:
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
-    std::vector<std::uint32_t> m_dependants; ///< instructions that waited on the selected one
+    std::vector<FlowArrow> m_flows;          ///< arrows of the selected instruction
     std::vector<bool> m_highlighted;         ///< empty: nothing dimmed
     enum class Drag { None, Select, Pan } m_drag = Drag::None;
     QPoint m_pressPos;
