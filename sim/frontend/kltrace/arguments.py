@@ -176,6 +176,10 @@ def bind(func, spec, namespace, decl):
             raise TraceError("invalid_argument", f"{func.__name__} has no parameter '{name}'",
                              f"did you mean {', '.join(close)}?" if close else "parameters: " + ", ".join(params))
     values = {k: resolve_value(k, v, namespace) for k, v in spec.scalars.items()}
+    if T.values:  # value mode: what the reference function is called with (numerics/run.py)
+        T.arg_bufs = tuple(t.buf for _, t in tensors)
+        T.arg_scalars = {n: p.default for n, p in params.items() if p.default is not p.empty}
+        T.arg_scalars.update(values)
     by_name = bool(tensors) and all(n in params for n, _ in tensors)
     positional = [] if by_name else [t for _, t in tensors]
     keywords = dict(tensors) if by_name else {}

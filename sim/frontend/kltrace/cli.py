@@ -5,13 +5,16 @@ import os
 import sys
 
 from . import dtypes, sandbox
+from .numerics import fields as numerics_fields
 from .errors import TraceError
 from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
-         "[--max-processes N] [--pretty]")
+         "[--max-processes N] [--pretty] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
+         "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
+         "[--tolerance STANDARD] [--rtol X] [--atol Y] [--rounding nearest|stochastic]]")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +43,32 @@ def parse_flags(argv):
     p.add_argument("--memory-mb", type=int, default=4096)
     p.add_argument("--max-processes", type=int, default=0, help="RLIMIT_NPROC for the kernel (0: unchanged)")
     p.add_argument("--pretty", action="store_true", help="indent the IR (not byte-compatible with compact output)")
-    return p.parse_args(argv)
+    p.add_argument("--numerics", action="store_true", help="execute on values; write the numerics document")
+    p.add_argument("--reference")
+    p.add_argument("--cuda-numerics")
+    p.add_argument("--inputs")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--tolerance")
+    p.add_argument("--rtol", type=float)
+    p.add_argument("--atol", type=float)
+    p.add_argument("--rounding", choices=("nearest", "stochastic"),
+                   help="engine results rounded to nearest even (default) or stochastically (seeded by --seed)")
+    p.add_argument("--values-out", help=argparse.SUPPRESS)  # tests: the compared arrays as .npz
+    flags = p.parse_args(argv)
+    if not flags.numerics and any(getattr(flags, k) is not None for k in _NUMERIC_FLAGS):
+        raise TraceError("invalid_argument", "--reference, --cuda-numerics, --inputs, --seed, --tolerance, --rtol "
+                         "and --atol need --numerics", "usage: " + USAGE)
+    for k in ("rtol", "atol"):
+        v = getattr(flags, k)
+        if v is not None and not (v >= 0 and v < float("inf")):
+            raise TraceError("invalid_argument", f"--{k} must be a finite number >= 0", "usage: " + USAGE)
+    if flags.seed is not None and not 0 <= flags.seed < 2 ** 63:
+        raise TraceError("invalid_argument", "--seed must be a whole number from 0 to 2^63-1", "usage: " + USAGE)
+    return flags
+
+
+_NUMERIC_FLAGS = ("reference", "cuda_numerics", "inputs", "seed", "tolerance", "rtol", "atol", "values_out",
+                  "rounding")
 
 
 def parse_dtype(text, where):
@@ -141,6 +169,7 @@ def read_task(folder):
         raise bad("\"grid\" must be a list of 1 to 3 whole numbers from 1 to 65536")
     if "scalars" in task and not isinstance(task["scalars"], dict):
         raise bad("\"scalars\" must be an object of parameter name -> value")
+    numerics_fields.check(task, bad, whole)
     return task
 
 
@@ -160,6 +189,8 @@ def build_spec(flags):
                              "see docs/task-format.md", file="task.json")
         grid = [int(g) for g in task.get("grid", [1])]
         scalars = dict(task.get("scalars", {}))
+        if flags.numerics:
+            args, scalars = numerics_fields.value_args(task, args, scalars, parse_dtype)
         if task.get("package_root") and not flags.package_root:
             flags.package_root = os.path.join(flags.task, str(task["package_root"]))
     if flags.arg is not None:
@@ -169,7 +200,9 @@ def build_spec(flags):
     for s in flags.scalar or []:
         k, v = parse_scalar(s)
         scalars[k] = v
-    return KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
+    spec = KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
+    spec.task = task if flags.task else {}
+    return spec
 
 
 _REPORT = None  # the front end's own stdout: the one place its JSON error goes (see own_stdout)
@@ -243,6 +276,25 @@ def write_output(flags, text):
     return len(data)
 
 
+def _numerics(flags, spec, kernel_name):
+    """Value execution after the trace; returns the numerics document's text."""
+    if spec.list_kernels:
+        raise TraceError("invalid_argument", "--numerics and --list-kernels do not go together")
+    try:
+        import numpy
+        real = hasattr(numpy, "lib") and hasattr(numpy, "frexp")
+    except ImportError:
+        real = False
+    if not real:
+        raise TraceError("unsupported", "value execution (--numerics) needs NumPy, which this Python lacks",
+                         "install python3-numpy (Debian) for the interpreter KernelLens runs")
+    from .numerics import run
+    opts = numerics_fields.options(flags, spec)
+    doc = run.run(spec, opts, kernel_name, T.files[0] if T.files else os.path.basename(spec.kernel_file))
+    sys.stderr.write(f"kltrace: numerics: {doc['instructions']} instructions on values in {doc['value_ms']:.0f} ms\n")
+    return run.render(doc) if not flags.pretty else json.dumps(json.loads(run.render(doc)), indent=1)
+
+
 def _on_timeout(timeout_s, workdir):
     def handler(frame):
         file, line = T.where(frame)
@@ -266,6 +318,10 @@ def main(argv=None):
         if flags.output_fd is not None:
             os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
         spec = build_spec(flags)
+        if flags.inputs and flags.inputs.endswith((".npy", ".npz")):
+            flags.inputs = os.path.abspath(flags.inputs)  # before the kernel's private working folder
+        if flags.values_out:
+            flags.values_out = os.path.abspath(flags.values_out)
         spec.list_kernels = flags.list_kernels
         T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
         spec.kernel_file = os.path.abspath(spec.kernel_file)
@@ -280,12 +336,15 @@ def main(argv=None):
         workdir.enter()
         sandbox.set_limits(flags.timeout, flags.memory_mb, flags.max_processes)
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
+        T.values = flags.numerics
         text = trace(spec)
+        if flags.numerics:
+            text = _numerics(flags, spec, text)
         sandbox.disarm_alarm()
-        if flags.pretty and not flags.list_kernels:
+        if flags.pretty and not flags.list_kernels and not flags.numerics:
             text = json.dumps(json.loads(text), indent=1)
         size = write_output(flags, text)
-        if not flags.list_kernels:
+        if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
                              f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}\n")

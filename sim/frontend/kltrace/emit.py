@@ -106,13 +106,37 @@ def _onchip_layout(dims, ps, b):
     return pc, pat, n
 
 
+def value_operand(v, ranges):
+    """Value mode: (buffer, element offset, dims, dtype, indirect) of view v under mask ranges, the logical
+    shape an instruction's arithmetic needs (the AP merges dims). Mirrors _make_ap's masking."""
+    dims, off = v.dims, v.off
+    if ranges is not None and len(ranges) == len(dims):
+        dims = list(dims)
+        for a, (lo, hi) in enumerate(ranges):
+            s, c = dims[a]
+            if c > 1 and (lo != 0 or hi < c):
+                hi = min(hi, c)
+                off += lo * s
+                dims[a] = (s, hi - lo)
+        dims = tuple(dims)
+    return (v.buf, off, dims, v.dtype, type(v) is IndirectTensor)
+
+
+def value_operands(ins, dsts, srcs, dst_ranges=None, src_ranges=None):
+    """Value mode: keep the logical operands of ins ([dst operands], [src operands], op-specific notes)."""
+    ins.vals = ([value_operand(v, dst_ranges) for v in dsts], [value_operand(v, src_ranges) for v in srcs], {})
+
+
 def materialize_zeros(b, loc):
     """Emit the memset that a lazily kept `nl.zeros` of a PSUM tile stands for."""
     b.zeroed = False
     root = root_view(b)
     ap, n = make_ap(root, None)
-    T.instrs.append(Instr("memset", "vector", [ap], [], n, n * dtypes.SIZES[b.dtype], {"value": 0}, loc,
-                          T.iter_tuple, T.pid, None))
+    ins = Instr("memset", "vector", [ap], [], n, n * dtypes.SIZES[b.dtype], {"value": 0}, loc, T.iter_tuple,
+                T.pid, None)
+    if T.values:
+        value_operands(ins, [root], [])
+    T.instrs.append(ins)
 
 
 def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
@@ -137,6 +161,7 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
             for v in dsts:
                 v.buf.written = True
             return None
+    src_ranges = ranges
     src_aps = []
     for v in srcs:
         b = v.buf
@@ -184,6 +209,8 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
         attrs = _read_index_tiles(srcs, dsts, src_aps, attrs, op, loc)
     ins = Instr(op, engine, dst_aps, src_aps, elements, elements * _SIZES[dt], attrs, loc,
                 T.iter_tuple, T.pid, ranges)
+    if T.values:
+        value_operands(ins, dsts, srcs, ranges, src_ranges)
     T.instrs.append(ins)
     return ins
 
@@ -293,6 +320,8 @@ def emit_new(op, engine, res, srcs, attrs, loc):
     ap, n = b.rap
     b.written = True
     ins = Instr(op, engine, [ap], src_aps, n, n * _SIZES[res.dtype], attrs, loc, T.iter_tuple, T.pid, None)
+    if T.values:
+        value_operands(ins, [res], srcs)
     T.instrs.append(ins)
     return ins
 

@@ -103,6 +103,11 @@ def activation(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=N
     srcs = [data] + [t for t in (bias, scale) if _is_tile(t)]
     attrs = {"func": func, "op0": op_name(reduce_op) or "add"}
     ins = emit("activation_reduce", "scalar", [res, reduce_res], srcs, attrs, mask, space=data.shape, loc=loc)
+    if T.values and ins is not None:
+        ins.vals[2]["roles"] = ["data"] + ["bias"] * _is_tile(bias) + ["scale"] * _is_tile(scale)
+        for key, v in (("bias", bias), ("scale", scale)):
+            if v is not None and not _is_tile(v):
+                ins.vals[2][key] = v
     if dst is None:
         res.buf.producer = ins
     return res

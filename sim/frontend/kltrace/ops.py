@@ -10,7 +10,7 @@ import numbers
 import sys
 
 from . import dtypes
-from .emit import (squeeze_free, emit, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
+from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .tracer import T, PSUM_BANK_BYTES
@@ -130,6 +130,8 @@ def retarget(value, dst, accumulate):
     else:
         ap, n = make_ap(dst, None)
     ins.dst[0] = ap
+    if T.values:
+        ins.vals[0][0] = value_operand(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
     ins.elements = n
     ins.nbytes = n * _SIZES[dst.dtype]
     db.written = True
@@ -296,6 +298,8 @@ def unary_op(func, x, dtype=None, mask=None, dst=None, bias=None, scale=1.0, loc
     elif scale != 1.0:
         attrs["scale"] = scale
     ins = emit("activation", "scalar", [res], srcs, attrs, mask, loc=loc)
+    if T.values and ins is not None:
+        ins.vals[2]["roles"] = ["data"] + ["bias"] * _is_tile(bias) + ["scale"] * _is_tile(scale)
     if dst is None:
         res.buf.producer = ins
     return res

@@ -144,6 +144,8 @@ def launch(func, positional, keywords, spec):
         T.pid = pid
         T.shared_ordinal = 0
         result = func(*positional, **keywords)
+    if T.values:
+        T.result = result
     tensors = positional + [v for v in keywords.values() if isinstance(v, Tensor)]
     _mark_outputs(result, [t.buf for t in tensors])
 
@@ -194,6 +196,8 @@ def trace(spec):
         msg = f"{type(e).__name__}: {e}"
         err = TraceError("kernel_error", f"the kernel raised {msg}", "fix the kernel code at this line")
         raise locate(err, e.__traceback__)
+    if T.values:  # value mode writes the numerics document instead (numerics/run.py)
+        return func.__name__
     api = "nki" if "nki" in T.api_seen and "legacy" not in T.api_seen else "legacy"
     args = [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args]
     return irjson.render(T, func.__name__, api, args)

@@ -53,7 +53,8 @@ class Buffer:
 
 class Instr:
     """One recorded instruction; operands are AP tuples (buffer, part0, pcount, offset, pattern, dtype)."""
-    __slots__ = ("op", "engine", "dst", "src", "elements", "nbytes", "attrs", "loc", "iter", "pid", "ranges")
+    __slots__ = ("op", "engine", "dst", "src", "elements", "nbytes", "attrs", "loc", "iter", "pid", "ranges",
+                 "vals")  # vals: value mode only (numerics/), set by emit.value_operands; never in the IR
 
     def __init__(self, op, engine, dst, src, elements, nbytes, attrs, loc, iters, pid, ranges):
         self.op = op
@@ -88,6 +89,10 @@ class Tracer:
         self.grid = (1,)
         self.api_seen = set()
         self.nc_version = None   # "gen2"/"gen3"/"gen4" from --target; None: by the API generation
+        self.values = False      # value mode (--numerics): instructions also keep their logical operands
+        self.arg_bufs = ()       # value mode: the HBM buffers of the kernel's tensor arguments, in spec order
+        self.result = None       # value mode: what the kernel returned (its output tensors)
+        self.arg_scalars = {}    # value mode: the kernel's non-tensor arguments (and defaults) by name
         self.stand_ins = set()
         self.arenas = {}         # memory -> the buffer of tiles the kernel placed itself (placement.py)   # top-level modules imported as stand-ins (see imports.py)
         self.diagnostics = []

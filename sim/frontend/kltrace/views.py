@@ -273,8 +273,10 @@ def _store_pending(dst, key, value):
         ap, n = rap
     else:
         ap, n = _emit._make_ap(dst, None, dims, dst.off, db)
-    T.instrs.append(Instr("dma_copy", "dma", [ap], [sap], n, n * _SIZES[dst.dtype], None, loc, T.iter_tuple,
-                          T.pid, None))
+    ins = Instr("dma_copy", "dma", [ap], [sap], n, n * _SIZES[dst.dtype], None, loc, T.iter_tuple, T.pid, None)
+    if T.values:
+        _emit.value_operands(ins, [dst], [src])
+    T.instrs.append(ins)
     db.written = True
     db.zeroed = False
     return None

@@ -1,0 +1,2 @@
+def ref(x):
+    return x.sum(axis=1, keepdims=True)
