@@ -172,7 +172,11 @@ Expected<std::int64_t> reviewTask(core::ReviewFile& file, const NumericsCliOptio
     if (r.taskDir.empty()) {
         return makeError(ErrorCode::InvalidArgument, "--review needs a task folder or --task ID");
     }
-    const std::string key = fs::weakly_canonical(r.taskDir).filename().string();
+    fs::path dir = fs::weakly_canonical(r.taskDir);
+    if (dir.filename().empty()) { // "examples/softmax/"
+        dir = dir.parent_path();
+    }
+    const std::string key = dir.filename().string();
     auto tasks = file.tasks().list();
     if (!tasks) {
         return std::unexpected(tasks.error());

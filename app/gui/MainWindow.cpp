@@ -423,8 +423,12 @@ bool MainWindow::openPath(const QString& path) {
         opened = openKernelFile(info.absoluteFilePath());
     } else if (info.suffix() == QLatin1String("klreview")) {
         opened = openReview(info.absoluteFilePath());
+    } else if (info.suffix() == QLatin1String("json")) {
+        return m_numerics->openDocument(info.absoluteFilePath()); // a numerics document: into the Numerics dock
     } else {
-        reportProblem(tr("%1: not a task folder, an NKI kernel (.py) or a review file (.klreview)").arg(path));
+        reportProblem(tr("%1: not a task folder, an NKI kernel (.py), a review file (.klreview) or a numerics "
+                         "document (.json)")
+                          .arg(path));
     }
     if (opened) {
         m_recent->add(info.absoluteFilePath());

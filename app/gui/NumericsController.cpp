@@ -192,6 +192,20 @@ void NumericsController::deliver(quint64 generation, std::shared_ptr<Delivery> d
     emit finished(result);
 }
 
+bool NumericsController::openDocument(const QString& path) {
+    auto read = core::readNumericsFile(path.toStdString());
+    if (!read) {
+        emit problem(QString::fromStdString(read.error().message), QString::fromStdString(read.error().file),
+                     read.error().line);
+        return false;
+    }
+    auto result = std::make_shared<const core::NumericsResult>(std::move(*read));
+    std::vector<views::NumericsPane::Entry> entries{{QFileInfo(path).fileName(), result}};
+    m_panes.pane->setRuns(std::move(entries));
+    emit finished(result);
+    return true;
+}
+
 void NumericsController::showResult(std::shared_ptr<const core::NumericsResult> result) {
     showRuns(std::move(result), 0);
 }

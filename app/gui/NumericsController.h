@@ -57,6 +57,8 @@ public:
     /// Runs the target on values with `options` (after the trust gate allows it). False when it did not start.
     bool run(const core::NumericsOptions& options);
     void cancel();
+    /// Reads a numerics document (`kernellens-cli numerics --json`) and shows it; a bad one goes to Problems.
+    bool openDocument(const QString& path);
     /// Shows a numerics result as the run just made (also what tests use).
     void showResult(std::shared_ptr<const core::NumericsResult> result);
     /// Goes to a top-error instruction: the timeline when it links there, else its line.

@@ -104,7 +104,7 @@ std::string numericsMarkdown(const ReportTask& t) {
                    "|---|---|---|---|---|---|---|---|---|\n";
             for (const ReportNumericsComparison& c : r.comparisons) {
                 out += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} ({} %) | rtol {}, atol {} | {} |\n",
-                                   md(c.output), md(c.dtype), label(c.comparison), numericsFigure(c.maxAbsError),
+                                   md(c.output), md(c.dtype), md(label(c.comparison)), numericsFigure(c.maxAbsError),
                                    numericsFigure(c.maxRelError), numericsFigure(c.maxUlpError),
                                    numericsFigure(c.rmsError), c.mismatches, numericsFigure(c.mismatchPct),
                                    numericsFigure(c.rtol), numericsFigure(c.atol), c.passed ? "pass" : "**FAIL**");
@@ -112,7 +112,7 @@ std::string numericsMarkdown(const ReportTask& t) {
             out += "\n";
         }
         for (const ReportNumericsInstruction& ins : r.topInstructions) {
-            out += fmt::format("- {}:{} `{}` (instruction {}) added {}\n", md(ins.file), ins.line, md(ins.op),
+            out += fmt::format("- {}:{} {} (instruction {}) added {}\n", md(ins.file), ins.line, md(ins.op),
                                ins.index, numericsFigure(ins.addedError));
         }
         out += r.topInstructions.empty() ? "" : "\n";
@@ -138,7 +138,7 @@ std::string numericsHtml(const ReportTask& t) {
                 out += fmt::format("<tr><td>{} ({})</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
                                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ({} %)</td>"
                                    "<td>rtol {}, atol {}</td><td style=\"color:{}\"><b>{}</b></td></tr>\n",
-                                   h(c.output), h(c.dtype), label(c.comparison), numericsFigure(c.maxAbsError),
+                                   h(c.output), h(c.dtype), h(label(c.comparison)), numericsFigure(c.maxAbsError),
                                    numericsFigure(c.maxRelError), numericsFigure(c.maxUlpError),
                                    numericsFigure(c.rmsError), c.mismatches, numericsFigure(c.mismatchPct),
                                    numericsFigure(c.rtol), numericsFigure(c.atol), c.passed ? "#1a7f37" : "#c62828",
@@ -149,7 +149,7 @@ std::string numericsHtml(const ReportTask& t) {
         if (!r.topInstructions.empty()) {
             out += "<p class=\"meta\">Instructions that added most rounding error:</p>\n<ul>\n";
             for (const ReportNumericsInstruction& ins : r.topInstructions) {
-                out += fmt::format("<li>{}:{} <code>{}</code> (instruction {}) added {}</li>\n", h(ins.file), ins.line,
+                out += fmt::format("<li>{}:{} <b>{}</b> (instruction {}) added {}</li>\n", h(ins.file), ins.line,
                                    h(ins.op), ins.index, numericsFigure(ins.addedError));
             }
             out += "</ul>\n";
