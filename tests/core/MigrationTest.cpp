@@ -164,7 +164,7 @@ TEST(Migration, Version2To3AddsFindingDismissalsAndKeepsAnnotations) {
     }
     auto db = Database::open(path, Database::OpenMode::ReadOnly);
     ASSERT_TRUE(db);
-    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), 3);
+    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), ReviewSchema::kCurrentVersion);
     EXPECT_EQ(*db->queryInt("SELECT count(*) FROM finding_dismissal"), 1);
 }
 
