@@ -167,6 +167,7 @@ void MainWindow::buildNumerics() {
     auto* dock = addPaneDock(tr("Numerics"), QStringLiteral("numericsDock"), m_numericsPane, Qt::BottomDockWidgetArea);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("findingsDock")), dock);
     findChild<QDockWidget*>(QStringLiteral("findingsDock"))->raise();
+    resizeDocks({dock}, {300}, Qt::Vertical); // the heat map needs some height
     m_numerics = new NumericsController(m_review, m_sourceLinks, m_trustGate, {this, m_numericsPane, m_page->timeline()}, this);
     connect(m_numerics, &NumericsController::trustNeeded, this, &MainWindow::startRun);
     connect(m_numerics, &NumericsController::problem, this, &MainWindow::reportProblem);

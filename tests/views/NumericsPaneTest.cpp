@@ -109,6 +109,13 @@ private slots:
         QCOMPARE(cell->first, 2);
         QCOMPARE(cell->second, 7);
         QVERIFY(map.tooltipForCell(cell->first, cell->second).contains(QStringLiteral("|error| 30")));
+        // A non-finite cell is NaN on the map (drawn in its own colour), a finite one a log10.
+        auto doc = std::make_shared<kl::core::NumericsResult>(*fixture("ragged_fail.json"));
+        doc->outputs[0].heatmap->absError[0] = INFINITY;
+        map.setOutput(doc, 0);
+        QVERIFY(std::isnan(map.colorMap()->data()->cell(0, 0)));
+        QCOMPARE(map.colorMap()->data()->cell(7, 0), std::log10(30.0));
+        QVERIFY(map.plot()->xAxis->label().contains(QStringLiteral("cells of 63")));
     }
 
     void histogramHasOneBarPerBin() {

@@ -18,6 +18,7 @@ namespace {
 
 /// Where exact cells sit on the log scale: below every error a float64 run can show.
 constexpr double kExactLog = -17;
+const QColor kNonFiniteColour(0, 200, 255);
 
 QString indexText(const std::vector<std::int64_t>& index) {
     QStringList parts;
@@ -56,9 +57,14 @@ NumericsHeatMap::NumericsHeatMap(QWidget* parent) : QWidget(parent) {
     m_map->setInterpolate(false);
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
-    m_scale->setLabel(tr("log10 |error|"));
+    m_scale->setLabel(tr("log10 |error| (cyan: not finite)"));
     m_map->setColorScale(m_scale);
-    m_map->setGradient(QCPColorGradient(QCPColorGradient::gpThermal));
+    // Non-finite errors (a NaN or inf where a number was expected) get a colour of their own, outside the scale:
+    // a band the kernel never computed must stand out from the largest finite error.
+    QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(kNonFiniteColour);
+    m_map->setGradient(gradient);
     m_plot->yAxis->setRangeReversed(true); // row 0 at the top, as the output is printed
     m_plot->xAxis->setLabel(tr("column cells"));
     m_plot->yAxis->setLabel(tr("row cells"));
@@ -109,11 +115,13 @@ void NumericsHeatMap::setOutput(std::shared_ptr<const core::NumericsResult> resu
         for (int c = 0; c < h.cols; ++c) {
             const double e = h.absError[static_cast<std::size_t>(r) * static_cast<std::size_t>(h.cols) +
                                         static_cast<std::size_t>(c)];
-            const double v = !std::isfinite(e) ? high : e > 0 ? std::log10(e) : low;
+            const double v = !std::isfinite(e) ? std::nan("") : e > 0 ? std::log10(e) : low;
             m_map->data()->setCell(c, r, v);
         }
     }
     m_map->setDataRange(QCPRange(low, high));
+    m_plot->xAxis->setLabel(tr("columns (cells of %1)").arg(h.cellCols));
+    m_plot->yAxis->setLabel(tr("rows (cells of %1)").arg(h.cellRows));
     m_plot->xAxis->setRange(-0.5, h.cols - 0.5);
     m_plot->yAxis->setRange(-0.5, h.rows - 0.5);
     m_plot->replot();
