@@ -238,7 +238,8 @@ int runFindingsCommand(const std::vector<std::string>& args) {
         numerics = std::move(*read);
     }
     const core::NumericsResult* n = numerics ? &*numerics : nullptr;
-    auto analysis = options->ir ? analyseIr(*engine, *options->ir, options->hardware, n) : analyseTrace(*engine, *options, n);
+    auto analysis =
+        options->ir ? analyseIr(*engine, *options->ir, options->hardware, n) : analyseTrace(*engine, *options, n);
     if (!analysis) {
         return fail(analysis.error(), failureCode(analysis.error()));
     }

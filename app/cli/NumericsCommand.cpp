@@ -79,8 +79,9 @@ template <typename T> Expected<T> parseNumber(const std::string& flag, const std
         }
     } catch (...) {
     }
-    return makeError(ErrorCode::InvalidArgument,
-                     fmt::format("{} needs {}, not '{}'", flag, std::is_floating_point_v<T> ? "a number" : "a whole number", v));
+    return makeError(
+        ErrorCode::InvalidArgument,
+        fmt::format("{} needs {}, not '{}'", flag, std::is_floating_point_v<T> ? "a number" : "a whole number", v));
 }
 
 Expected<void> takeOption(NumericsCliOptions& o, const std::string& flag, const std::string& v) {
@@ -117,8 +118,8 @@ Expected<void> takeOption(NumericsCliOptions& o, const std::string& flag, const 
 
 /// Takes out the flags `numerics` adds to the trace flags; the rest go to parseTraceArguments.
 Expected<NumericsCliOptions> splitOptions(const std::vector<std::string>& args) {
-    static const std::vector<std::string> kOurs = {"--reference", "--cuda-numerics", "--inputs", "--seed",
-                                                   "--tolerance", "--rtol",          "--atol",   "--json",
+    static const std::vector<std::string> kOurs = {"--reference", "--cuda-numerics", "--inputs",   "--seed",
+                                                   "--tolerance", "--rtol",          "--atol",     "--json",
                                                    "--review",    "--task",          "--from-json"};
     NumericsCliOptions o;
     o.numerics.enabled = true;

@@ -168,11 +168,13 @@ void MainWindow::buildNumerics() {
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("findingsDock")), dock);
     findChild<QDockWidget*>(QStringLiteral("findingsDock"))->raise();
     resizeDocks({dock}, {300}, Qt::Vertical); // the heat map needs some height
-    m_numerics = new NumericsController(m_review, m_sourceLinks, m_trustGate, {this, m_numericsPane, m_page->timeline()}, this);
+    m_numerics =
+        new NumericsController(m_review, m_sourceLinks, m_trustGate, {this, m_numericsPane, m_page->timeline()}, this);
     connect(m_numerics, &NumericsController::trustNeeded, this, &MainWindow::startRun);
     connect(m_numerics, &NumericsController::problem, this, &MainWindow::reportProblem);
     connect(m_numerics, &NumericsController::finished, dock, &QDockWidget::raise);
-    connect(m_numerics, &NumericsController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_numerics, &NumericsController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::buildCentre() {

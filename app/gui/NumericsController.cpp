@@ -135,7 +135,8 @@ bool NumericsController::run(const core::NumericsOptions& options) {
         auto shouldCancel = [&] { return live->load() != generation; };
         auto delivery = std::make_shared<Delivery>(Delivery{runOnValues(request, shouldCancel)});
         QMetaObject::invokeMethod(
-            self, [self, generation, delivery] {
+            self,
+            [self, generation, delivery] {
                 if (self) {
                     self->deliver(generation, delivery);
                 }
@@ -187,8 +188,9 @@ void NumericsController::deliver(quint64 generation, std::shared_ptr<Delivery> d
     auto& [document, result] = *delivery->outcome;
     const std::int64_t stored = m_partOfReview ? m_session->recordNumericsRun(document) : 0;
     showRuns(result, stored);
-    emit statusMessage(result->passed() ? tr("Numerics: every comparison within tolerance.")
-                                        : tr("Numerics: %1 comparison(s) outside tolerance.").arg(result->failedCount()));
+    emit statusMessage(result->passed()
+                           ? tr("Numerics: every comparison within tolerance.")
+                           : tr("Numerics: %1 comparison(s) outside tolerance.").arg(result->failedCount()));
     emit finished(result);
 }
 
@@ -226,7 +228,8 @@ void NumericsController::showRuns(std::shared_ptr<const core::NumericsResult> la
                 }
                 auto parsed = core::parseNumericsDocument(it->document);
                 if (parsed) {
-                    entries.push_back({storedLabel(*it), std::make_shared<const core::NumericsResult>(std::move(*parsed))});
+                    entries.push_back(
+                        {storedLabel(*it), std::make_shared<const core::NumericsResult>(std::move(*parsed))});
                 }
             }
         }

@@ -14,8 +14,7 @@ namespace kl::core {
 
 /// The IR instruction a top-error instruction is, when the numerics run and `ir` traced the same arguments and
 /// the index exists in `ir`; otherwise nothing (link to the instruction's file:line instead).
-[[nodiscard]] std::optional<std::uint32_t> irInstructionOf(const NumericsResult& numerics,
-                                                           const NumericsInstruction& instruction,
-                                                           const sim::KernelIr& ir);
+[[nodiscard]] std::optional<std::uint32_t>
+irInstructionOf(const NumericsResult& numerics, const NumericsInstruction& instruction, const sim::KernelIr& ir);
 
 } // namespace kl::core

@@ -98,8 +98,8 @@ double number(const json& v, const std::string& path, double lo, double hi, bool
     const auto n = kl::json::numberIn(v, lo, hi);
     if (!n) {
         const std::string range = std::isinf(lo) && std::isinf(hi) ? std::string("a number")
-                                  : std::isinf(hi) ? fmt::format("a number of at least {}", lo)
-                                                   : kl::json::numberRange(lo, hi);
+                                  : std::isinf(hi)                 ? fmt::format("a number of at least {}", lo)
+                                                                   : kl::json::numberRange(lo, hi);
         fail(path, nonFinite ? range + " or \"nan\"/\"inf\"/\"-inf\"" : range, v);
     }
     return *n;
@@ -196,8 +196,8 @@ NumericsHistogram histogram(const json& v, const std::string& path) {
     const std::string countsPath = join(path, "counts");
     const json& counts = arrayAt(member(v, path, "counts"), countsPath, Limits::kMaxHistogramBins);
     if (counts.size() + 1 != edges.size() && !(counts.empty() && edges.empty())) {
-        throw FieldError{fmt::format("{}: {} counts need {} edges, found {}", path, counts.size(), counts.size() + 1,
-                                     edges.size())};
+        throw FieldError{
+            fmt::format("{}: {} counts need {} edges, found {}", path, counts.size(), counts.size() + 1, edges.size())};
     }
     for (std::size_t i = 0; i < edges.size(); ++i) {
         h.log10Edges.push_back(number(edges[i], fmt::format("{}[{}]", edgesPath, i), -400, 400, false));

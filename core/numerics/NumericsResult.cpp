@@ -95,12 +95,12 @@ std::string toleranceSummary(const NumericsResult& result) {
     std::string text = result.toleranceStandard.empty() ? std::string("default") : result.toleranceStandard;
     std::string figures;
     for (const auto& [rtol, atol] : pairs) {
-        figures += fmt::format("{}rtol {}, atol {}", figures.empty() ? "" : "; ", numericsNumber(rtol),
-                               numericsNumber(atol));
+        figures +=
+            fmt::format("{}rtol {}, atol {}", figures.empty() ? "" : "; ", numericsNumber(rtol), numericsNumber(atol));
     }
     if (!figures.empty() || result.toleranceOverridden) {
-        text += " (" + figures + (result.toleranceOverridden ? std::string(figures.empty() ? "" : ", ") + "overridden"
-                                                             : std::string()) +
+        text += " (" + figures +
+                (result.toleranceOverridden ? std::string(figures.empty() ? "" : ", ") + "overridden" : std::string()) +
                 ")";
     }
     return text;

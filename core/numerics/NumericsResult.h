@@ -50,8 +50,8 @@ struct NumericsHeatmap {
     int cols = 0;
     std::int64_t cellRows = 1;
     std::int64_t cellCols = 1;
-    std::vector<double> absError;     ///< rows * cols, row-major
-    std::vector<std::int64_t> worst;  ///< rows * cols flat element indices
+    std::vector<double> absError;    ///< rows * cols, row-major
+    std::vector<std::int64_t> worst; ///< rows * cols flat element indices
 };
 
 /// Counts of log10 |error| in bins (edges.size() == counts.size() + 1); exact elements counted in `zeros`.

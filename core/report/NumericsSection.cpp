@@ -62,8 +62,17 @@ std::string heading(const ReportTask& t) {
 std::vector<ReportNumericsRun> reportNumericsRuns(const std::vector<NumericsRun>& runs) {
     std::vector<ReportNumericsRun> out;
     for (const NumericsRun& run : runs) {
-        ReportNumericsRun r{run.id,        run.createdAt, run.kernel, fmt::format("{}, seed {}", run.inputsKind, run.seed),
-                            run.reference, run.cudaNumerics, run.tolerance, run.passed, {}, {}, {}};
+        ReportNumericsRun r{run.id,
+                            run.createdAt,
+                            run.kernel,
+                            fmt::format("{}, seed {}", run.inputsKind, run.seed),
+                            run.reference,
+                            run.cudaNumerics,
+                            run.tolerance,
+                            run.passed,
+                            {},
+                            {},
+                            {}};
         auto doc = parseNumericsDocument(run.document);
         if (!doc) {
             r.problem = doc.error().message;
@@ -74,8 +83,8 @@ std::vector<ReportNumericsRun> reportNumericsRuns(const std::vector<NumericsRun>
             for (ComparisonKind kind : kAllComparisons) {
                 if (const auto& c = o.comparison(kind)) {
                     r.comparisons.push_back({o.tensor.name, o.tensor.dtype, std::string(comparisonKey(kind)),
-                                             c->maxAbsError, c->maxRelError, c->maxUlpError, c->rmsError,
-                                             c->mismatches, c->mismatchPct, c->rtol, c->atol, c->passed});
+                                             c->maxAbsError, c->maxRelError, c->maxUlpError, c->rmsError, c->mismatches,
+                                             c->mismatchPct, c->rtol, c->atol, c->passed});
                 }
             }
         }
@@ -112,8 +121,8 @@ std::string numericsMarkdown(const ReportTask& t) {
             out += "\n";
         }
         for (const ReportNumericsInstruction& ins : r.topInstructions) {
-            out += fmt::format("- {}:{} {} (instruction {}) added {}\n", md(ins.file), ins.line, md(ins.op),
-                               ins.index, numericsFigure(ins.addedError));
+            out += fmt::format("- {}:{} {} (instruction {}) added {}\n", md(ins.file), ins.line, md(ins.op), ins.index,
+                               numericsFigure(ins.addedError));
         }
         out += r.topInstructions.empty() ? "" : "\n";
     }

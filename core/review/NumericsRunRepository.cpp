@@ -31,7 +31,7 @@ constexpr const char* kColumns =
     "id, task_id, created_at, kernel, inputs_kind, seed, reference, cuda_numerics, tolerance, passed, document";
 
 NumericsRun fromRow(const Statement& row) {
-    return NumericsRun{row.int64(0), row.int64(1), row.text(2), row.text(3),      row.text(4), row.int64(5),
+    return NumericsRun{row.int64(0), row.int64(1), row.text(2), row.text(3),       row.text(4), row.int64(5),
                        row.text(6),  row.text(7),  row.text(8), row.int64(9) != 0, row.text(10)};
 }
 

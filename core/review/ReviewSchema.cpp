@@ -11,8 +11,8 @@ namespace kl::core {
 namespace {
 
 // The schema up to version 2; a new file also gets version 3's and 4's tables, from the SQL texts the migration
-// steps use (kMigrateTo3Sql, kMigrateTo4Sql), so the two can never differ. Annotation and reply ids use AUTOINCREMENT so an id is never
-// reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
+// steps use (kMigrateTo3Sql, kMigrateTo4Sql), so the two can never differ. Annotation and reply ids use AUTOINCREMENT
+// so an id is never reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
 constexpr std::string_view kCreateSql = R"sql(
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,

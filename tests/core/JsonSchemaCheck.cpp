@@ -10,13 +10,20 @@ namespace {
 using Json = nlohmann::json;
 
 bool hasType(const Json& v, const std::string& type) {
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "integer") return v.is_number_integer() || v.is_number_unsigned();
-    if (type == "number") return v.is_number();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "null") return v.is_null();
+    if (type == "object")
+        return v.is_object();
+    if (type == "array")
+        return v.is_array();
+    if (type == "string")
+        return v.is_string();
+    if (type == "integer")
+        return v.is_number_integer() || v.is_number_unsigned();
+    if (type == "number")
+        return v.is_number();
+    if (type == "boolean")
+        return v.is_boolean();
+    if (type == "null")
+        return v.is_null();
     ADD_FAILURE() << "unknown type in schema: " << type;
     return false;
 }
@@ -24,8 +31,8 @@ bool hasType(const Json& v, const std::string& type) {
 } // namespace
 
 void validateJson(const Json& schema, const Json& v, const std::string& path, std::vector<std::string>& errors) {
-    static const std::set<std::string> kSupported = {"$schema", "title", "description", "type", "required",
-                                                     "properties", "items", "enum", "additionalProperties"};
+    static const std::set<std::string> kSupported = {
+        "$schema", "title", "description", "type", "required", "properties", "items", "enum", "additionalProperties"};
     for (const auto& [key, value] : schema.items()) {
         if (!kSupported.contains(key)) {
             errors.push_back(path + ": schema keyword '" + key + "' is not supported by the test validator");

@@ -114,7 +114,10 @@ INSTANTIATE_TEST_SUITE_P(
         Hostile{"PassedAsNumber", [](Json& d) { comparison(d)["passed"] = 1; }, "passed: expected true or false"},
         Hostile{"ComparisonString", [](Json& d) { comparison(d) = "ok"; }, "a comparison object or null"},
         Hostile{"HugeDimension", [](Json& d) { d["args"][0]["shape"][0] = 1e300; }, "args[0].shape[0]"},
-        Hostile{"TooManyDims", [](Json& d) { d["args"][0]["shape"] = Json::array({1, 1, 1, 1, 1, 1, 1, 1, 1}); },
+        Hostile{"TooManyDims",
+                [](Json& d) {
+                    d["args"][0]["shape"] = Json::array({1, 1, 1, 1, 1, 1, 1, 1, 1});
+                },
                 "args[0].shape: expected an array of at most 8"},
         Hostile{"HugeWorstList",
                 [](Json& d) {
@@ -126,15 +129,18 @@ INSTANTIATE_TEST_SUITE_P(
                 },
                 "worst: expected an array of at most 64"},
         Hostile{"HeatmapTooBig", [](Json& d) { d["outputs"][0]["heatmap"]["rows"] = 100000; }, "heatmap.rows"},
-        Hostile{"HeatmapShort", [](Json& d) { d["outputs"][0]["heatmap"]["abs_error"].erase(0); },
-                "rows x cols = 32"},
+        Hostile{"HeatmapShort", [](Json& d) { d["outputs"][0]["heatmap"]["abs_error"].erase(0); }, "rows x cols = 32"},
         Hostile{"HistogramMismatch", [](Json& d) { d["outputs"][0]["histogram"]["counts"].push_back(1); },
                 "counts need"},
         Hostile{"LineHuge", [](Json& d) { d["top_error_instructions"][0]["line"] = 1LL << 40; },
                 "top_error_instructions[0].line"},
         Hostile{"OpNotString", [](Json& d) { d["top_error_instructions"][0]["op"] = Json::array(); },
                 "top_error_instructions[0].op: expected a string"},
-        Hostile{"NotAnObject", [](Json& d) { d = Json::array({1, 2}); }, "document: expected a JSON object"},
+        Hostile{"NotAnObject",
+                [](Json& d) {
+                    d = Json::array({1, 2});
+                },
+                "document: expected a JSON object"},
         Hostile{"DeepNesting",
                 [](Json& d) {
                     Json deep = 1;

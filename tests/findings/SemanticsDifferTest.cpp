@@ -78,8 +78,8 @@ TEST(SemanticsDiffer, PassingRunOrNoRunGivesNothing) {
 TEST(SemanticsDiffer, FindingsCommandReadsTheNumericsDocument) {
     ::testing::internal::CaptureStdout();
     ::testing::internal::CaptureStderr();
-    const int code = kl::app::runFindingsCommand({"--ir", kGoldenIr, "--numerics", kData + "ragged_fail.json",
-                                                  "--json", "-"});
+    const int code =
+        kl::app::runFindingsCommand({"--ir", kGoldenIr, "--numerics", kData + "ragged_fail.json", "--json", "-"});
     const std::string out = ::testing::internal::GetCapturedStdout();
     const std::string err = ::testing::internal::GetCapturedStderr();
     ASSERT_EQ(code, 0) << err;

@@ -117,7 +117,8 @@ TEST_F(FindingsReportTest, WithoutTheRulesThereIsNoFindingsSection) {
 
 TEST_F(FindingsReportTest, FindingsThatCannotBeComputedAreAWarningNotAFailure) {
     BuildOptions options;
-    options.findings = [](const Task&, const std::vector<TaskFile>&, const NumericsResult*) -> Expected<std::vector<fd::Finding>> {
+    options.findings = [](const Task&, const std::vector<TaskFile>&,
+                          const NumericsResult*) -> Expected<std::vector<fd::Finding>> {
         return makeError(ErrorCode::KernelError, "the kernel raised");
     };
     auto report = ReportBuilder(*m_file, options).build();

@@ -176,8 +176,8 @@ Report hostileReport() {
     t.annotations.push_back(b);
     t.result = sim::makeSyntheticRun(20);
     ReportNumericsRun n{1, evil, evil, evil, evil, formula, evil, false, {}, {}, evil};
-    n.comparisons.push_back({evil, formula, "nki_vs_exact", 1.5, std::numeric_limits<double>::infinity(), 3, 0.5,
-                             7, 12.5, 0.016, 1e-5, false});
+    n.comparisons.push_back({evil, formula, "nki_vs_exact", 1.5, std::numeric_limits<double>::infinity(), 3, 0.5, 7,
+                             12.5, 0.016, 1e-5, false});
     n.topInstructions.push_back({4, evil, evil, 12, std::numeric_limits<double>::quiet_NaN()});
     t.numerics.push_back(std::move(n));
     r.tasks.push_back(std::move(t));

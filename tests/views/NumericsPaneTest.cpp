@@ -57,7 +57,8 @@ private slots:
         QVERIFY(model.index(0, NumericsModel::Result).data(Qt::ForegroundRole).isValid());
         QCOMPARE(model.index(1, NumericsModel::Result).data().toString(), QStringLiteral("pass"));
         QVERIFY(!model.index(1, NumericsModel::Result).data(Qt::ForegroundRole).isValid());
-        QCOMPARE(model.index(0, NumericsModel::Tolerance).data().toString(), QStringLiteral("rtol 1.3e-06, atol 1e-05"));
+        QCOMPARE(model.index(0, NumericsModel::Tolerance).data().toString(),
+                 QStringLiteral("rtol 1.3e-06, atol 1e-05"));
         QCOMPARE(instructions.rowCount(), 2);
         QCOMPARE(instructions.index(0, NumericsInstructionModel::Location).data().toString(),
                  QStringLiteral("kernel.py:27"));

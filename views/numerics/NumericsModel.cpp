@@ -94,8 +94,7 @@ QVariant NumericsModel::data(const QModelIndex& index, int role) const {
         return index.column() == Result && !c.passed
                    ? tr("%1 of the elements lie outside atol + rtol * |expected|").arg(c.mismatches)
                    : display(row, index.column());
-    case Qt::ForegroundRole:
-        return c.passed ? QVariant() : QVariant(QBrush(QColor(198, 40, 40)));
+    case Qt::ForegroundRole: return c.passed ? QVariant() : QVariant(QBrush(QColor(198, 40, 40)));
     case Qt::TextAlignmentRole:
         return index.column() >= MaxAbs && index.column() <= Mismatches
                    ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
@@ -119,8 +118,8 @@ QVariant NumericsModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
-    static const char* const kHeaders[ColumnCount] = {"Output",     "Comparison", "Max abs", "Max rel", "Max ULP",
-                                                      "RMS",        "Mismatches", "Result",  "Tolerance"};
+    static const char* const kHeaders[ColumnCount] = {"Output", "Comparison", "Max abs", "Max rel",  "Max ULP",
+                                                      "RMS",    "Mismatches", "Result",  "Tolerance"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

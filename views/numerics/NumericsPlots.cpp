@@ -133,8 +133,8 @@ QString NumericsHeatMap::tooltipForCell(int row, int col) const {
         return {};
     }
     const core::NumericsHeatmap& h = *out->heatmap;
-    const std::size_t cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(h.cols) +
-                             static_cast<std::size_t>(col);
+    const std::size_t cell =
+        static_cast<std::size_t>(row) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(col);
     const auto index = unravelIndex(h.worst[cell], out->tensor.shape);
     QString text = tr("Cell (%1, %2): rows %3-%4, columns %5-%6 of the folded output")
                        .arg(row)
@@ -143,7 +143,8 @@ QString NumericsHeatMap::tooltipForCell(int row, int col) const {
                        .arg((row + 1) * h.cellRows - 1)
                        .arg(col * h.cellCols)
                        .arg((col + 1) * h.cellCols - 1);
-    text += QLatin1Char('\n') + tr("Worst element %1: |error| %2").arg(indexText(index), numericsFigureText(h.absError[cell]));
+    text += QLatin1Char('\n') +
+            tr("Worst element %1: |error| %2").arg(indexText(index), numericsFigureText(h.absError[cell]));
     const auto& c = out->comparison(core::ComparisonKind::NkiVsExact);
     if (c) {
         for (const core::NumericsWorstElement& w : c->worst) {

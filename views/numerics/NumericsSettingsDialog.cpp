@@ -37,7 +37,8 @@ NumericsSettingsDialog::NumericsSettingsDialog(QWidget* parent) : QDialog(parent
     m_inputs->setToolTip(tr("Blank: the task's inputs (else normal). Or a .npy/.npz file, one array per argument."));
     auto* browse = new QPushButton(tr("File..."));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Input arrays"), {}, tr("NumPy arrays (*.npy *.npz)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Input arrays"), {}, tr("NumPy arrays (*.npy *.npz)"));
         if (!file.isEmpty()) {
             m_inputs->setEditText(file);
         }

@@ -96,9 +96,9 @@ void SemanticsDifferRule::check(const FindingsInput& in, const RuleSettings& set
     summary.note = fmt::format("{} of {} ({}, {}): max abs error {}, max rel error {}, {} elements ({}%) outside "
                                "rtol {} atol {} (standard {}){}",
                                comparisonLabel(worst->kind), worst->output->tensor.name, worst->output->tensor.dtype,
-                               r.inputsKind, numericsFigure(c.maxAbsError), numericsFigure(c.maxRelError),
-                               c.mismatches, numericsFigure(c.mismatchPct), numericsFigure(c.rtol),
-                               numericsFigure(c.atol), r.toleranceStandard, worstText(c));
+                               r.inputsKind, numericsFigure(c.maxAbsError), numericsFigure(c.maxRelError), c.mismatches,
+                               numericsFigure(c.mismatchPct), numericsFigure(c.rtol), numericsFigure(c.atol),
+                               r.toleranceStandard, worstText(c));
     finding.evidence.push_back(std::move(summary));
     const auto maxItems = static_cast<std::size_t>(settings.value("evidence_instructions"));
     for (const NumericsInstruction& ins : r.topErrorInstructions) {
