@@ -241,6 +241,27 @@ class Accuracy(unittest.TestCase):
         self.assertTrue(stable["outputs"][0]["comparisons"]["nki_vs_exact"]["passed"])
 
 
+class Gather(unittest.TestCase):
+    KERNEL = os.path.join(kltest.HERE, "current", "gather_legacy.py")
+    ARGS = ("--arg", "table=1000x64:float32", "--arg", "ids=128x1:int32", "--reference",
+            os.path.join(NUM, "gather_ref.py") + ":gather_scatter")
+
+    def test_gather_and_scatter_follow_the_index_values(self):
+        rng = np.random.default_rng(3)
+        table, ids = rng.standard_normal((1000, 64)), rng.permutation(128).reshape(128, 1)
+        r, doc, v = numerics(self.KERNEL, *self.ARGS, npz={"table": table, "ids": ids}, values=True)
+        self.assertEqual(r.rc, 0, r.stdout + r.stderr)
+        rows = ids[:, 0]
+        self.assertTrue(np.array_equal(v["out.nki"][rows], table[rows].astype(np.float32)))
+        self.assertTrue(doc["outputs"][0]["comparisons"]["nki_vs_exact"]["passed"])
+
+    def test_index_out_of_range(self):
+        table, ids = np.zeros((1000, 64)), np.full((128, 1), 5000)
+        r, _, _ = numerics(self.KERNEL, *self.ARGS, npz={"table": table, "ids": ids})
+        self.assertEqual((r.error["code"], r.error["line"]), ("kernel_error", 12))
+        self.assertIn("index reaches element", r.error["message"])
+
+
 class BadInputs(unittest.TestCase):
     ARGS = ("--arg", "lhsT=256x128:bfloat16", "--arg", "rhs=256x128:bfloat16")
 
@@ -350,6 +371,62 @@ class Determinism(unittest.TestCase):
         a.pop("value_ms"), b.pop("value_ms")
         self.assertEqual(a, b)
         self.assertEqual(a["inputs"], {"kind": "outliers", "seed": 4, "file": ""})
+
+
+TOP_KEYS = {"format", "version", "kernel", "kernel_file", "args", "inputs", "reference", "cuda_numerics", "tolerance",
+            "instructions", "value_ms", "outputs", "top_error_instructions", "warnings"}
+COMPARISON_KEYS = {"max_abs_error", "max_rel_error", "max_ulp_error", "rms_error", "mismatches", "mismatch_pct",
+                   "rtol", "atol", "passed", "worst"}
+
+
+def number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) or x in ("nan", "inf", "-inf")
+
+
+class Contract(unittest.TestCase):
+    """The document's keys and types as the C++ side reads them (the contract of issue 15)."""
+
+    def test_document_shape(self):
+        task = os.path.join(EXAMPLES, "ragged_rows_wrong")
+        r, doc, _ = numerics(task)
+        self.assertEqual(r.rc, 0, r.stderr)
+        self.assertTrue(TOP_KEYS <= set(doc), TOP_KEYS - set(doc))
+        self.assertEqual((doc["format"], doc["version"]), ("kernellens-numerics", 1))
+        self.assertEqual(set(doc["inputs"]), {"kind", "seed", "file"})
+        self.assertEqual(set(doc["tolerance"]), {"standard", "source", "overridden"})
+        for a in doc["args"]:
+            self.assertEqual(set(a), {"name", "shape", "dtype"})
+        for out in doc["outputs"]:
+            self.assertEqual({"nki_vs_exact", "gpu_vs_exact", "nki_vs_gpu"} - set(out["comparisons"]), set())
+            for c in out["comparisons"].values():
+                self.assertTrue(COMPARISON_KEYS <= set(c))
+                for k in ("max_abs_error", "max_rel_error", "max_ulp_error", "rms_error", "mismatch_pct", "rtol", "atol"):
+                    self.assertTrue(number(c[k]), (k, c[k]))
+                self.assertIsInstance(c["mismatches"], int)
+                self.assertIsInstance(c["passed"], bool)
+                self.assertLessEqual(len(c["worst"]), 10)
+                for w in c["worst"]:
+                    self.assertEqual(len(w["index"]), len(out["shape"]))
+                    self.assertTrue(number(w["value"]) and number(w["expected"]))
+            h = out["heatmap"]
+            self.assertEqual(len(h["worst"]), h["rows"] * h["cols"])
+            self.assertTrue(all(number(x) for x in h["abs_error"]))
+            g = out["histogram"]
+            self.assertEqual(len(g["log10_abs_error_edges"]), len(g["counts"]) + 1)
+            self.assertEqual(sum(g["counts"]) + g["zeros"] + g["nonfinite"], 300 * 256)
+        self.assertLessEqual(len(doc["top_error_instructions"]), 20)
+        for t in doc["top_error_instructions"]:
+            self.assertTrue({"index", "op", "file", "line", "added_error", "output"} <= set(t))
+        errors = [t["added_error"] for t in doc["top_error_instructions"]]
+        self.assertEqual(errors, sorted(errors, reverse=True))
+
+    def test_no_reference_compares_with_the_shadow(self):
+        r, doc, _ = numerics(os.path.join(NUM, "row_sum.py"), "--arg", "x=128x64:float32")
+        c = doc["outputs"][0]["comparisons"]
+        self.assertEqual(doc["reference"], "")
+        self.assertIsNone(c["gpu_vs_exact"])
+        self.assertIsNone(c["nki_vs_gpu"])
+        self.assertTrue(any("no reference" in w for w in doc["warnings"]))
 
 
 class Examples(unittest.TestCase):

@@ -45,7 +45,9 @@ dpkg -x "$deb" "$root"
 for f in usr/bin/kernellens usr/bin/kernellens-cli usr/share/man/man1/kernellens-cli.1.gz \
          usr/share/applications/io.github.kernellens.KernelLens.desktop usr/share/mime/packages/kernellens.xml \
          usr/share/icons/hicolor/256x256/apps/kernellens.png usr/share/bash-completion/completions/kernellens-cli \
-         usr/share/kernellens/resources/hw/trn2.json usr/share/kernellens/sim/frontend/kltrace_main.py; do
+         usr/share/kernellens/resources/hw/trn2.json usr/share/kernellens/sim/frontend/kltrace_main.py \
+         usr/share/kernellens/resources/numerics/tolerances.json \
+         usr/share/kernellens/sim/frontend/kltrace/numerics/tolerances.json; do
   [ -e "$root/$f" ] || fail "missing /$f"
 done
 ! find "$root" -name "__pycache__" | grep -q . || fail "bytecode caches in the package"

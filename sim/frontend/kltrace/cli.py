@@ -189,7 +189,7 @@ def build_spec(flags):
                              "see docs/task-format.md", file="task.json")
         grid = [int(g) for g in task.get("grid", [1])]
         scalars = dict(task.get("scalars", {}))
-        if flags.numerics:
+        if getattr(flags, "numerics", False):  # callers of build_spec (bench/) may pass a bare Namespace
             args, scalars = numerics_fields.value_args(task, args, scalars, parse_dtype)
         if task.get("package_root") and not flags.package_root:
             flags.package_root = os.path.join(flags.task, str(task["package_root"]))
@@ -201,7 +201,7 @@ def build_spec(flags):
         k, v = parse_scalar(s)
         scalars[k] = v
     spec = KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
-    spec.task = task if flags.task else {}
+    spec.task = task if flags.task else {}  # numerics_fields.options reads the numerics fields
     return spec
 
 

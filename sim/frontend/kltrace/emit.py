@@ -119,7 +119,11 @@ def value_operand(v, ranges):
                 off += lo * s
                 dims[a] = (s, hi - lo)
         dims = tuple(dims)
-    return (v.buf, off, dims, v.dtype, type(v) is IndirectTensor)
+    gather = None
+    if type(v) is IndirectTensor:  # index tiles: (their operand, element stride, first axis), or False if masked
+        gather = False if ranges is not None else tuple((value_operand(k, None), stride, axis)
+                                                        for k, stride, axis in v.placed)
+    return (v.buf, off, dims, v.dtype, gather)
 
 
 def value_operands(ins, dsts, srcs, dst_ranges=None, src_ranges=None):

@@ -470,7 +470,7 @@ def _index_general(view, key, dims, nk):
                     exprs = []
                     expr_pos = len(out)
                 exprs.append((stride, IndexExpr(tuple(k.shape), (0,) * len(k.shape), 0), count))
-                gathers = (gathers or []) + [k]
+                gathers = (gathers or []) + [(k, len(exprs) - 1)]
                 continue
             if isinstance(k, Tensor):
                 raise unsupported("indexing with an HBM tensor of indices",
@@ -498,7 +498,7 @@ def _index_general(view, key, dims, nk):
                     a += 1
                 checks.append((e, count, expr_pos))
             out[expr_pos:expr_pos] = zip(strides, shape0)
-            return _indexed(view, off, out, tuple(checks), gathers)
+            return _indexed(view, off, out, tuple(checks), _placed(gathers, exprs, expr_pos, len(shape0)))
         rank = max(len(e.shape) for _, e, _ in exprs)
         bshape = [1] * rank
         for _, e, _ in exprs:
@@ -518,20 +518,29 @@ def _index_general(view, key, dims, nk):
             checks.append((e, count, expr_pos + pad))
         out[expr_pos:expr_pos] = list(zip(strides, bshape))
         checks = tuple(checks)
+        gathers = _placed(gathers, exprs, expr_pos, rank)
     return _indexed(view, off, out, checks, gathers)
+
+
+def _placed(gathers, exprs, expr_pos, rank):
+    """(index tile, element stride of the dimension it indexes, first view axis its own axes align with)."""
+    if gathers is None:
+        return None
+    return [(k, exprs[j][0], expr_pos + rank - len(exprs[j][1].shape)) for k, j in gathers]
 
 
 class IndirectTensor(Tensor):
     """A view addressed through tiles of indices (`table[idx_tile, :]`): instructions that use it also
     read `indirect`, the index tiles (see _index_general)."""
-    __slots__ = ("indirect",)
+    __slots__ = ("indirect", "placed")  # placed: for value mode, see _placed
 
 
 def _indexed(view, off, out, checks, gathers):
     if gathers is None:
         return Tensor(view.buf, off, tuple(out), view.dtype, checks)
     t = IndirectTensor(view.buf, off, tuple(out), view.dtype, checks)
-    t.indirect = tuple(gathers)
+    t.indirect = tuple(k for k, _, _ in gathers)
+    t.placed = tuple(gathers)
     INDIRECT_SEEN[0] = True
     return t
 

@@ -174,7 +174,8 @@ def run(spec, opts, kernel_name, kernel_file):
                                 gpu_out[name] if gpu_out else None, tol_for, where, warnings, saved))
     if saved is not None:
         np.savez(opts.values_out, **saved)
-    warnings.extend(d[1] for d in T.diagnostics if d[0] == "warning")
+    # the tracer's note that indirect rows are unknown holds for timing only: value mode reads the indices
+    warnings.extend(d[1] for d in T.diagnostics if d[0] == "warning" and not d[1].startswith("an indirect access"))
     return {"format": "kernellens-numerics", "version": 1, "kernel": kernel_name, "kernel_file": kernel_file,
             "args": [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args],
             "inputs": input_info, "rounding": opts.rounding, "reference": opts.reference or "",
