@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace kl::core {
 namespace {
 
@@ -133,6 +135,43 @@ TEST(NumericsStorage, MigratedVersion3SchemaMatchesFreshSchema) {
     };
     EXPECT_FALSE(tableSql(oldPath).empty());
     EXPECT_EQ(tableSql(oldPath), tableSql(dir.file("new.klreview")));
+}
+
+} // namespace
+} // namespace kl::core
+
+namespace kl::core {
+namespace {
+
+// The numerics reference is Python that runs in the sandbox: a task added to a review keeps it (so a run from the
+// review's stored sources finds it, and trust covers it), but never a file outside the task folder.
+TEST(NumericsStorage, ATaskKeepsItsReferenceFile) {
+    test::TempDir dir;
+    ReviewFile file = test::makeReview(dir.file("r.klreview"));
+    const std::string folder = test::makeTaskFolder(dir.path(), "withref");
+    const std::string taskJson = test::readBytes(folder + "/task.json");
+    nlohmann::json doc = nlohmann::json::parse(taskJson);
+    doc["reference"] = "reference.py:ref";
+    test::writeBytes(folder + "/task.json", doc.dump());
+    test::writeBytes(folder + "/reference.py", "def ref(a):\n    return a\n");
+    auto task = file.tasks().addFromFolder(folder);
+    ASSERT_TRUE(task) << formatError(task.error());
+    auto files = file.tasks().files(task->id);
+    ASSERT_TRUE(files);
+    const auto ref =
+        std::find_if(files->begin(), files->end(), [](const TaskFile& f) { return f.role == "reference"; });
+    ASSERT_NE(ref, files->end());
+    EXPECT_EQ(ref->path, "reference.py");
+    EXPECT_EQ(ref->content, "def ref(a):\n    return a\n");
+
+    const std::string outside = test::makeTaskFolder(dir.path(), "outside");
+    doc["reference"] = "../withref/reference.py:ref";
+    test::writeBytes(outside + "/task.json", doc.dump());
+    auto other = file.tasks().addFromFolder(outside);
+    ASSERT_TRUE(other) << formatError(other.error());
+    auto otherFiles = file.tasks().files(other->id);
+    EXPECT_TRUE(
+        std::none_of(otherFiles->begin(), otherFiles->end(), [](const TaskFile& f) { return f.role == "reference"; }));
 }
 
 } // namespace
