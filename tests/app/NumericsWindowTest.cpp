@@ -4,12 +4,20 @@
 // its line (not the timeline).
 #include "gui/MainWindow.h"
 #include "gui/NumericsController.h"
+#include "gui/ReviewSession.h"
+#include "gui/SimulationRunner.h"
+#include "gui/TrustGate.h"
 #include "gui/WorkspaceTrust.h"
+
+#include "common/TrustPanel.h"
+#include "review/ReviewFile.h"
 
 #include "numerics/NumericsModel.h"
 #include "numerics/NumericsPane.h"
 
 #include <QAction>
+#include <QDir>
+#include <QPushButton>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListWidget>
@@ -95,6 +103,47 @@ private slots:
         QVERIFY2(window.problems()->item(0)->text().contains(QStringLiteral("kernel_file: expected a string")),
                  qPrintable(window.problems()->item(0)->text()));
         QCOMPARE(window.numericsPane()->model()->rowCount(), 0);
+    }
+
+    /// For real: a review made from the deliberately wrong example, trusted, simulated, then run on values on the
+    /// worker. The failing comparisons are shown and stored in the review (its stored reference.py is found), and
+    /// the top-error instruction links to the timeline (same arguments as the timed run).
+    void aRealRunOfAReviewTaskIsShownStoredAndLinked() {
+        QFile::remove(kl::app::WorkspaceTrust::defaultStorePath());
+        QTemporaryDir dir;
+        const QString example = QStringLiteral(KL_SOURCE_DIR "/examples/ragged_rows_wrong");
+        QDir().mkpath(dir.filePath(QStringLiteral("tasks/ragged")));
+        for (const QString& f : QDir(example).entryList(QDir::Files)) {
+            QVERIFY(QFile::copy(example + QLatin1Char('/') + f, dir.filePath(QStringLiteral("tasks/ragged/") + f)));
+        }
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy simulated(window.runner(), &kl::app::SimulationRunner::finished);
+        QVERIFY(window.createReview(dir.filePath(QStringLiteral("r.klreview")), dir.filePath(QStringLiteral("tasks"))));
+        QVERIFY(window.isAwaitingTrust());
+        window.trustGate()->panel()->trustButton()->click();
+        QVERIFY(simulated.wait(120000));
+
+        QSignalSpy finished(window.numerics(), &kl::app::NumericsController::finished);
+        kl::core::NumericsOptions options;
+        options.seed = 2;
+        QVERIFY(window.numerics()->run(options));
+        QVERIFY(window.numerics()->isRunning());
+        QVERIFY(finished.wait(120000));
+        auto* pane = window.numericsPane();
+        QCOMPARE(pane->model()->rowCount(), 3);
+        QCOMPARE(pane->model()->index(0, kl::views::NumericsModel::Result).data().toString(), QStringLiteral("FAIL"));
+        auto runs = window.review()->file()->numericsRuns().list(*window.review()->currentTask());
+        QVERIFY(runs.has_value());
+        QCOMPARE(runs->size(), std::size_t{1});
+        QVERIFY(!runs->front().passed);
+        QCOMPARE(runs->front().seed, std::int64_t{2});
+
+        QSignalSpy shown(window.numerics(), &kl::app::NumericsController::instructionShown);
+        pane->instructions()->setCurrentIndex(pane->instructionModel()->index(0, 0));
+        QCOMPARE(shown.count(), 1);
+        QVERIFY2(shown.at(0).at(0).toLongLong() >= 0, "the same arguments as the timed run: the timeline");
     }
 };
 
