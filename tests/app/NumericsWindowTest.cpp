@@ -110,6 +110,7 @@ private slots:
     /// the top-error instruction links to the timeline (same arguments as the timed run).
     void aRealRunOfAReviewTaskIsShownStoredAndLinked() {
         QFile::remove(kl::app::WorkspaceTrust::defaultStorePath());
+        QSettings().setValue(QStringLiteral("reviewer"), QStringLiteral("Ana")); // no name dialog
         QTemporaryDir dir;
         const QString example = QStringLiteral(KL_SOURCE_DIR "/examples/ragged_rows_wrong");
         QDir().mkpath(dir.filePath(QStringLiteral("tasks/ragged")));
