@@ -15,5 +15,6 @@ int runExportTraceCommand(const std::vector<std::string>& args);
 int runCompatCommand(const std::vector<std::string>& args);
 int runFindingsCommand(const std::vector<std::string>& args);
 int runBatchCommand(const std::vector<std::string>& args);
+int runNumericsCommand(const std::vector<std::string>& args);
 
 } // namespace kl::app

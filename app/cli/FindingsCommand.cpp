@@ -13,6 +13,7 @@
 #include "hw/HardwareProfile.h"
 #include "hw/ProfileLocator.h"
 #include "ir/IrLoader.h"
+#include "numerics/NumericsReader.h"
 #include "report/TextEscape.h"
 #include "run/RunPipeline.h"
 #include "task/TaskSpec.h"
@@ -30,6 +31,7 @@ namespace {
 constexpr const char* kFindingsUsage =
     R"(Usage: kernellens-cli findings (TASK_DIR | KERNEL.py [trace options] | --ir IR_FILE)
                                [--hw NAME|PROFILE.json] [--json OUT] [--rules RULES.json]
+                               [--numerics NUMERICS.json]
 
 Simulates the kernel and runs the findings rules over the run: what a Trainium expert would point out, each
 with its figures, evidence (instructions, time ranges, NKI and CUDA lines), the rubric item and a suggested fix.
@@ -41,6 +43,8 @@ Options:
   --hw NAME|FILE           hardware profile: {profiles}, or a profile .json (default as for `simulate`)
   --json FILE              also write the findings as JSON; '-' for stdout (the list then goes to stderr)
   --rules FILE             a rules file to use instead of resources/rules/findings.json
+  --numerics FILE          a numerics document (`kernellens-cli numerics --json`) of the same kernel, for the
+                           semantics-differ rule
   trace options            --kernel, --arg, --scalar, --grid, --package-root, --timeout, --no-sandbox: as for
                            `simulate`
 
@@ -52,6 +56,7 @@ struct FindingsOptions {
     std::string hardware;
     std::optional<std::string> json;
     std::optional<std::string> rules;
+    std::optional<std::string> numerics;
     std::vector<std::string> traceArgs;
 };
 
@@ -59,7 +64,7 @@ Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
     FindingsOptions o;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a != "--ir" && a != "--hw" && a != "--json" && a != "--rules") {
+        if (a != "--ir" && a != "--hw" && a != "--json" && a != "--rules" && a != "--numerics") {
             o.traceArgs.push_back(a);
             continue;
         }
@@ -73,6 +78,8 @@ Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
             o.hardware = v;
         } else if (a == "--json") {
             o.json = v;
+        } else if (a == "--numerics") {
+            o.numerics = v;
         } else {
             o.rules = v;
         }
@@ -106,7 +113,7 @@ int failureCode(const Error& e) {
 }
 
 Expected<Analysis> analyseIr(const core::findings::FindingsEngine& engine, const std::string& irFile,
-                             const std::string& hardware) {
+                             const std::string& hardware, const core::NumericsResult* numerics) {
     auto ir = sim::IrLoader::loadFile(irFile);
     if (!ir) {
         return std::unexpected(ir.error());
@@ -120,10 +127,12 @@ Expected<Analysis> analyseIr(const core::findings::FindingsEngine& engine, const
     if (!result) {
         return std::unexpected(result.error());
     }
-    return Analysis{engine.run(*ir, **result, *profile), (*result)->kernelName, (*result)->hardwareName};
+    return Analysis{engine.run(*ir, **result, *profile, nullptr, numerics), (*result)->kernelName,
+                    (*result)->hardwareName};
 }
 
-Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, const FindingsOptions& o) {
+Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, const FindingsOptions& o,
+                                const core::NumericsResult* numerics) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
     if (!parsed) {
         return std::unexpected(parsed.error());
@@ -148,7 +157,7 @@ Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, co
             task = std::move(*spec);
         }
     }
-    auto findings = core::findings::findingsForRun(engine, *run, task ? &*task : nullptr);
+    auto findings = core::findings::findingsForRun(engine, *run, task ? &*task : nullptr, numerics);
     if (!findings) {
         return std::unexpected(findings.error());
     }
@@ -220,7 +229,17 @@ int runFindingsCommand(const std::vector<std::string>& args) {
     if (!engine) {
         return fail(engine.error(), options->rules ? 2 : 1);
     }
-    auto analysis = options->ir ? analyseIr(*engine, *options->ir, options->hardware) : analyseTrace(*engine, *options);
+    std::optional<core::NumericsResult> numerics;
+    if (options->numerics) { // read before tracing: a bad document should not cost a trace
+        auto read = core::readNumericsFile(*options->numerics);
+        if (!read) {
+            return fail(read.error(), 2);
+        }
+        numerics = std::move(*read);
+    }
+    const core::NumericsResult* n = numerics ? &*numerics : nullptr;
+    auto analysis =
+        options->ir ? analyseIr(*engine, *options->ir, options->hardware, n) : analyseTrace(*engine, *options, n);
     if (!analysis) {
         return fail(analysis.error(), failureCode(analysis.error()));
     }

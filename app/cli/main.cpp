@@ -22,6 +22,7 @@ Commands:
   compat     Trace and simulate many kernels (a manifest, task folders, files) and tabulate which run
   findings   Run the findings rules over a simulated kernel: bottlenecks and migration issues, with evidence
   batch      Trace, simulate and check thousands of task folders, resumably, on one machine or a cluster
+  numerics   Run a kernel on real values and compare it with the exact reference and the CUDA kernel
 
 Options:
   -h, --help     Show this help, or a command's help with `kernellens-cli COMMAND --help`
@@ -33,6 +34,7 @@ Examples:
   kernellens-cli report review.klreview --format html -o report.html
   kernellens-cli export-trace examples/matmul_basic_tiled -o trace.json
   kernellens-cli compat examples --json compat.json
+  kernellens-cli numerics examples/matmul_basic_tiled --inputs normal --seed 1 --json numerics.json
 )";
 
 int dispatch(std::string_view command, const std::vector<std::string>& rest) {
@@ -59,6 +61,9 @@ int dispatch(std::string_view command, const std::vector<std::string>& rest) {
     }
     if (command == "batch") {
         return kl::app::runBatchCommand(rest);
+    }
+    if (command == "numerics") {
+        return kl::app::runNumericsCommand(rest);
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

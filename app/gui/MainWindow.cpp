@@ -2,6 +2,7 @@
 
 #include "gui/FindingsController.h"
 #include "gui/FocusRestorer.h"
+#include "gui/NumericsController.h"
 #include "gui/BatchReviewAction.h"
 #include "gui/RecentFiles.h"
 #include "gui/ReportExportDialog.h"
@@ -22,6 +23,7 @@
 #include "common/StartPage.h"
 #include "common/TrustPanel.h"
 #include "findings/FindingsPane.h"
+#include "numerics/NumericsPane.h"
 #include "review/AnnotationListPane.h"
 #include "review/ScorecardPane.h"
 #include "plots/RunPlots.h"
@@ -98,6 +100,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_sourceLinks, &SourceLinkController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     buildReview();
     buildFindings();
+    buildNumerics();
     buildMenus();
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
     statusBar()->addWidget(m_statusSummary, 1);
@@ -158,6 +161,22 @@ void MainWindow::buildFindings() {
                                         {this, m_findingsPane, m_page->timeline(), m_nkiPane, m_cudaPane}, this);
     connect(m_runner, &SimulationRunner::findingsReady, m_findings, &FindingsController::setFindings);
     connect(m_findings, &FindingsController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+}
+
+void MainWindow::buildNumerics() {
+    m_numericsPane = new views::NumericsPane;
+    m_numericsPane->setObjectName(QStringLiteral("numericsPane"));
+    auto* dock = addPaneDock(tr("Numerics"), QStringLiteral("numericsDock"), m_numericsPane, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("findingsDock")), dock);
+    findChild<QDockWidget*>(QStringLiteral("findingsDock"))->raise();
+    resizeDocks({dock}, {300}, Qt::Vertical); // the heat map needs some height
+    m_numerics =
+        new NumericsController(m_review, m_sourceLinks, m_trustGate, {this, m_numericsPane, m_page->timeline()}, this);
+    connect(m_numerics, &NumericsController::trustNeeded, this, &MainWindow::startRun);
+    connect(m_numerics, &NumericsController::problem, this, &MainWindow::reportProblem);
+    connect(m_numerics, &NumericsController::finished, dock, &QDockWidget::raise);
+    connect(m_numerics, &NumericsController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
@@ -329,6 +348,9 @@ void MainWindow::buildMenus() {
     again->setShortcut(QKeySequence::Refresh);
     QAction* cancel = run->addAction(tr("&Cancel"), m_runner, &SimulationRunner::cancel);
     cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
+    QAction* numerics = run->addAction(tr("&Numerics..."), m_numerics, &NumericsController::runWithDialog);
+    numerics->setShortcut(QKeySequence(QStringLiteral("Ctrl+F5")));
+    numerics->setStatusTip(tr("Run the kernel on real values and compare it with the exact reference and the GPU"));
     run->addSeparator();
     // "Automatic" (no data) runs on the task's profile, else the default for the kernel's NKI API.
     m_hardwareActions = new QActionGroup(this);
@@ -414,8 +436,12 @@ bool MainWindow::openPath(const QString& path) {
         opened = openKernelFile(info.absoluteFilePath());
     } else if (info.suffix() == QLatin1String("klreview")) {
         opened = openReview(info.absoluteFilePath());
+    } else if (info.suffix() == QLatin1String("json")) {
+        return m_numerics->openDocument(info.absoluteFilePath()); // a numerics document: into the Numerics dock
     } else {
-        reportProblem(tr("%1: not a task folder, an NKI kernel (.py) or a review file (.klreview)").arg(path));
+        reportProblem(tr("%1: not a task folder, an NKI kernel (.py), a review file (.klreview) or a numerics "
+                         "document (.json)")
+                          .arg(path));
     }
     if (opened) {
         m_recent->add(info.absoluteFilePath());
@@ -655,6 +681,7 @@ void MainWindow::startRun() {
         return;
     }
     const TrustGate::Target target{m_runTarget, m_runInReview ? m_review->file() : nullptr, m_kernelArgs};
+    m_numerics->setTarget(target, m_runInReview);
     if (!m_trustGate->mayRun(target)) {
         m_runner->cancel(); // a run of what was open before must not land on this target
         setRunning(false);
@@ -697,6 +724,7 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);
     m_findings->setRun(outcome, m_runInReview);
+    m_numerics->setTimedRun(outcome);
     m_teaching->setBaseRun(outcome, m_runTarget, toQString(outcome->hardware.spec));
     recordRunInReview(*outcome);
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
@@ -805,6 +833,7 @@ void MainWindow::showShortcuts() {
         {"Ctrl+Shift+N", "New review from a folder of task folders"},
         {"Ctrl+E", "Export a report of the open review"},
         {"F5 / Ctrl+.", "Simulate again / cancel the run"},
+        {"Ctrl+F5", "Run the kernel on values (numerics) against the references"},
         {"W / S", "Zoom the timeline in / out"},
         {"A / D", "Pan the timeline left / right"},
         {"F", "Fit the whole run"},

@@ -20,6 +20,7 @@ struct RunOutcome;
 namespace kl::views {
 class AnnotationListPane;
 class FindingsPane;
+class NumericsPane;
 class InspectorPane;
 class ReadOnlyBanner;
 class ScorecardPane;
@@ -31,6 +32,7 @@ class TimelinePage;
 namespace kl::app {
 
 class FindingsController;
+class NumericsController;
 class RecentFiles;
 class SimulationRunner;
 class SourceLinkController;
@@ -77,6 +79,8 @@ public:
     [[nodiscard]] views::FindingsPane* findingsPane() const { return m_findingsPane; }
     [[nodiscard]] FindingsController* findings() const { return m_findings; }
     [[nodiscard]] Workspaces* workspaces() const { return m_workspaces; }
+    [[nodiscard]] NumericsController* numerics() const { return m_numerics; }
+    [[nodiscard]] views::NumericsPane* numericsPane() const { return m_numericsPane; }
     /// True while the timeline area shows the trust prompt instead of a run (nothing has run).
     [[nodiscard]] bool isAwaitingTrust() const;
     /// File > Trusted Locations: the trust decisions, with Remove.
@@ -96,6 +100,7 @@ private:
     void buildMenus();
     void buildReview();
     void buildFindings();
+    void buildNumerics();
     void restoreWindowState();
     void saveWindowState() const;
     void resetLayout();
@@ -142,6 +147,8 @@ private:
     views::ScorecardPane* m_scorecard = nullptr;
     views::FindingsPane* m_findingsPane = nullptr;
     FindingsController* m_findings = nullptr;
+    views::NumericsPane* m_numericsPane = nullptr;
+    NumericsController* m_numerics = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QString m_runTarget; ///< the task folder or kernel file of the current run, for F5

@@ -369,6 +369,18 @@ void ReviewSession::recordRun(const std::string& label, const std::string& profi
     }
 }
 
+std::int64_t ReviewSession::recordNumericsRun(const std::string& document) {
+    if (!m_file || !m_current || m_file->readOnly()) {
+        return 0;
+    }
+    auto added = m_file->numericsRuns().add(*m_current, document);
+    if (!added) {
+        emit failed(describe(added.error()));
+        return 0;
+    }
+    return added->id;
+}
+
 bool ReviewSession::check(const kl::Expected<void>& result) {
     if (!result) {
         emit failed(describe(result.error()));

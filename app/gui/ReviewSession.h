@@ -80,6 +80,9 @@ public:
     /// Sets the agreed grade of a disputed item in a team review, with the reason (undoable).
     void adjudicate(std::int64_t taskId, const std::string& itemId, int value, const QString& reason);
     void recordRun(const std::string& label, const std::string& profileJson, const std::string& summaryJson);
+    /// Keeps a numerics run (its document, docs/numerics-json.md) for the current task; nothing without one.
+    /// Returns the stored run's id, or 0.
+    std::int64_t recordNumericsRun(const std::string& document);
 
 signals:
     void opened();

@@ -60,10 +60,11 @@ Expected<FindingsEngine> FindingsEngine::createDefault() {
 }
 
 std::vector<Finding> FindingsEngine::run(const sim::KernelIr& ir, const sim::SimResult& result,
-                                         const sim::HardwareProfile& hardware, const MigrationSource* migration) const {
+                                         const sim::HardwareProfile& hardware, const MigrationSource* migration,
+                                         const NumericsResult* numerics) const {
     const RunFacts facts(ir, result);
     const EvidenceBuilder evidence(ir, result);
-    const FindingsInput input{ir, result, hardware, facts, evidence, migration};
+    const FindingsInput input{ir, result, hardware, facts, evidence, migration, numerics};
     std::vector<Finding> out;
     for (const auto& rule : *m_rules) {
         const RuleSettings* s = m_file->find(rule->id());

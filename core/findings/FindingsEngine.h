@@ -28,7 +28,8 @@ public:
 
     [[nodiscard]] std::vector<Finding> run(const sim::KernelIr& ir, const sim::SimResult& result,
                                            const sim::HardwareProfile& hardware,
-                                           const MigrationSource* migration = nullptr) const;
+                                           const MigrationSource* migration = nullptr,
+                                           const NumericsResult* numerics = nullptr) const;
 
     [[nodiscard]] const RulesFile& rulesFile() const { return *m_file; }
     [[nodiscard]] const std::vector<std::unique_ptr<Rule>>& rules() const { return *m_rules; }

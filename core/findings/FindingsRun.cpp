@@ -13,8 +13,8 @@ Expected<sim::HardwareProfile> profileOfRun(const RunOutcome& run) {
     return sim::HardwareProfile::loadFile(*path);
 }
 
-Expected<std::vector<Finding>> findingsForRun(const FindingsEngine& engine, const RunOutcome& run,
-                                              const TaskSpec* task) {
+Expected<std::vector<Finding>> findingsForRun(const FindingsEngine& engine, const RunOutcome& run, const TaskSpec* task,
+                                              const NumericsResult* numerics) {
     if (!run.ir || !run.result) {
         return makeError(ErrorCode::InvalidArgument, "findings need a traced and simulated run");
     }
@@ -30,7 +30,7 @@ Expected<std::vector<Finding>> findingsForRun(const FindingsEngine& engine, cons
         }
         migration = std::move(*loaded);
     }
-    return engine.run(*run.ir, *run.result, *profile, migration ? &*migration : nullptr);
+    return engine.run(*run.ir, *run.result, *profile, migration ? &*migration : nullptr, numerics);
 }
 
 } // namespace kl::core::findings

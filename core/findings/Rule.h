@@ -6,6 +6,7 @@
 #include "findings/RulesFile.h"
 #include "findings/RunFacts.h"
 #include "hw/HardwareProfile.h"
+#include "numerics/NumericsResult.h"
 
 #include <span>
 #include <string_view>
@@ -22,6 +23,7 @@ struct FindingsInput {
     const RunFacts& facts;
     const EvidenceBuilder& evidence;
     const MigrationSource* migration = nullptr; ///< null: no CUDA source (the migration rules stay silent)
+    const NumericsResult* numerics = nullptr;   ///< the task's latest numerics run, or null (semantics-differ)
 };
 
 /// One check over a run. A rule has a stable id (the interface: JSON, rules file, review annotations), a title, the

@@ -16,6 +16,7 @@
 #include "findings/rules/AccumulateLowPrecisionRule.h"
 #include "findings/rules/CudaLinesUnmappedRule.h"
 #include "findings/rules/RooflineRule.h"
+#include "findings/rules/SemanticsDifferRule.h"
 
 namespace kl::core::findings {
 

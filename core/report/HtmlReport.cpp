@@ -1,6 +1,7 @@
 #include "report/HtmlReport.h"
 
 #include "report/AgreementSection.h"
+#include "report/NumericsSection.h"
 
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
@@ -236,6 +237,7 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
         out += "</ol>\n";
     }
     writeFindings(out, t);
+    out += numericsHtml(t);
     out += "</section>\n";
 }
 

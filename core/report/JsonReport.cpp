@@ -1,6 +1,7 @@
 #include "report/JsonReport.h"
 
 #include "report/AgreementSection.h"
+#include "report/NumericsSection.h"
 
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
@@ -150,6 +151,7 @@ Json taskJson(const ReportTask& t) {
             j["findings"].push_back(std::move(one));
         }
     }
+    j["numerics"] = numericsReportJson(t);
     return j;
 }
 

@@ -1,6 +1,7 @@
 #include "report/MarkdownReport.h"
 
 #include "report/AgreementSection.h"
+#include "report/NumericsSection.h"
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
 
@@ -160,6 +161,7 @@ std::string MarkdownReport::write(const Report& report) {
             writeAnnotation(out, t, ra);
         }
         writeFindings(out, t);
+        out += numericsMarkdown(t);
     }
     return out;
 }

@@ -1,6 +1,8 @@
 #include "report/ReportBuilder.h"
 
 #include "team/AgreementReport.h"
+#include "numerics/NumericsReader.h"
+#include "report/NumericsSection.h"
 
 #include "findings/FindingDecisions.h"
 #include "findings/FindingsEngine.h"
@@ -330,8 +332,8 @@ StoredTaskCallbacks storedTaskCallbacks(std::function<void(const Task&)> onTrace
         }
         return run->outcome.result;
     };
-    callbacks.findings = [runOf](const Task& task,
-                                 const std::vector<TaskFile>& files) -> Expected<std::vector<findings::Finding>> {
+    callbacks.findings = [runOf](const Task& task, const std::vector<TaskFile>& files,
+                                 const NumericsResult* numerics) -> Expected<std::vector<findings::Finding>> {
         const auto& run = runOf(task, files);
         if (!run) {
             return std::unexpected(run.error());
@@ -340,7 +342,7 @@ StoredTaskCallbacks storedTaskCallbacks(std::function<void(const Task&)> onTrace
         if (!engine) {
             return std::unexpected(engine.error());
         }
-        return findings::findingsForRun(*engine, run->outcome, &run->spec);
+        return findings::findingsForRun(*engine, run->outcome, &run->spec, numerics);
     };
     return callbacks;
 }
@@ -384,6 +386,11 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     }
     readTaskJson(*files, out);
     out.scorecard = std::move(*card);
+    auto numerics = m_file.numericsRuns().list(task.id);
+    if (!numerics) {
+        return std::unexpected(numerics.error());
+    }
+    out.numerics = reportNumericsRuns(*numerics);
     if (!runs->empty()) {
         const SimRun& latest = runs->back();
         out.metrics = metricsFromSummaryJson(latest.summaryJson);
@@ -465,7 +472,18 @@ Expected<void> ReportBuilder::addFindings(const Task& task, const std::vector<Ta
     if (!m_options.findings) {
         return {};
     }
-    auto found = m_options.findings(task, files);
+    // The task's latest numerics run, for the semantics-differ rule.
+    auto latest = m_file.numericsRuns().latest(task.id);
+    if (!latest) {
+        return std::unexpected(latest.error());
+    }
+    std::optional<NumericsResult> numerics;
+    if (*latest) {
+        if (auto parsed = parseNumericsDocument((*latest)->document); parsed) {
+            numerics = std::move(*parsed);
+        }
+    }
+    auto found = m_options.findings(task, files, numerics ? &*numerics : nullptr);
     if (!found) {
         if (found.error().code == ErrorCode::Cancelled) {
             return std::unexpected(found.error());

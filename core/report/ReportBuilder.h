@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 #include "findings/Finding.h"
+#include "numerics/NumericsResult.h"
 #include "report/ReportModel.h"
 
 #include <functional>
@@ -20,8 +21,10 @@ namespace kl::core::report {
 using TaskSimulator =
     std::function<Expected<std::shared_ptr<const sim::SimResult>>(const Task&, const std::vector<TaskFile>&)>;
 
-/// The findings (core/findings) of a task's stored sources; used when the report lists findings.
-using TaskFindings = std::function<Expected<std::vector<findings::Finding>>(const Task&, const std::vector<TaskFile>&)>;
+/// The findings (core/findings) of a task's stored sources; used when the report lists findings. The third argument
+/// is the task's latest stored numerics run, or null (the semantics-differ rule reads it).
+using TaskFindings = std::function<Expected<std::vector<findings::Finding>>(const Task&, const std::vector<TaskFile>&,
+                                                                            const NumericsResult*)>;
 
 struct BuildOptions {
     std::optional<std::int64_t> taskId; ///< one task, or every task in queue order

@@ -69,6 +69,46 @@ struct ReportFinding {
     std::string dismissedBy;
 };
 
+/// One comparison of a stored numerics run (docs/numerics-json.md), figures as the document had them.
+struct ReportNumericsComparison {
+    std::string output;
+    std::string dtype;
+    std::string comparison; ///< "nki_vs_exact", "gpu_vs_exact", "nki_vs_gpu"
+    double maxAbsError = 0;
+    double maxRelError = 0;
+    double maxUlpError = 0;
+    double rmsError = 0;
+    std::int64_t mismatches = 0;
+    double mismatchPct = 0;
+    double rtol = 0;
+    double atol = 0;
+    bool passed = false;
+};
+
+/// An instruction that added much rounding error in a numerics run.
+struct ReportNumericsInstruction {
+    std::int64_t index = 0;
+    std::string op;
+    std::string file;
+    int line = 0;
+    double addedError = 0;
+};
+
+/// A numerics run stored in the review (table numerics_run): how it ran and its comparisons.
+struct ReportNumericsRun {
+    std::int64_t id = 0;
+    std::string createdAt;
+    std::string kernel;
+    std::string inputs; ///< "normal, seed 0"
+    std::string reference;
+    std::string cudaNumerics;
+    std::string tolerance; ///< toleranceSummary()
+    bool passed = false;
+    std::vector<ReportNumericsComparison> comparisons;
+    std::vector<ReportNumericsInstruction> topInstructions; ///< at most 5, largest first
+    std::string problem; ///< the stored document could not be read: why (the row's summary is still listed)
+};
+
 struct ReportTask {
     Task task;
     std::string kernel;      ///< from the stored task.json
@@ -82,6 +122,7 @@ struct ReportTask {
     bool findingsRan = false;                     ///< the findings rules ran over this task (BuildOptions::findings)
     int acceptedFindings = 0;                     ///< findings the reviewer accepted: listed among the annotations
     std::vector<ReportFinding> findings;          ///< the rest, most severe first, dismissed ones last
+    std::vector<ReportNumericsRun> numerics;      ///< numerics runs stored for the task, oldest first
     std::shared_ptr<const sim::SimResult> result; ///< the run behind the timeline, null when not simulated
     std::string timelinePng; ///< PNG bytes of the annotated timeline, empty when none (filled by the Qt side)
     int timelineWidth = 0;   ///< pixel size of timelinePng

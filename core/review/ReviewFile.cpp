@@ -271,6 +271,9 @@ TeamRepository ReviewFile::team() {
 FindingDismissalRepository ReviewFile::findingDismissals() {
     return FindingDismissalRepository(*m_db);
 }
+NumericsRunRepository ReviewFile::numericsRuns() {
+    return NumericsRunRepository(*m_db);
+}
 RunRepository ReviewFile::runs() {
     return RunRepository(*m_db);
 }

@@ -4,6 +4,7 @@
 #include "review/AnnotationRepository.h"
 #include "review/FindingDismissalRepository.h"
 #include "review/LinkRepository.h"
+#include "review/NumericsRunRepository.h"
 #include "review/ReviewerRepository.h"
 #include "review/RunRepository.h"
 #include "review/ScoreRepository.h"
@@ -71,6 +72,8 @@ public:
     /// Each reviewer's own scores and the adjudications of a merged review (review merge).
     [[nodiscard]] TeamRepository team();
     [[nodiscard]] FindingDismissalRepository findingDismissals();
+    /// Numerics runs (schema version 4): value execution against references (issue 15).
+    [[nodiscard]] NumericsRunRepository numericsRuns();
     /// The task's scorecard from its scores and annotations under the review's rubric.
     [[nodiscard]] Expected<Scorecard> scorecard(std::int64_t taskId);
     [[nodiscard]] Database& database() { return *m_db; }

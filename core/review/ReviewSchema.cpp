@@ -10,9 +10,9 @@ namespace kl::core {
 
 namespace {
 
-// The schema up to version 2; a new file also gets version 3's tables, from the one SQL text the migration step
-// uses (kMigrateTo3Sql), so the two can never differ. Annotation and reply ids use AUTOINCREMENT so an id is never
-// reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
+// The schema up to version 2; a new file also gets version 3's and 4's tables, from the SQL texts the migration
+// steps use (kMigrateTo3Sql, kMigrateTo4Sql), so the two can never differ. Annotation and reply ids use AUTOINCREMENT
+// so an id is never reused: undo/redo puts a deleted annotation back under its old id, which must still be free.
 constexpr std::string_view kCreateSql = R"sql(
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -153,12 +153,32 @@ CREATE TABLE finding_dismissal (
 );
 )sql";
 
+// Version 3 -> 4: numerics runs (issue 15). One row per run of the kernel on values: what it was run with (inputs,
+// seed, reference, CUDA policy, tolerance standard), whether every comparison passed, and the front end's whole
+// numerics document as JSON text (docs/numerics-json.md), capped so that one run cannot swell the file.
+constexpr std::string_view kMigrateTo4Sql = R"sql(
+CREATE TABLE numerics_run (
+  id            INTEGER PRIMARY KEY,
+  task_id       INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+  created_at    TEXT NOT NULL,
+  kernel        TEXT NOT NULL,
+  inputs_kind   TEXT NOT NULL,
+  seed          INTEGER NOT NULL,
+  reference     TEXT NOT NULL,
+  cuda_numerics TEXT NOT NULL,
+  tolerance     TEXT NOT NULL,
+  passed        INTEGER NOT NULL CHECK (passed IN (0, 1)),
+  document      TEXT NOT NULL CHECK (length(CAST(document AS BLOB)) <= 8388608)
+);
+CREATE INDEX numerics_run_task ON numerics_run(task_id);
+)sql";
+
 struct MigrationStep {
     int toVersion;
     std::string_view sql;
 };
 
-constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}};
+constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}, {4, kMigrateTo4Sql}};
 
 } // namespace
 
@@ -167,6 +187,9 @@ Expected<void> ReviewSchema::createCurrent(Database& db) {
         return created;
     }
     if (auto created = db.exec(kMigrateTo3Sql); !created) {
+        return created;
+    }
+    if (auto created = db.exec(kMigrateTo4Sql); !created) {
         return created;
     }
     auto stmt = db.prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)");

@@ -7,6 +7,9 @@
 #include "task/TaskSpec.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -62,6 +65,26 @@ Expected<void> addNamedFile(const std::string& name, const fs::path& folder, con
     return {};
 }
 
+/// The file of task.json's "reference" ("reference.py:func", the numerics reference: Python that runs in the
+/// sandbox like the kernel, so it is stored and hashed with the task), when it names a file inside the folder that
+/// is not stored already; "" otherwise.
+std::string referenceFile(const std::string& taskJson, const fs::path& folder, const std::vector<TaskFile>& files) {
+    const auto doc = nlohmann::json::parse(taskJson, nullptr, false);
+    const auto it = doc.is_object() ? doc.find("reference") : doc.end();
+    if (!doc.is_object() || it == doc.end() || !it->is_string()) {
+        return {};
+    }
+    const std::string& ref = it->get_ref<const std::string&>();
+    const fs::path file = fs::path(ref.substr(0, ref.rfind(':'))).lexically_normal();
+    std::error_code ec;
+    if (file.empty() || file.is_absolute() || *file.begin() == ".." || !fs::is_regular_file(folder / file, ec)) {
+        return {};
+    }
+    const std::string name = file.generic_string();
+    const bool stored = std::any_of(files.begin(), files.end(), [&](const TaskFile& f) { return f.path == name; });
+    return stored ? std::string() : name;
+}
+
 } // namespace
 
 Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
@@ -89,6 +112,10 @@ Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
         if (auto added = addNamedFile(task->hardware, folder, "hardware", "hardware", false, files); !added) {
             return std::unexpected(added.error());
         }
+    }
+    if (auto added = addNamedFile(referenceFile(*text, folder, files), folder, "reference", "reference", false, files);
+        !added) {
+        return std::unexpected(added.error());
     }
     std::string folderName = folder.filename().string();
     if (folderName.empty() || folderName == ".") {

@@ -377,6 +377,25 @@ private:
                 }
             }
         }
+        return copyNumericsRuns(in, from, to);
+    }
+
+    /// Numerics runs: each distinct document once (the same run merged from two reviewers' copies is one run).
+    Expected<void> copyNumericsRuns(Input& in, std::int64_t from, std::int64_t to) {
+        auto runs = in.file.numericsRuns().list(from);
+        auto have = m_out.numericsRuns().list(to);
+        if (!runs || !have) {
+            return std::unexpected(!runs ? runs.error() : have.error());
+        }
+        for (const NumericsRun& r : *runs) {
+            const bool present =
+                std::ranges::any_of(*have, [&](const NumericsRun& h) { return h.document == r.document; });
+            if (!present) {
+                if (auto added = m_out.numericsRuns().add(to, r.document); !added) {
+                    return std::unexpected(added.error());
+                }
+            }
+        }
         return {};
     }
 

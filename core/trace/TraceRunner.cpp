@@ -81,6 +81,8 @@ std::vector<std::string> frontendCommand(const TraceRequest& request, const Kern
     } else {
         argv.insert(argv.end(), {"--format", request.irFormat == IrFormat::Binary ? "binary" : "json"});
     }
+    const auto numerics = request.numerics.frontendFlags();
+    argv.insert(argv.end(), numerics.begin(), numerics.end());
     argv.insert(argv.end(),
                 {"--output-fd", std::to_string(kOutputFd), "--nonce-stdin", "--timeout",
                  std::to_string(request.timeoutSeconds), "--memory-mb", std::to_string(request.memoryMegabytes),
@@ -100,6 +102,29 @@ std::vector<std::pair<std::string, std::string>> frontendEnvironment() {
         }
     }
     return env;
+}
+
+/// The files a numerics run names on the command line (a reference, an input .npy/.npz) are resolved against
+/// the caller's working folder, which the sandbox does not see: each becomes an absolute path, mounted
+/// read-only by itself. A name that is no file here stays as given (the front end resolves it in the task).
+NumericsOptions mountNumericsFiles(NumericsOptions numerics, std::vector<fs::path>& readOnly) {
+    auto resolve = [&](std::string& name, bool hasFunction) {
+        const std::size_t colon = hasFunction ? name.rfind(':') : std::string::npos;
+        const std::string file = colon == std::string::npos ? name : name.substr(0, colon);
+        std::error_code ec;
+        if (file.empty() || !fs::is_regular_file(file, ec)) {
+            return;
+        }
+        const fs::path absolute = fs::canonical(file, ec);
+        if (ec) {
+            return;
+        }
+        readOnly.push_back(absolute);
+        name = absolute.string() + (colon == std::string::npos ? std::string() : name.substr(colon));
+    };
+    resolve(numerics.reference, true);
+    resolve(numerics.inputs, false);
+    return numerics;
 }
 
 std::string lastOutput(const std::string& err) {
@@ -215,7 +240,9 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
     options.inputs.push_back(ChildInput{STDIN_FILENO, nonce + "\n"});
     options.passedFds.push_back(PassedFd{resultFd, kOutputFd});
     const auto environment = frontendEnvironment();
-    const auto command = frontendCommand(request, *where);
+    TraceRequest resolved = request;
+    resolved.numerics = mountNumericsFiles(request.numerics, where->readOnly);
+    const auto command = frontendCommand(resolved, *where);
 
     Expected<SubprocessResult> result;
     if (sandbox.available) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Error.h"
+#include "trace/NumericsOptions.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -24,9 +25,13 @@ struct TraceRequest {
     std::string grid;                  ///< "4" or "2x2", empty: the task's
     std::vector<std::string> scalars;  ///< NAME=VALUE
     std::filesystem::path packageRoot; ///< the folder the kernel's package imports resolve from, or empty
-    std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels)
+    std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels, the numerics
+                                       ///< document with numerics.enabled)
     IrFormat irFormat = IrFormat::Binary;
     bool listKernels = false;          ///< list the file's kernels and their parameters instead of tracing
+    /// Value execution (issue 15): same sandbox, nonce channel, time-out and limits; the output is the numerics
+    /// JSON document (docs/numerics-json.md) instead of the IR.
+    NumericsOptions numerics;
     int timeoutSeconds = 120;
     long memoryMegabytes = 4096;
     long outputMegabytes = 1024; ///< largest file the front end may write (RLIMIT_FSIZE)
@@ -36,7 +41,7 @@ struct TraceRequest {
 };
 
 struct TraceOutcome {
-    std::filesystem::path irFile;
+    std::filesystem::path irFile; ///< `request.output`: the IR, the kernel list or the numerics document
     std::string warnings; ///< what the front end printed on stderr besides the IR, for a problems panel (capped)
     bool networkIsolated = false;
     bool sandboxed = false;               ///< false only when allowUnsandboxed let it run without the sandbox

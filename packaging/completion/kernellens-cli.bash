@@ -3,7 +3,7 @@
 _kernellens_cli() {
     local cur prev words cword
     _init_completion || return
-    local commands="trace simulate review report export-trace compat findings"
+    local commands="trace simulate review report export-trace compat findings batch numerics"
     local review="new add-task annotate score list reply resolve status merge agreement adjudicate"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
@@ -34,9 +34,18 @@ _kernellens_cli() {
             COMPREPLY=($(compgen -W "todo in_progress done" -- "$cur"))
             return
             ;;
+        --inputs)
+            COMPREPLY=($(compgen -W "normal uniform bf16-stress fp8-stress outliers" -- "$cur"))
+            _filedir '@(npy|npz)'
+            return
+            ;;
+        --cuda-numerics)
+            COMPREPLY=($(compgen -W "fp32-k-order tensor-core-bf16:16 split-k:4 fp16-accumulate none" -- "$cur"))
+            return
+            ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--help --hw --json --out -o --format --trust --no-sandbox --timeline" -- "$cur"))
+        COMPREPLY=($(compgen -W "--help --hw --json --out -o --format --trust --no-sandbox --timeline --reference --cuda-numerics --inputs --seed --tolerance --rtol --atol --review" -- "$cur"))
         return
     fi
     _filedir

@@ -125,7 +125,7 @@ TEST(Migration, StoredVersion2FileTo3KeepsRepliesAndTimeAndAddsDismissals) {
 }
 
 TEST(Migration, Version2To3AddsFindingDismissalsAndKeepsAnnotations) {
-    // A version 2 file is a current one without version 3's tables: make one by taking them away.
+    // A version 2 file is a current one without version 3's and 4's tables: make one by taking them away.
     test::TempDir dir;
     const std::string path = dir.file("v2.klreview");
     std::int64_t taskId = 0;
@@ -145,7 +145,7 @@ TEST(Migration, Version2To3AddsFindingDismissalsAndKeepsAnnotations) {
         auto db = Database::open(path, Database::OpenMode::ReadWrite);
         ASSERT_TRUE(db);
         ASSERT_TRUE(db->exec("DROP TABLE finding_dismissal; DROP TABLE reviewer_score; DROP TABLE adjudication; "
-                             "PRAGMA user_version = 2; "
+                             "DROP TABLE numerics_run; PRAGMA user_version = 2; "
                              "UPDATE meta SET value = '2' WHERE key = 'schema_version';"));
     }
     {
@@ -164,7 +164,7 @@ TEST(Migration, Version2To3AddsFindingDismissalsAndKeepsAnnotations) {
     }
     auto db = Database::open(path, Database::OpenMode::ReadOnly);
     ASSERT_TRUE(db);
-    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), 3);
+    EXPECT_EQ(*db->queryInt("PRAGMA user_version"), ReviewSchema::kCurrentVersion);
     EXPECT_EQ(*db->queryInt("SELECT count(*) FROM finding_dismissal"), 1);
 }
 

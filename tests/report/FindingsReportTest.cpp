@@ -44,7 +44,7 @@ protected:
     Report build() {
         BuildOptions options;
         options.generatedAt = "2026-01-01T00:00:00Z";
-        options.findings = [this](const Task&, const std::vector<TaskFile>&) {
+        options.findings = [this](const Task&, const std::vector<TaskFile>&, const NumericsResult*) {
             return Expected<std::vector<fd::Finding>>(m_findings);
         };
         auto report = ReportBuilder(*m_file, options).build();
@@ -117,7 +117,8 @@ TEST_F(FindingsReportTest, WithoutTheRulesThereIsNoFindingsSection) {
 
 TEST_F(FindingsReportTest, FindingsThatCannotBeComputedAreAWarningNotAFailure) {
     BuildOptions options;
-    options.findings = [](const Task&, const std::vector<TaskFile>&) -> Expected<std::vector<fd::Finding>> {
+    options.findings = [](const Task&, const std::vector<TaskFile>&,
+                          const NumericsResult*) -> Expected<std::vector<fd::Finding>> {
         return makeError(ErrorCode::KernelError, "the kernel raised");
     };
     auto report = ReportBuilder(*m_file, options).build();

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -101,6 +102,9 @@ void fillSampleReview(ReviewFile& file) {
     resolved.resolved = true;
     must(file.annotations().update(resolved));
     (void)third;
+    // A numerics run that failed (a missing mask on a ragged tile): the report's Numerics section lists it.
+    must(file.numericsRuns().add(
+        task.id, kl::core::test::readBytes(std::string(KL_SOURCE_DIR) + "/tests/core/data/numerics/ragged_fail.json")));
 }
 
 Report sampleReport(ReviewFile& file) {
@@ -115,6 +119,9 @@ Report sampleReport(ReviewFile& file) {
     report.reviewFile = "sample.klreview";
     for (ReportTask& t : report.tasks) {
         t.metricsSource = "stored run 'baseline'";
+        for (ReportNumericsRun& n : t.numerics) {
+            n.createdAt = "2026-01-01T12:00:00.000Z";
+        }
         for (ReportAnnotation& a : t.annotations) {
             a.annotation.createdAt = a.annotation.updatedAt = "2026-01-01T10:00:00.000Z";
             for (Reply& r : a.replies) {
@@ -168,6 +175,11 @@ Report hostileReport() {
     b.snippets.clear();
     t.annotations.push_back(b);
     t.result = sim::makeSyntheticRun(20);
+    ReportNumericsRun n{1, evil, evil, evil, evil, formula, evil, false, {}, {}, evil};
+    n.comparisons.push_back({evil, formula, "nki_vs_exact", 1.5, std::numeric_limits<double>::infinity(), 3, 0.5, 7,
+                             12.5, 0.016, 1e-5, false});
+    n.topInstructions.push_back({4, evil, evil, 12, std::numeric_limits<double>::quiet_NaN()});
+    t.numerics.push_back(std::move(n));
     r.tasks.push_back(std::move(t));
     return r;
 }

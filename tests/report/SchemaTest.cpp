@@ -2,6 +2,7 @@
 // JSON Schema the schema uses: type (name or list), required, properties, items, enum,
 // additionalProperties (false). Anything else in the schema fails the test, so the subset cannot
 // silently grow without the validator.
+#include "JsonSchemaCheck.h"
 #include "ReportFixture.h"
 #include "TestSupport.h"
 
@@ -10,78 +11,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <set>
-
 namespace kl::core::report::test {
 namespace {
 
 using Json = nlohmann::json;
-
-bool hasType(const Json& v, const std::string& type) {
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "integer") return v.is_number_integer() || v.is_number_unsigned();
-    if (type == "number") return v.is_number();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "null") return v.is_null();
-    ADD_FAILURE() << "unknown type in schema: " << type;
-    return false;
-}
-
-void validate(const Json& schema, const Json& v, const std::string& path, std::vector<std::string>& errors) {
-    static const std::set<std::string> kSupported = {"$schema", "title", "description", "type", "required",
-                                                     "properties", "items", "enum", "additionalProperties"};
-    for (const auto& [key, value] : schema.items()) {
-        if (!kSupported.contains(key)) {
-            errors.push_back(path + ": schema keyword '" + key + "' is not supported by the test validator");
-        }
-    }
-    if (schema.contains("type")) {
-        const Json& t = schema["type"];
-        bool ok = false;
-        if (t.is_string()) {
-            ok = hasType(v, t.get<std::string>());
-        } else {
-            for (const Json& one : t) {
-                ok = ok || hasType(v, one.get<std::string>());
-            }
-        }
-        if (!ok) {
-            errors.push_back(path + ": expected type " + t.dump() + ", got " + v.dump().substr(0, 60));
-            return;
-        }
-    }
-    if (schema.contains("enum")) {
-        bool found = false;
-        for (const Json& e : schema["enum"]) {
-            found = found || e == v;
-        }
-        if (!found) {
-            errors.push_back(path + ": " + v.dump() + " is not one of " + schema["enum"].dump());
-        }
-    }
-    if (v.is_object()) {
-        for (const Json& r : schema.value("required", Json::array())) {
-            if (!v.contains(r.get<std::string>())) {
-                errors.push_back(path + ": missing required '" + r.get<std::string>() + "'");
-            }
-        }
-        const Json properties = schema.value("properties", Json::object());
-        for (const auto& [key, value] : v.items()) {
-            if (properties.contains(key)) {
-                validate(properties[key], value, path + "." + key, errors);
-            } else if (schema.contains("additionalProperties") && schema["additionalProperties"] == false) {
-                errors.push_back(path + ": undocumented key '" + key + "'");
-            }
-        }
-    }
-    if (v.is_array() && schema.contains("items")) {
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            validate(schema["items"], v[i], path + "[" + std::to_string(i) + "]", errors);
-        }
-    }
-}
+using kl::core::test::validateJson;
 
 Json loadSchema() {
     return Json::parse(kl::core::test::readBytes(std::string(KL_SOURCE_DIR) + "/docs/report-schema.json"));
@@ -89,7 +23,7 @@ Json loadSchema() {
 
 std::vector<std::string> errorsOf(const std::string& text) {
     std::vector<std::string> errors;
-    validate(loadSchema(), Json::parse(text), "$", errors);
+    validateJson(loadSchema(), Json::parse(text), "$", errors);
     return errors;
 }
 
@@ -116,7 +50,7 @@ TEST(ReportSchema, ValidatorCatchesMistakes) {
     report["tasks"][0]["surprise"] = 1;
     report["tasks"][0]["metrics"][0]["value"] = 3;
     std::vector<std::string> errors;
-    validate(loadSchema(), report, "$", errors);
+    validateJson(loadSchema(), report, "$", errors);
     EXPECT_EQ(errors.size(), 4u) << ::testing::PrintToString(errors);
 }
 
