@@ -10,13 +10,20 @@
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
+#include <QMenuBar>
+#include <QStatusBar>
 #include <QTimer>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 namespace kl::app {
 
 namespace {
+
+/// What dock title bars, separators and frames add to a side's docks' own minimum heights (an estimate).
+constexpr int kDockFrameAllowance = 48;
 
 struct DefaultLayout {
     Workspaces::Kind kind;
@@ -134,8 +141,55 @@ void Workspaces::applyDefault(Kind kind) {
     }
 }
 
-void Workspaces::tabifyCrowdedSides() {
-    // Docks stacked on one side each insist on their minimum height; as tabs they share one.
+void Workspaces::tabifyCrowdedSides(int roomHeight) {
+    // Docks stacked on one side each insist on their minimum height; as tabs they share one. Only a side whose
+    // stacked minimum heights do not fit is tabbed, and only as far as needed (the lowest stacks join the one
+    // above them first), so the inspector and the rubric stay side by side wherever the screen allows.
+    std::map<Qt::DockWidgetArea, std::vector<std::vector<QDockWidget*>>> sides; // area -> stacks, top first
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (!dock->isVisible() || dock->isFloating()) {
+            continue;
+        }
+        auto& stacks = sides[m_window->dockWidgetArea(dock)];
+        auto same = std::ranges::find_if(
+            stacks, [&](const auto& stack) { return m_window->tabifiedDockWidgets(stack.front()).contains(dock); });
+        if (same == stacks.end()) {
+            stacks.push_back({dock});
+        } else {
+            same->push_back(dock);
+        }
+    }
+    const auto stackHeight = [](const std::vector<QDockWidget*>& stack) {
+        int h = 0;
+        for (QDockWidget* dock : stack) {
+            h = std::max(h, dock->minimumSizeHint().height());
+        }
+        return h;
+    };
+    for (auto& [area, stacks] : sides) {
+        if (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea) {
+            continue; // top and bottom docks share the width, not the height
+        }
+        std::ranges::sort(stacks, {}, [](const auto& stack) { return stack.front()->y(); });
+        const auto total = [&] {
+            int h = 0;
+            for (const auto& stack : stacks) {
+                h += stackHeight(stack);
+            }
+            return h;
+        };
+        while (stacks.size() > 1 && total() > roomHeight) {
+            auto last = stacks.back();
+            stacks.pop_back();
+            for (QDockWidget* dock : last) {
+                m_window->tabifyDockWidget(stacks.back().front(), dock);
+                stacks.back().push_back(dock);
+            }
+        }
+    }
+}
+
+void Workspaces::tabifyEverySide() {
     std::map<Qt::DockWidgetArea, QDockWidget*> first;
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
         if (!dock->isVisible() || dock->isFloating()) {
@@ -162,8 +216,15 @@ void Workspaces::keepOnScreen() {
     const QSize frame = m_window->frameGeometry().size() - m_window->geometry().size();
     const QSize room = available.size() - frame;
     if (m_window->minimumSizeHint().width() > room.width() || m_window->minimumSizeHint().height() > room.height()) {
-        tabifyCrowdedSides();
-        m_window->layout()->activate(); // the new, smaller minimum size must hold before the resize below
+        // What the side docks may take: the window's height less the menu and status bars and the dock titles.
+        const int bars = m_window->menuBar()->sizeHint().height() + m_window->statusBar()->sizeHint().height();
+        tabifyCrowdedSides(room.height() - bars - kDockFrameAllowance);
+        m_window->layout()->activate();
+        if (m_window->minimumSizeHint().height() > room.height() ||
+            m_window->minimumSizeHint().width() > room.width()) {
+            tabifyEverySide(); // the centre is what does not fit: every side shares one tab stack
+            m_window->layout()->activate();
+        } // the new, smaller minimum size must hold before the resize below
     }
     if (m_window->width() > room.width() || m_window->height() > room.height()) {
         m_window->resize(m_window->size().boundedTo(room));

@@ -39,7 +39,11 @@ protected:
 
 private:
     void applyDefault(Kind kind);
-    void tabifyCrowdedSides();
+    /// Tabs the lowest docks of a left or right side into the stack above them until the side's minimum
+    /// heights fit `roomHeight`.
+    void tabifyCrowdedSides(int roomHeight);
+    /// Every side's visible docks as one tab stack (when the centre itself does not fit the screen).
+    void tabifyEverySide();
 
     QMainWindow* m_window;
     QActionGroup* m_actions = nullptr;
