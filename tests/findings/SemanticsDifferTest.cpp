@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 namespace kl::core::findings::test {
 namespace {
 
@@ -23,7 +25,8 @@ using Json = nlohmann::json;
 const std::string kData = std::string(KL_SOURCE_DIR) + "/tests/core/data/numerics/";
 const std::string kGoldenIr = std::string(KL_SOURCE_DIR) + "/tests/golden/timeline/vector_add_nki.ir.json";
 
-/// The findings of the golden vector-add IR on trn2 with `numerics` (a fixture name, or "" for none).
+/// The findings of the golden vector-add IR on trn2 with `numerics` (a fixture name or an absolute path, or "" for
+/// none).
 std::vector<Finding> findingsWith(const std::string& numerics) {
     auto engine = FindingsEngine::createDefault();
     auto ir = sim::IrLoader::loadFile(kGoldenIr);
@@ -34,7 +37,7 @@ std::vector<Finding> findingsWith(const std::string& numerics) {
     EXPECT_TRUE(result);
     std::optional<NumericsResult> n;
     if (!numerics.empty()) {
-        auto read = readNumericsFile(kData + numerics);
+        auto read = readNumericsFile(numerics.starts_with('/') ? numerics : kData + numerics);
         EXPECT_TRUE(read) << formatError(read.error());
         n = std::move(*read);
     }
@@ -68,6 +71,21 @@ TEST(SemanticsDiffer, FailingRunGivesAFindingWithFiguresAndLines) {
     ASSERT_EQ(f->evidence[1].lines.size(), 1u);
     EXPECT_EQ(f->evidence[1].lines[0], (SourceRange{SourceSide::Nki, "kernel.py", 27, 27}));
     EXPECT_NE(f->evidence[1].note.find("tensor_reduce"), std::string::npos);
+}
+
+TEST(SemanticsDiffer, AnInfiniteErrorIsNoFigureButSaysInfInTheEvidence) {
+    // Rows a kernel never writes compare as NaN: the error has no number, and no stand-in number may appear.
+    std::ifstream in(kData + "ragged_fail.json");
+    Json doc = Json::parse(in);
+    doc["outputs"][0]["comparisons"]["nki_vs_exact"]["max_abs_error"] = "inf";
+    const std::string path = ::testing::TempDir() + "/ragged_inf.json";
+    std::ofstream(path) << doc.dump();
+    const auto all = findingsWith(path);
+    const Finding* f = find(all, "semantics-differ");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->figure("max_abs_error"), nullptr);
+    ASSERT_NE(f->figure("mismatch_pct"), nullptr); // the figures that have numbers stay
+    EXPECT_NE(f->evidence[0].note.find("max abs error inf"), std::string::npos) << f->evidence[0].note;
 }
 
 TEST(SemanticsDiffer, PassingRunOrNoRunGivesNothing) {

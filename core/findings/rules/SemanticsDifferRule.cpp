@@ -37,11 +37,6 @@ std::vector<Failure> failures(const NumericsResult& r, double minPct) {
     return out;
 }
 
-/// Non-finite figures are written as the largest double so that the finding stays a plain number.
-double finite(double v) {
-    return std::isfinite(v) ? v : std::numeric_limits<double>::max();
-}
-
 std::string worstText(const NumericsComparison& c) {
     if (c.worst.empty()) {
         return {};
@@ -86,12 +81,17 @@ void SemanticsDifferRule::check(const FindingsInput& in, const RuleSettings& set
     finding.figures = {
         figure("mismatch_pct", c.mismatchPct, "%", minPct),
         figure("mismatches", static_cast<double>(c.mismatches), "elements"),
-        figure("max_abs_error", finite(c.maxAbsError), ""),
-        figure("max_rel_error", finite(c.maxRelError), ""),
-        figure("rtol", c.rtol, ""),
-        figure("atol", c.atol, ""),
-        figure("failed_comparisons", static_cast<double>(failed.size()), "comparisons"),
     };
+    // An infinite or NaN error has no honest number: the figure is left out and the evidence says "inf" / "nan".
+    for (const auto& [name, value] :
+         {std::pair{"max_abs_error", c.maxAbsError}, std::pair{"max_rel_error", c.maxRelError}}) {
+        if (std::isfinite(value)) {
+            finding.figures.push_back(figure(name, value, ""));
+        }
+    }
+    finding.figures.push_back(figure("rtol", c.rtol, ""));
+    finding.figures.push_back(figure("atol", c.atol, ""));
+    finding.figures.push_back(figure("failed_comparisons", static_cast<double>(failed.size()), "comparisons"));
     EvidenceItem summary;
     summary.note = fmt::format("{} of {} ({}, {}): max abs error {}, max rel error {}, {} elements ({}%) outside "
                                "rtol {} atol {} (standard {}){}",
