@@ -70,7 +70,9 @@ namespace kl::app {
 
 namespace {
 
-QString toQString(const std::string& s) { return QString::fromStdString(s); }
+QString toQString(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString readAll(const std::filesystem::path& path) {
     auto text = core::readTextFile(path);
@@ -95,9 +97,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildCentre();
     buildDocks();
     m_sourceLinks = new SourceLinkController(m_cudaPane, m_nkiPane, m_page->timeline(), this);
-    addPaneDock(tr("Hot Lines"), QStringLiteral("hotLinesDock"), m_sourceLinks->hotLinesWidget(), Qt::LeftDockWidgetArea);
+    addPaneDock(tr("Hot Lines"), QStringLiteral("hotLinesDock"), m_sourceLinks->hotLinesWidget(),
+                Qt::LeftDockWidgetArea);
     connect(m_sourceLinks, &SourceLinkController::problem, this, &MainWindow::reportProblem);
-    connect(m_sourceLinks, &SourceLinkController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_sourceLinks, &SourceLinkController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     buildReview();
     buildFindings();
     buildNumerics();
@@ -132,11 +136,13 @@ void MainWindow::buildReview() {
         m_sourceLinks->setReview(nullptr, 0);
         m_readOnlyBanner->setReason({});
     });
-    connect(m_review, &ReviewSession::opened, this, [this] { m_readOnlyBanner->setReason(m_review->readOnlyReason()); });
+    connect(m_review, &ReviewSession::opened, this,
+            [this] { m_readOnlyBanner->setReason(m_review->readOnlyReason()); });
     connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
 
     auto* agreement = new views::AgreementPane;
-    auto* agreementDock = addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
+    auto* agreementDock =
+        addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
     if (auto* annotations = findChild<QDockWidget*>(QStringLiteral("annotationsDock"))) {
         tabifyDockWidget(annotations, agreementDock);
     }
@@ -153,7 +159,8 @@ void MainWindow::buildReview() {
     });
     m_team = new TeamController(m_review, m_reviewController, agreement, this);
     connect(m_team, &TeamController::openRequested, this, &MainWindow::openPath);
-    connect(m_team, &TeamController::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_team, &TeamController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
 void MainWindow::buildFindings() {
@@ -231,7 +238,8 @@ void MainWindow::buildDocks() {
     addPaneDock(tr("Tasks"), QStringLiteral("tasksDock"), m_taskQueue, Qt::LeftDockWidgetArea);
 
     m_inspector = new views::InspectorPane;
-    auto* inspector = addPaneDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
+    auto* inspector =
+        addPaneDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     m_scorecard = new views::ScorecardPane;
     auto* rubric = addPaneDock(tr("Rubric"), QStringLiteral("rubricDock"), m_scorecard, Qt::RightDockWidgetArea);
     m_annotationList = new views::AnnotationListPane;
@@ -325,7 +333,8 @@ void MainWindow::buildMenus() {
     (current == Theme::Dark ? dark : light)->setChecked(true);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
-    m_viewMenu->addAction(tr("&Start Page"), this, &MainWindow::showStartPage)->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+H")));
+    m_viewMenu->addAction(tr("&Start Page"), this, &MainWindow::showStartPage)
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+H")));
     m_viewMenu->addSeparator();
     auto* colourings = new QActionGroup(this);
     using ColourBy = views::TimelineView::ColourBy;
@@ -333,7 +342,8 @@ void MainWindow::buildMenus() {
                                                         {tr("Colour by &Operation"), ColourBy::Operation},
                                                         {tr("Colour by Source &Line"), ColourBy::SourceLine}};
     for (const auto& [label, mode] : kColourings) {
-        QAction* action = m_viewMenu->addAction(label, this, [this, mode = mode] { m_page->timeline()->setColourBy(mode); });
+        QAction* action =
+            m_viewMenu->addAction(label, this, [this, mode = mode] { m_page->timeline()->setColourBy(mode); });
         action->setCheckable(true);
         action->setChecked(mode == ColourBy::Engine);
         colourings->addAction(action);
@@ -379,17 +389,32 @@ void MainWindow::buildMenus() {
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
+        ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About KernelLens"), this, &MainWindow::showAbout);
 }
 
 void MainWindow::restoreWindowState() {
     QSettings settings;
+    m_firstStart = !settings.contains(QStringLiteral("window/state"));
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_workspaces->restoreLast();
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_firstStart) {
+        // First start: the docks below the centre (findings, numerics, problems) get a fifth of the height, so the
+        // timeline and its plots keep the rest; afterwards the user's layout is restored as they left it.
+        m_firstStart = false;
+        auto* findings = findChild<QDockWidget*>(QStringLiteral("findingsDock"));
+        if (findings != nullptr && findings->isVisible()) {
+            resizeDocks({findings}, {std::max(fontMetrics().height() * 9, height() / 5)}, Qt::Vertical);
+        }
     }
 }
 
@@ -526,8 +551,9 @@ void MainWindow::recordRunInReview(const core::RunOutcome& outcome) {
     }
     // The figures and the wait summary, not the per-instruction table and series: a large kernel's whole result
     // runs to tens of MiB, and the review keeps a run to show its metrics (the timeline is re-simulated).
-    m_review->recordRun(outcome.result->hardwareName, profileJson,
-                        sim::ResultJson::write(*outcome.result, {.instructions = false, .series = false, .indent = -1}));
+    m_review->recordRun(
+        outcome.result->hardwareName, profileJson,
+        sim::ResultJson::write(*outcome.result, {.instructions = false, .series = false, .indent = -1}));
 }
 
 bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
@@ -574,7 +600,8 @@ bool MainWindow::openKernelFile(const QString& file) {
         }
     }
     // A bare kernel needs its tensor arguments; they are asked once and remembered per file.
-    const QString key = QStringLiteral("kernelArgs/") + QString::fromLatin1(QFileInfo(file).absoluteFilePath().toUtf8().toBase64());
+    const QString key =
+        QStringLiteral("kernelArgs/") + QString::fromLatin1(QFileInfo(file).absoluteFilePath().toUtf8().toBase64());
     QString args = QSettings().value(key).toString();
     if (args.isNull()) {
         bool ok = false;
@@ -791,7 +818,9 @@ void MainWindow::showStartPage() {
     m_mainStack->setCurrentWidget(m_startPage);
 }
 
-bool MainWindow::isShowingStartPage() const { return m_mainStack->currentWidget() == m_startPage; }
+bool MainWindow::isShowingStartPage() const {
+    return m_mainStack->currentWidget() == m_startPage;
+}
 
 bool MainWindow::isAwaitingTrust() const {
     return m_timelineArea->currentWidget() == m_trustGate->panel();

@@ -93,6 +93,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildCentre();
@@ -124,8 +125,7 @@ private:
     void setRunning(bool running);
     void checkHardwareAction(); ///< ticks the Run > Hardware entry that matches m_hardware
 
-    QDockWidget* addPaneDock(const QString& title, const QString& objectName, QWidget* widget,
-                             Qt::DockWidgetArea area);
+    QDockWidget* addPaneDock(const QString& title, const QString& objectName, QWidget* widget, Qt::DockWidgetArea area);
 
     RecentFiles* m_recent = nullptr;
     QStackedWidget* m_mainStack = nullptr;
@@ -154,12 +154,13 @@ private:
     QString m_runTarget; ///< the task folder or kernel file of the current run, for F5
     QString m_hardware;  ///< the profile picked in Run > Hardware; empty: automatic (sim::chooseHardware)
     QActionGroup* m_hardwareActions = nullptr;
-    QStringList m_kernelArgs; ///< --arg specs for a kernel file opened without a task folder
-    bool m_runInReview = false;    ///< m_runTarget is a task of the open review (trust is the review's)
+    QStringList m_kernelArgs;   ///< --arg specs for a kernel file opened without a task folder
+    bool m_runInReview = false; ///< m_runTarget is a task of the open review (trust is the review's)
     views::ReadOnlyBanner* m_readOnlyBanner = nullptr;
     TeamController* m_team = nullptr;
-    QString m_lastSaveError; ///< why the last saveReviewAs failed, for the dialog that asked
+    QString m_lastSaveError;       ///< why the last saveReviewAs failed, for the dialog that asked
     bool m_trustNewReview = false; ///< the review being created comes from trusted task folders
+    bool m_firstStart = false;     ///< no saved layout: the first show sizes the bottom docks
     std::shared_ptr<const core::RunOutcome> m_run;
     QListWidget* m_taskQueue = nullptr;
     QListWidget* m_problems = nullptr;

@@ -90,6 +90,19 @@ private slots:
         QCOMPARE(plot->axisRect(0)->backgroundBrush().color(), window.palette().color(QPalette::Base));
     }
 
+    void bottomDocksLeaveTheTimelineMostOfTheHeightOnFirstStart() {
+        QSettings().remove(QStringLiteral("window/state"));
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* findings = window.findChild<QDockWidget*>(QStringLiteral("findingsDock"));
+        QVERIFY(findings != nullptr && findings->isVisible());
+        QTRY_VERIFY2(
+            findings->height() <= window.height() / 4,
+            qPrintable(QStringLiteral("findings dock %1 of %2 px").arg(findings->height()).arg(window.height())));
+    }
+
     void leftDocksKeepAUsableSize() {
         MainWindow window;
         window.resize(1280, 800);

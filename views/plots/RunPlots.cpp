@@ -11,6 +11,7 @@
 
 #include <QEvent>
 #include <QToolTip>
+#include <QFontMetrics>
 #include <QVBoxLayout>
 
 namespace kl::views {
@@ -82,6 +83,8 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     m_legend->setIconSize(14, 8);
     m_legend->setMargins(QMargins(0, 2, 0, 0));
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    // Its row must still hold one line of text: with only the stretch factor the layout clipped the labels.
+    m_legend->setMinimumSize(0, QFontMetrics(font()).height() + 6);
 
     // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
     // Three plots of at least 35 px under a legend row and over the time labels: below this QCustomPlot's
@@ -169,7 +172,8 @@ QCPAxisRect* RunPlots::addRect(const QString& label) {
     rect->setAutoMargins(QCP::msBottom | QCP::msTop);
     rect->setMargins(QMargins(80, 0, 10, 0));
     rect->setMinimumSize(100, 35);
-    rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3); // a plot is ~60 px tall: three labels fit
+    // A plot is often only 25-40 px tall: two value labels (zero and one round step) are what fits without overlap.
+    rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(1);
     return rect;
 }
 
@@ -254,8 +258,8 @@ void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result) {
 
 void RunPlots::setTimeRange(qint64 t0Ps, qint64 t1Ps) {
     for (QCPAxisRect* rect : m_plot->axisRects()) {
-        rect->axis(QCPAxis::atBottom)->setRange(static_cast<double>(t0Ps) / kPsPerUs,
-                                                static_cast<double>(t1Ps) / kPsPerUs);
+        rect->axis(QCPAxis::atBottom)
+            ->setRange(static_cast<double>(t0Ps) / kPsPerUs, static_cast<double>(t1Ps) / kPsPerUs);
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -265,7 +269,9 @@ std::pair<double, double> RunPlots::timeRangePs() const {
     return {r.lower * kPsPerUs, r.upper * kPsPerUs};
 }
 
-int RunPlots::graphCount() const { return m_plot->graphCount(); }
+int RunPlots::graphCount() const {
+    return m_plot->graphCount();
+}
 
 void RunPlots::showValueAt(QMouseEvent* event) {
     QCPAxisRect* rect = m_plot->axisRectAt(event->pos());
