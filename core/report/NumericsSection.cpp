@@ -43,7 +43,7 @@ std::string verdict(const ReportNumericsRun& r) {
     if (r.comparisons.empty()) {
         return "no comparison made";
     }
-    const auto failed = std::ranges::count_if(r.comparisons, [](const auto& c) { return !c.passed; });
+    const auto failed = std::ranges::count_if(r.comparisons, [](const auto& c) { return !c.figures.passed; });
     return failed == 0 ? fmt::format("all {} comparisons pass", r.comparisons.size())
                        : fmt::format("{} of {} comparisons FAIL", failed, r.comparisons.size());
 }
@@ -82,9 +82,9 @@ std::vector<ReportNumericsRun> reportNumericsRuns(const std::vector<NumericsRun>
         for (const NumericsOutput& o : doc->outputs) {
             for (ComparisonKind kind : kAllComparisons) {
                 if (const auto& c = o.comparison(kind)) {
-                    r.comparisons.push_back({o.tensor.name, o.tensor.dtype, std::string(comparisonKey(kind)),
-                                             c->maxAbsError, c->maxRelError, c->maxUlpError, c->rmsError, c->mismatches,
-                                             c->mismatchPct, c->rtol, c->atol, c->passed});
+                    ReportNumericsComparison row{o.tensor.name, o.tensor.dtype, std::string(comparisonKey(kind)), *c};
+                    row.figures.worst.clear();
+                    r.comparisons.push_back(std::move(row));
                 }
             }
         }
@@ -113,10 +113,12 @@ std::string numericsMarkdown(const ReportTask& t) {
                    "|---|---|---|---|---|---|---|---|---|\n";
             for (const ReportNumericsComparison& c : r.comparisons) {
                 out += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} ({} %) | rtol {}, atol {} | {} |\n",
-                                   md(c.output), md(c.dtype), md(label(c.comparison)), numericsFigure(c.maxAbsError),
-                                   numericsFigure(c.maxRelError), numericsFigure(c.maxUlpError),
-                                   numericsFigure(c.rmsError), c.mismatches, numericsFigure(c.mismatchPct),
-                                   numericsFigure(c.rtol), numericsFigure(c.atol), c.passed ? "pass" : "**FAIL**");
+                                   md(c.output), md(c.dtype), md(label(c.comparison)),
+                                   numericsFigure(c.figures.maxAbsError), numericsFigure(c.figures.maxRelError),
+                                   numericsFigure(c.figures.maxUlpError), numericsFigure(c.figures.rmsError),
+                                   c.figures.mismatches, numericsFigure(c.figures.mismatchPct),
+                                   numericsFigure(c.figures.rtol), numericsFigure(c.figures.atol),
+                                   c.figures.passed ? "pass" : "**FAIL**");
             }
             out += "\n";
         }
@@ -147,11 +149,12 @@ std::string numericsHtml(const ReportTask& t) {
                 out += fmt::format("<tr><td>{} ({})</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
                                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ({} %)</td>"
                                    "<td>rtol {}, atol {}</td><td style=\"color:{}\"><b>{}</b></td></tr>\n",
-                                   h(c.output), h(c.dtype), h(label(c.comparison)), numericsFigure(c.maxAbsError),
-                                   numericsFigure(c.maxRelError), numericsFigure(c.maxUlpError),
-                                   numericsFigure(c.rmsError), c.mismatches, numericsFigure(c.mismatchPct),
-                                   numericsFigure(c.rtol), numericsFigure(c.atol), c.passed ? "#1a7f37" : "#c62828",
-                                   c.passed ? "pass" : "FAIL");
+                                   h(c.output), h(c.dtype), h(label(c.comparison)),
+                                   numericsFigure(c.figures.maxAbsError), numericsFigure(c.figures.maxRelError),
+                                   numericsFigure(c.figures.maxUlpError), numericsFigure(c.figures.rmsError),
+                                   c.figures.mismatches, numericsFigure(c.figures.mismatchPct),
+                                   numericsFigure(c.figures.rtol), numericsFigure(c.figures.atol),
+                                   c.figures.passed ? "#1a7f37" : "#c62828", c.figures.passed ? "pass" : "FAIL");
             }
             out += "</table>\n";
         }
@@ -185,15 +188,15 @@ Json numericsReportJson(const ReportTask& t) {
             run["comparisons"].push_back({{"output", sanitizeUtf8(c.output)},
                                           {"dtype", sanitizeUtf8(c.dtype)},
                                           {"comparison", c.comparison},
-                                          {"max_abs_error", jsonNumber(c.maxAbsError)},
-                                          {"max_rel_error", jsonNumber(c.maxRelError)},
-                                          {"max_ulp_error", jsonNumber(c.maxUlpError)},
-                                          {"rms_error", jsonNumber(c.rmsError)},
-                                          {"mismatches", c.mismatches},
-                                          {"mismatch_pct", jsonNumber(c.mismatchPct)},
-                                          {"rtol", jsonNumber(c.rtol)},
-                                          {"atol", jsonNumber(c.atol)},
-                                          {"passed", c.passed}});
+                                          {"max_abs_error", jsonNumber(c.figures.maxAbsError)},
+                                          {"max_rel_error", jsonNumber(c.figures.maxRelError)},
+                                          {"max_ulp_error", jsonNumber(c.figures.maxUlpError)},
+                                          {"rms_error", jsonNumber(c.figures.rmsError)},
+                                          {"mismatches", c.figures.mismatches},
+                                          {"mismatch_pct", jsonNumber(c.figures.mismatchPct)},
+                                          {"rtol", jsonNumber(c.figures.rtol)},
+                                          {"atol", jsonNumber(c.figures.atol)},
+                                          {"passed", c.figures.passed}});
         }
         for (const ReportNumericsInstruction& ins : r.topInstructions) {
             run["top_error_instructions"].push_back({{"index", ins.index},

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "numerics/NumericsResult.h"
+
 #include "result/SimResult.h"
 #include "review/ReviewTypes.h"
 #include "review/TeamRepository.h"
@@ -73,16 +75,8 @@ struct ReportFinding {
 struct ReportNumericsComparison {
     std::string output;
     std::string dtype;
-    std::string comparison; ///< "nki_vs_exact", "gpu_vs_exact", "nki_vs_gpu"
-    double maxAbsError = 0;
-    double maxRelError = 0;
-    double maxUlpError = 0;
-    double rmsError = 0;
-    std::int64_t mismatches = 0;
-    double mismatchPct = 0;
-    double rtol = 0;
-    double atol = 0;
-    bool passed = false;
+    std::string comparison;     ///< "nki_vs_exact", "gpu_vs_exact", "nki_vs_gpu"
+    NumericsComparison figures; ///< without its worst elements (the report lists figures only)
 };
 
 /// An instruction that added much rounding error in a numerics run.
@@ -111,10 +105,10 @@ struct ReportNumericsRun {
 
 struct ReportTask {
     Task task;
-    std::string kernel;      ///< from the stored task.json
-    std::string cudaKernel;  ///< idem, may be empty
-    std::string hardware;    ///< idem; when not given, the profile of the run behind the report
-    std::string description; ///< idem
+    std::string kernel;        ///< from the stored task.json
+    std::string cudaKernel;    ///< idem, may be empty
+    std::string hardware;      ///< idem; when not given, the profile of the run behind the report
+    std::string description;   ///< idem
     std::string metricsSource; ///< "stored run 'baseline' (2026-...)", "re-simulated", or "" when none
     std::vector<Metric> metrics;
     Scorecard scorecard;
@@ -138,8 +132,8 @@ struct TeamSection {
 };
 
 struct Report {
-    std::string title;       ///< "Review report: <rubric title>"
-    std::string reviewFile;  ///< file name only (no folders: reports carry no absolute paths)
+    std::string title;      ///< "Review report: <rubric title>"
+    std::string reviewFile; ///< file name only (no folders: reports carry no absolute paths)
     std::string rubricId;
     std::string rubricTitle;
     std::string rubricVersion;

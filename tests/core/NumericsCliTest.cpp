@@ -1,6 +1,7 @@
 // `kernellens-cli numerics` without the front end (--from-json): the table, the exit codes (0 pass, 1 fail,
 // 2 error), --json written atomically and valid against docs/numerics-schema.json, --review storing the run;
 // and the schema itself against the fixtures (and a validator that can fail).
+#include "NumericsCliRun.h"
 #include "JsonSchemaCheck.h"
 #include "TestSupport.h"
 
@@ -16,19 +17,10 @@ using Json = nlohmann::json;
 
 const std::string kData = std::string(KL_TEST_DATA_DIR) + "/numerics/";
 
-struct CliResult {
-    int code;
-    std::string out;
-    std::string err;
-};
+using CliResult = test::NumericsCliResult;
 
 CliResult numerics(const std::vector<std::string>& args) {
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    const int code = kl::app::runNumericsCommand(args);
-    std::string out = ::testing::internal::GetCapturedStdout();
-    std::string err = ::testing::internal::GetCapturedStderr();
-    return {code, out, err};
+    return test::runNumericsCli(args);
 }
 
 std::vector<std::string> schemaErrors(const std::string& text) {

@@ -2,6 +2,7 @@
 // example passes and its --json validates against docs/numerics-schema.json; the deliberately wrong one fails
 // with its worst elements in the rows it never computes; a bad reference or policy is an error (exit 2) that
 // names the problem; --review keeps the run. Needs Python with NumPy (KL_PYTHON).
+#include "NumericsCliRun.h"
 #include "JsonSchemaCheck.h"
 #include "TestSupport.h"
 
@@ -18,19 +19,10 @@ using Json = nlohmann::json;
 
 const std::string kExamples = std::string(KL_SOURCE_DIR) + "/examples/";
 
-struct CliResult {
-    int code;
-    std::string out;
-    std::string err;
-};
+using CliResult = test::NumericsCliResult;
 
 CliResult numerics(const std::vector<std::string>& args) {
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    const int code = kl::app::runNumericsCommand(args);
-    std::string out = ::testing::internal::GetCapturedStdout();
-    std::string err = ::testing::internal::GetCapturedStderr();
-    return {code, out, err};
+    return test::runNumericsCli(args);
 }
 
 TEST(NumericsEndToEnd, SoftmaxPassesAndItsJsonValidates) {

@@ -41,18 +41,23 @@ _hbm_layouts = {}
 _onchip_layouts = {}
 
 
+def _masked(dims, off, ranges):
+    """(dims, offset) of the elements a mask's per-axis ranges keep."""
+    dims = list(dims)
+    for a, (lo, hi) in enumerate(ranges):
+        s, c = dims[a]
+        if c > 1 and (lo != 0 or hi < c):
+            hi = min(hi, c)
+            off += lo * s
+            dims[a] = (s, hi - lo)
+    return tuple(dims), off
+
+
 def _make_ap(v, ranges, dims, off, b):
     if v.checks:
         run_checks(v, ranges)
     if ranges is not None and len(ranges) == len(dims):
-        dims = list(dims)
-        for a, (lo, hi) in enumerate(ranges):
-            s, c = dims[a]
-            if c > 1 and (lo != 0 or hi < c):
-                hi = min(hi, c)
-                off += lo * s
-                dims[a] = (s, hi - lo)
-        dims = tuple(dims)
+        dims, off = _masked(dims, off, ranges)
     if b.memory == "hbm":
         hit = _hbm_layouts.get(dims)
         if hit is None:
@@ -108,17 +113,10 @@ def _onchip_layout(dims, ps, b):
 
 def value_operand(v, ranges):
     """Value mode: (buffer, element offset, dims, dtype, indirect) of view v under mask ranges, the logical
-    shape an instruction's arithmetic needs (the AP merges dims). Mirrors _make_ap's masking."""
+    shape an instruction's arithmetic needs (the AP merges dims), masked as _make_ap masks."""
     dims, off = v.dims, v.off
     if ranges is not None and len(ranges) == len(dims):
-        dims = list(dims)
-        for a, (lo, hi) in enumerate(ranges):
-            s, c = dims[a]
-            if c > 1 and (lo != 0 or hi < c):
-                hi = min(hi, c)
-                off += lo * s
-                dims[a] = (s, hi - lo)
-        dims = tuple(dims)
+        dims, off = _masked(dims, off, ranges)
     gather = None
     if type(v) is IndirectTensor:  # index tiles: (their operand, element stride, first axis), or False if masked
         gather = False if ranges is not None else tuple((value_operand(k, None), stride, axis)
