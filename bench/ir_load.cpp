@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
         fmt::print("{}: {} instructions, {:.0f} file bytes/instr, load median {:.3f} s best {:.3f} s ({:.2f} M "
                    "instr/s), IR in memory {:.1f} bytes/instr\n",
                    std::filesystem::path(file).filename().string(), instructions,
-                   static_cast<double>(std::filesystem::file_size(file)) / n, median, seconds.front(),
-                   n / median / 1e6, static_cast<double>(memory) / n);
+                   static_cast<double>(std::filesystem::file_size(file)) / n, median, seconds.front(), n / median / 1e6,
+                   static_cast<double>(memory) / n);
     }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

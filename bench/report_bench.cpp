@@ -38,8 +38,10 @@ void writeFile(const fs::path& path, const std::string& text) {
 int main() {
     const fs::path dir = fs::temp_directory_path() / ("kl-report-bench-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    auto rubric = kl::core::RubricLoader::readText(std::string(KL_SOURCE_DIR) + "/resources/rubrics/nki-migration.json");
-    auto file = kl::core::ReviewFile::create((dir / "bench.klreview").string(), {*rubric, "nki-migration.json", "alice"});
+    auto rubric =
+        kl::core::RubricLoader::readText(std::string(KL_SOURCE_DIR) + "/resources/rubrics/nki-migration.json");
+    auto file =
+        kl::core::ReviewFile::create((dir / "bench.klreview").string(), {*rubric, "nki-migration.json", "alice"});
     if (!file) {
         std::fprintf(stderr, "%s\n", kl::formatError(file.error()).c_str());
         return 1;
@@ -78,8 +80,11 @@ int main() {
     kl::core::report::BuildOptions options;
     options.generatedAt = "bench";
     options.wantRun = true;
-    options.simulate = [&](const kl::core::Task&, const std::vector<kl::core::TaskFile>&)
-        -> kl::Expected<std::shared_ptr<const kl::sim::SimResult>> { return std::shared_ptr<const kl::sim::SimResult>(run); };
+    options.simulate =
+        [&](const kl::core::Task&,
+            const std::vector<kl::core::TaskFile>&) -> kl::Expected<std::shared_ptr<const kl::sim::SimResult>> {
+        return std::shared_ptr<const kl::sim::SimResult>(run);
+    };
     Report report;
     const double gather = seconds([&] { report = *kl::core::report::ReportBuilder(*file, options).build(); });
     const double image = seconds([&] { kl::app::report::attachTimelineImage(report.tasks.front()); });
@@ -91,7 +96,8 @@ int main() {
     const double html = seconds([&] { writeFile(dir / "r.html", kl::core::report::HtmlReport::write(report)); });
     const double pdf = seconds([&] { (void)kl::app::report::writePdf(report, (dir / "r.pdf").string()); });
     std::printf("format    seconds (writer only; a full export adds gather, and HTML/PDF the image)\n");
-    std::printf("markdown  %.3f\njson      %.3f\ncsv       %.3f\nhtml      %.3f\npdf       %.3f\n", md, json, csv, html, pdf);
+    std::printf("markdown  %.3f\njson      %.3f\ncsv       %.3f\nhtml      %.3f\npdf       %.3f\n", md, json, csv, html,
+                pdf);
     std::printf("full export: html %.3f s, pdf %.3f s, markdown %.3f s\n", gather + image + html, gather + image + pdf,
                 gather + md);
     std::error_code ec;

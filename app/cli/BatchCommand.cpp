@@ -61,7 +61,9 @@ int batchUsage(const std::string& message) {
     return kExitUsage;
 }
 
-extern "C" void onInterrupt(int) { g_interrupted = true; }
+extern "C" void onInterrupt(int) {
+    g_interrupted = true;
+}
 
 std::string rateText(const batch::BatchProgress& p) {
     if (p.done == 0 || p.elapsedSeconds <= 0) {
@@ -135,7 +137,8 @@ int runRun(const Options& opts) {
     const double overheadMs = s.ran == 0 ? 0.0 : 1000.0 * (s.seconds * o.jobs - s.workSeconds) / s.ran;
     std::printf("%zu task folders: %zu ran (%zu with a failed step), %zu up to date, %zu in other shards; %.1f s, "
                 "%.0f ms overhead per task beyond its steps\nresults: %s\n",
-                s.found, s.ran, s.failed, s.upToDate, s.otherShards, s.seconds, overheadMs, shown(o.resultsPath).c_str());
+                s.found, s.ran, s.failed, s.upToDate, s.otherShards, s.seconds, overheadMs,
+                shown(o.resultsPath).c_str());
     if (s.interrupted) {
         std::fprintf(stderr, "interrupted: the tasks that ended are recorded; run the same command to go on\n");
         return 130;
@@ -217,8 +220,8 @@ int runReview(const Options& opts) {
     if (!rubric) {
         return fail(rubric.error());
     }
-    auto made = batch::createReviewFromResults(opts.positional[0], *out,
-                                               {*rubric, "nki-migration.json", opts.get("reviewer").value_or(""), status});
+    auto made = batch::createReviewFromResults(
+        opts.positional[0], *out, {*rubric, "nki-migration.json", opts.get("reviewer").value_or(""), status});
     if (!made) {
         return fail(made.error());
     }

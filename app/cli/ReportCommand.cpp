@@ -64,11 +64,16 @@ Options:
 enum class Format { Html, Pdf, Markdown, Json, Csv };
 
 std::optional<Format> parseFormat(std::string_view s) {
-    if (s == "html" || s == "htm") return Format::Html;
-    if (s == "pdf") return Format::Pdf;
-    if (s == "md" || s == "markdown") return Format::Markdown;
-    if (s == "json") return Format::Json;
-    if (s == "csv") return Format::Csv;
+    if (s == "html" || s == "htm")
+        return Format::Html;
+    if (s == "pdf")
+        return Format::Pdf;
+    if (s == "md" || s == "markdown")
+        return Format::Markdown;
+    if (s == "json")
+        return Format::Json;
+    if (s == "csv")
+        return Format::Csv;
     return std::nullopt;
 }
 
@@ -101,8 +106,8 @@ Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
         } else if (a == "--format") {
             r.format = parseFormat(args[++i]);
             if (!r.format) {
-                return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", args[i]),
-                                 {}, 0, "use html, pdf, md, json or csv");
+                return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", args[i]), {}, 0,
+                                 "use html, pdf, md, json or csv");
             }
         } else if (a == "-o" || a == "--output") {
             r.output = args[++i];
@@ -165,8 +170,11 @@ int runReportCommand(const std::vector<std::string>& args) {
     const bool visual = a.format == Format::Html || a.format == Format::Pdf;
 #ifndef KL_HAVE_QT_REPORT
     if (a.format == Format::Pdf) {
-        return fail(Error{ErrorCode::Unsupported, "this kernellens-cli was built without Qt and cannot write PDF",
-                          {}, 0, "use --format html and print it, or build with KL_BUILD_GUI=ON"},
+        return fail(Error{ErrorCode::Unsupported,
+                          "this kernellens-cli was built without Qt and cannot write PDF",
+                          {},
+                          0,
+                          "use --format html and print it, or build with KL_BUILD_GUI=ON"},
                     1);
     }
 #endif

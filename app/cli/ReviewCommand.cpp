@@ -533,8 +533,8 @@ int runReviewCommand(const std::vector<std::string>& args) {
     }
     if (file->readOnly()) {
         if (sub != "list" && sub != "agreement") {
-            return fail(Error{ErrorCode::Io, fmt::format("review file is read-only ({}): cannot {}",
-                                                         file->readOnlyReason(), sub),
+            return fail(Error{ErrorCode::Io,
+                              fmt::format("review file is read-only ({}): cannot {}", file->readOnlyReason(), sub),
                               file->path(), 0, "work on a copy in a writable folder"});
         }
         std::fprintf(stderr, "note: %s opened read-only: %s\n", shown(file->path()).c_str(),

@@ -19,10 +19,9 @@ std::string figureText(const core::team::Figure& f) {
 }
 
 void printItem(const core::team::ItemAgreement& a) {
-    std::printf("  %-28s %-8s alpha %s  kappa %s %-6s  agree %s  tasks %zu  reviewers %zu\n",
-                shown(a.item).c_str(), core::team::levelName(a.level), figureText(a.alpha).c_str(),
-                figureText(a.kappa).c_str(), a.kappaMethod.c_str(), figureText(a.percentAgreement).c_str(), a.tasks,
-                a.reviewers);
+    std::printf("  %-28s %-8s alpha %s  kappa %s %-6s  agree %s  tasks %zu  reviewers %zu\n", shown(a.item).c_str(),
+                core::team::levelName(a.level), figureText(a.alpha).c_str(), figureText(a.kappa).c_str(),
+                a.kappaMethod.c_str(), figureText(a.percentAgreement).c_str(), a.tasks, a.reviewers);
     for (const auto* f : {&a.alpha, &a.kappa}) {
         if (!f->value && !f->note.empty()) {
             std::printf("      (%s)\n", shown(f->note).c_str());

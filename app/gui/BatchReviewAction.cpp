@@ -22,9 +22,9 @@ QString newReviewFromBatchResults(QWidget* parent, const QString& reviewer) {
     const QStringList choices{QObject::tr("All tasks"), QObject::tr("Tasks with a failed step"),
                               QObject::tr("Tasks that ran cleanly")};
     bool ok = false;
-    const QString choice = QInputDialog::getItem(parent, QObject::tr("New Review from Batch Results"),
-                                                 QObject::tr("Tasks to review (most in need of a human first):"),
-                                                 choices, 0, false, &ok);
+    const QString choice =
+        QInputDialog::getItem(parent, QObject::tr("New Review from Batch Results"),
+                              QObject::tr("Tasks to review (most in need of a human first):"), choices, 0, false, &ok);
     if (!ok) {
         return {};
     }
@@ -35,20 +35,21 @@ QString newReviewFromBatchResults(QWidget* parent, const QString& reviewer) {
         return {};
     }
     auto rubric = core::readTextFile(core::RubricLoader::defaultRubricPath());
-    auto made = rubric ? core::batch::createReviewFromResults(
-                             results.toStdString(), path.toStdString(),
-                             {*rubric, "nki-migration.json", reviewer.toStdString(),
-                              kFilters[static_cast<std::size_t>(choices.indexOf(choice))]})
-                       : std::unexpected(rubric.error());
+    auto made =
+        rubric ? core::batch::createReviewFromResults(results.toStdString(), path.toStdString(),
+                                                      {*rubric, "nki-migration.json", reviewer.toStdString(),
+                                                       kFilters[static_cast<std::size_t>(choices.indexOf(choice))]})
+               : std::unexpected(rubric.error());
     if (!made) {
         QMessageBox::warning(parent, QObject::tr("New Review from Batch Results"),
                              QString::fromStdString(formatError(made.error())));
         return {};
     }
     if (!made->missing.empty()) {
-        QMessageBox::information(parent, QObject::tr("New Review from Batch Results"),
-                                 QObject::tr("%n task folder(s) named in the results no longer exist and were left out.",
-                                             nullptr, static_cast<int>(made->missing.size())));
+        QMessageBox::information(
+            parent, QObject::tr("New Review from Batch Results"),
+            QObject::tr("%n task folder(s) named in the results no longer exist and were left out.", nullptr,
+                        static_cast<int>(made->missing.size())));
     }
     return path;
 }

@@ -37,7 +37,9 @@ void RecentFiles::attachMenu(QMenu* menu) {
     rebuildMenu();
 }
 
-void RecentFiles::save() const { QSettings().setValue(kSettingsKey, m_entries); }
+void RecentFiles::save() const {
+    QSettings().setValue(kSettingsKey, m_entries);
+}
 
 void RecentFiles::rebuildMenu() {
     if (m_menu == nullptr) {

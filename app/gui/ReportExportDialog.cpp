@@ -37,11 +37,15 @@ struct FormatChoice {
     const char* label;
     const char* extension;
 };
-constexpr FormatChoice kFormats[] = {
-    {"HTML (self-contained, prints well)", "html"}, {"PDF", "pdf"}, {"Markdown", "md"},
-    {"JSON (for pipelines)", "json"}, {"CSV (rubric scores)", "csv"}};
+constexpr FormatChoice kFormats[] = {{"HTML (self-contained, prints well)", "html"},
+                                     {"PDF", "pdf"},
+                                     {"Markdown", "md"},
+                                     {"JSON (for pipelines)", "json"},
+                                     {"CSV (rubric scores)", "csv"}};
 
-QString fromUtf8(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString fromUtf8(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 struct ExportChoice {
     QString extension;
@@ -96,7 +100,8 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
     // The extension follows the format, so the file opens in the right program.
     QObject::connect(format, &QComboBox::currentIndexChanged, &dialog, [=] {
         QFileInfo current(path->text());
-        path->setText(current.dir().filePath(current.completeBaseName() + QLatin1Char('.') + format->currentData().toString()));
+        path->setText(
+            current.dir().filePath(current.completeBaseName() + QLatin1Char('.') + format->currentData().toString()));
     });
     QObject::connect(browse, &QPushButton::clicked, &dialog, [=, &dialog] {
         const QString ext = format->currentData().toString();
@@ -122,8 +127,10 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
 Expected<void> saveBytes(const QString& path, const std::string& bytes) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||
-        file.write(bytes.data(), static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) || !file.commit()) {
-        return makeError(ErrorCode::Io, "cannot write the report: " + file.errorString().toStdString(), path.toStdString());
+        file.write(bytes.data(), static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) ||
+        !file.commit()) {
+        return makeError(ErrorCode::Io, "cannot write the report: " + file.errorString().toStdString(),
+                         path.toStdString());
     }
     return {};
 }

@@ -22,7 +22,7 @@ namespace kl::app {
 
 namespace {
 
-constexpr int kAnnotationMarker = 24;      // QScintilla marker number for annotated lines
+constexpr int kAnnotationMarker = 24; // QScintilla marker number for annotated lines
 constexpr int kTaskIdRole = Qt::UserRole + 1;
 constexpr std::int64_t kPsPerNs = 1000;
 
@@ -77,7 +77,8 @@ ReviewController::ReviewController(ReviewSession* session, Panes panes, QObject*
 }
 
 void ReviewController::populateMenu(QMenu* menu) {
-    QAction* annotate = menu->addAction(tr("&Annotate Selection..."), this, &ReviewController::annotateCurrentSelection);
+    QAction* annotate =
+        menu->addAction(tr("&Annotate Selection..."), this, &ReviewController::annotateCurrentSelection);
     annotate->setShortcuts({QKeySequence(QStringLiteral("M")), QKeySequence(QStringLiteral("Ctrl+M"))});
     annotate->setToolTip(tr("Annotate the dragged time range, the selected instruction, or the selected source lines"));
     menu->addAction(tr("&Next Annotation"), m_panes.annotations, &views::AnnotationListPane::next)
@@ -85,8 +86,10 @@ void ReviewController::populateMenu(QMenu* menu) {
     menu->addAction(tr("&Previous Annotation"), m_panes.annotations, &views::AnnotationListPane::previous)
         ->setShortcut(QKeySequence(QStringLiteral("P")));
     menu->addSeparator();
-    menu->addAction(tr("Next &Task"), this, [this] { nextTask(1); })->setShortcut(QKeySequence(QStringLiteral("Alt+Down")));
-    menu->addAction(tr("Previous T&ask"), this, [this] { nextTask(-1); })->setShortcut(QKeySequence(QStringLiteral("Alt+Up")));
+    menu->addAction(tr("Next &Task"), this, [this] { nextTask(1); })
+        ->setShortcut(QKeySequence(QStringLiteral("Alt+Down")));
+    menu->addAction(tr("Previous T&ask"), this, [this] { nextTask(-1); })
+        ->setShortcut(QKeySequence(QStringLiteral("Alt+Up")));
     QMenu* status = menu->addMenu(tr("Task &Status"));
     const std::pair<QString, core::TaskStatus> kStatuses[] = {{tr("To Do"), core::TaskStatus::Todo},
                                                               {tr("In Progress"), core::TaskStatus::InProgress},
@@ -136,13 +139,14 @@ void ReviewController::refreshTasks() {
     const auto current = m_session->currentTask();
     m_panes.taskQueue->clear();
     for (const auto& task : m_session->tasks()) {
-        auto* item = new QListWidgetItem(QStringLiteral("%1  %2   %3").arg(statusSymbol(task.status),
-                                                                        QString::fromStdString(task.title),
-                                                                        duration(task.secondsSpent)));
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1  %2   %3")
+                .arg(statusSymbol(task.status), QString::fromStdString(task.title), duration(task.secondsSpent)));
         item->setData(kTaskIdRole, QVariant::fromValue<qint64>(task.id));
-        item->setToolTip(tr("%1: %2, %3 spent").arg(QString::fromStdString(task.folder),
-                                                    QString::fromStdString(std::string(core::toString(task.status))),
-                                                    duration(task.secondsSpent)));
+        item->setToolTip(tr("%1: %2, %3 spent")
+                             .arg(QString::fromStdString(task.folder),
+                                  QString::fromStdString(std::string(core::toString(task.status))),
+                                  duration(task.secondsSpent)));
         m_panes.taskQueue->addItem(item);
         if (current && *current == task.id) {
             m_panes.taskQueue->setCurrentItem(item);
@@ -254,7 +258,9 @@ void ReviewController::markSourceLines(const std::vector<core::Annotation>& anno
     }
 }
 
-void ReviewController::refreshScores() { m_panes.scorecard->setScorecard(m_session->scorecard()); }
+void ReviewController::refreshScores() {
+    m_panes.scorecard->setScorecard(m_session->scorecard());
+}
 
 std::optional<std::uint32_t> ReviewController::indexOfIrId(std::int64_t irId) const {
     if (!m_result) {

@@ -22,7 +22,9 @@ namespace kl::app {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString describe(const Error& e) {
     QString text = q(e.message);
@@ -81,9 +83,13 @@ private:
 
 ReviewSession::ReviewSession(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
 
-ReviewSession::~ReviewSession() { flushTimeSpent(); }
+ReviewSession::~ReviewSession() {
+    flushTimeSpent();
+}
 
-QString ReviewSession::path() const { return m_file ? q(m_file->path()) : QString(); }
+QString ReviewSession::path() const {
+    return m_file ? q(m_file->path()) : QString();
+}
 
 bool ReviewSession::open(const QString& path, QString* error) {
     auto file = core::ReviewFile::open(path.toStdString());
@@ -95,9 +101,13 @@ bool ReviewSession::open(const QString& path, QString* error) {
     return true;
 }
 
-bool ReviewSession::isReadOnly() const { return m_file && m_file->readOnly(); }
+bool ReviewSession::isReadOnly() const {
+    return m_file && m_file->readOnly();
+}
 
-QString ReviewSession::readOnlyReason() const { return m_file ? q(m_file->readOnlyReason()) : QString(); }
+QString ReviewSession::readOnlyReason() const {
+    return m_file ? q(m_file->readOnlyReason()) : QString();
+}
 
 bool ReviewSession::saveCopyAs(const QString& path, QString* error) {
     if (!m_file) {
@@ -121,9 +131,8 @@ bool ReviewSession::saveCopyAs(const QString& path, QString* error) {
 
 bool ReviewSession::createFromFolder(const QString& reviewPath, const QString& folder, const QString& rubricPath,
                                      QString* error) {
-    const QString rubricFile = rubricPath.isEmpty()
-                                   ? q((core::resourcesDir() / "rubrics" / "nki-migration.json").string())
-                                   : rubricPath;
+    const QString rubricFile =
+        rubricPath.isEmpty() ? q((core::resourcesDir() / "rubrics" / "nki-migration.json").string()) : rubricPath;
     auto rubricJson = core::readTextFile(rubricFile.toStdString());
     if (!rubricJson) {
         *error = describe(rubricJson.error());
@@ -351,11 +360,13 @@ void ReviewSession::setScore(const std::string& itemId, std::optional<int> value
 }
 
 void ReviewSession::adjudicate(std::int64_t taskId, const std::string& itemId, int value, const QString& reason) {
-    push(std::make_unique<core::AdjudicateCommand>(taskId, itemId, value, reason.toStdString(), m_reviewer.toStdString()),
+    push(std::make_unique<core::AdjudicateCommand>(taskId, itemId, value, reason.toStdString(),
+                                                   m_reviewer.toStdString()),
          true);
 }
 
-void ReviewSession::recordRun(const std::string& label, const std::string& profileJson, const std::string& summaryJson) {
+void ReviewSession::recordRun(const std::string& label, const std::string& profileJson,
+                              const std::string& summaryJson) {
     if (!m_file || !m_current || m_file->readOnly()) {
         return;
     }

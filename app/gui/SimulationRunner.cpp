@@ -41,7 +41,8 @@ void SimulationRunner::start(const core::RunRequest& request) {
         auto shouldCancel = [&] { return live->load() != generation; };
         auto onStage = [&](core::RunStage stage) {
             QMetaObject::invokeMethod(
-                self, [self, generation, stage] {
+                self,
+                [self, generation, stage] {
                     if (self && self->m_generation == generation) {
                         emit self->stageChanged(stageText(stage));
                     }
@@ -54,7 +55,8 @@ void SimulationRunner::start(const core::RunRequest& request) {
                          std::make_shared<const core::RunOutcome>(std::move(*traced)))
                    : std::unexpected(traced.error());
         QMetaObject::invokeMethod(
-            self, [self, generation, outcome]() mutable {
+            self,
+            [self, generation, outcome]() mutable {
                 if (self) {
                     self->deliver(generation, std::move(outcome));
                 }
@@ -65,7 +67,8 @@ void SimulationRunner::start(const core::RunRequest& request) {
         }
         auto findings = analyseRun(**outcome, request.trace.taskDir);
         QMetaObject::invokeMethod(
-            self, [self, generation, findings] {
+            self,
+            [self, generation, findings] {
                 if (self && self->m_generation == generation) {
                     emit self->findingsReady(findings);
                 }

@@ -47,7 +47,9 @@ QString exampleFolder(const std::string& task) {
     return QString::fromStdString((core::examplesDir() / task).string());
 }
 
-QString errorText(const Error& error) { return QString::fromStdString(formatError(error)); }
+QString errorText(const Error& error) {
+    return QString::fromStdString(formatError(error));
+}
 
 } // namespace
 
@@ -67,13 +69,13 @@ TeachingController::~TeachingController() {
     }
 }
 
-template <typename T>
-void TeachingController::onWorker(std::function<T()> work, std::function<void(T)> deliver) {
+template <typename T> void TeachingController::onWorker(std::function<T()> work, std::function<void(T)> deliver) {
     QPointer<TeachingController> self(this);
     QThread* worker = QThread::create([self, work = std::move(work), deliver = std::move(deliver)] {
         T result = work();
         QMetaObject::invokeMethod(
-            self, [self, deliver, result = std::move(result)]() mutable {
+            self,
+            [self, deliver, result = std::move(result)]() mutable {
                 if (self) {
                     deliver(std::move(result));
                 }
@@ -140,8 +142,8 @@ void TeachingController::attach(QMainWindow* window, QMenu* menu) {
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+K")));
     menu->addAction(tr("Compare on the &Other Hardware"), this, [this] {
         if (m_base) {
-            compareWith(m_baseFolder, m_baseHardware == QLatin1String("trn2") ? QStringLiteral("trn1")
-                                                                              : QStringLiteral("trn2"));
+            compareWith(m_baseFolder,
+                        m_baseHardware == QLatin1String("trn2") ? QStringLiteral("trn1") : QStringLiteral("trn2"));
         } else {
             emit statusMessage(tr("Run a kernel first: the comparison starts from the run on screen."));
         }
@@ -260,8 +262,8 @@ void TeachingController::compareWith(const QString& taskFolder, const QString& h
 void TeachingController::comparePair(const QString& folderA, const QString& hardwareA, const QString& folderB,
                                      const QString& hardwareB) {
     const quint64 generation = ++m_compareGeneration;
-    m_compare->clear(tr("Running %1 on %2 and %3 on %4...")
-                         .arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
+    m_compare->clear(
+        tr("Running %1 on %2 and %3 on %4...").arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
     showCompareDock();
     fetchRun(folderA, hardwareA, [=, this](std::shared_ptr<const core::RunOutcome> a, const QString& errorA) {
         if (generation != m_compareGeneration) {
@@ -281,8 +283,8 @@ void TeachingController::comparePair(const QString& folderA, const QString& hard
             }
             m_compare->setRuns(side(a, folderA, tr("%1 on %2").arg(taskName(folderA), hardwareA)),
                                side(b, folderB, tr("%1 on %2").arg(taskName(folderB), hardwareB)));
-            emit statusMessage(tr("Comparing %1 on %2 with %3 on %4")
-                                   .arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
+            emit statusMessage(
+                tr("Comparing %1 on %2 with %3 on %4").arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
         });
     });
 }
@@ -296,7 +298,8 @@ void TeachingController::chooseComparison() {
                             .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     tasks.prepend(tr("(this task: %1)").arg(taskName(m_baseFolder)));
     bool ok = false;
-    const QString task = QInputDialog::getItem(m_window, tr("Compare With"), tr("Example task for B:"), tasks, 0, false, &ok);
+    const QString task =
+        QInputDialog::getItem(m_window, tr("Compare With"), tr("Example task for B:"), tasks, 0, false, &ok);
     if (!ok) {
         return;
     }
@@ -447,13 +450,15 @@ void TeachingController::saveProfile(const core::ProfileOverrides& overrides) {
     if (path.isEmpty()) {
         return;
     }
-    auto text = core::writeWhatIfProfile(m_baseProfile->json, overrides, QFileInfo(path).completeBaseName().toStdString());
+    auto text =
+        core::writeWhatIfProfile(m_baseProfile->json, overrides, QFileInfo(path).completeBaseName().toStdString());
     if (!text) {
         m_whatIf->showError(errorText(text.error()));
         return;
     }
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text->data(), static_cast<qint64>(text->size())) < 0) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(text->data(), static_cast<qint64>(text->size())) < 0) {
         m_whatIf->showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
         return;
     }

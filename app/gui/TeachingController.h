@@ -53,7 +53,8 @@ public:
     /// Shows the base run against `taskFolder` on `hardware` in the compare view.
     void compareWith(const QString& taskFolder, const QString& hardware);
     /// Runs (or reuses) both and shows them in the compare view.
-    void comparePair(const QString& folderA, const QString& hardwareA, const QString& folderB, const QString& hardwareB);
+    void comparePair(const QString& folderA, const QString& hardwareA, const QString& folderB,
+                     const QString& hardwareB);
     /// A run of `taskFolder` on `hardware`, from the cache or a worker; `done` is called on the GUI thread.
     void fetchRun(const QString& taskFolder, const QString& hardware, RunCallback done);
 
@@ -88,8 +89,7 @@ private:
     void showCompareDock();
 
     /// Runs `work` on a worker thread and `deliver` with its result on the GUI thread (while we live).
-    template <typename T>
-    void onWorker(std::function<T()> work, std::function<void(T)> deliver);
+    template <typename T> void onWorker(std::function<T()> work, std::function<void(T)> deliver);
 
     RunProvider m_provider;
     QHash<QString, std::shared_ptr<const core::RunOutcome>> m_cache;

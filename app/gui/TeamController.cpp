@@ -41,8 +41,8 @@ void TeamController::refresh() {
     }
     auto report = core::team::computeAgreement(*file);
     if (!report) {
-        emit statusMessage(tr("Agreement figures unavailable: %1")
-                               .arg(QString::fromStdString(formatError(report.error()))));
+        emit statusMessage(
+            tr("Agreement figures unavailable: %1").arg(QString::fromStdString(formatError(report.error()))));
         return;
     }
     m_pane->setData(*report, file->annotations().list().value_or(std::vector<core::Annotation>{}), &file->rubric());

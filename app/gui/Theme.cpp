@@ -43,8 +43,12 @@ void applyTheme(QApplication& app, Theme theme) {
     app.setPalette(theme == Theme::Dark ? darkPalette() : app.style()->standardPalette());
 }
 
-Theme themeFromName(const QString& name) { return name == QLatin1String("dark") ? Theme::Dark : Theme::Light; }
+Theme themeFromName(const QString& name) {
+    return name == QLatin1String("dark") ? Theme::Dark : Theme::Light;
+}
 
-QString themeName(Theme theme) { return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light"); }
+QString themeName(Theme theme) {
+    return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light");
+}
 
 } // namespace kl::app

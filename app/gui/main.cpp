@@ -15,14 +15,16 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(KL_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
+    parser.setApplicationDescription(
+        QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption workspace(QStringLiteral("workspace"),
                                        QStringLiteral("Layout to open in: review, teaching or compare."),
                                        QStringLiteral("name"));
     parser.addOption(workspace);
-    parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
 
     kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));

@@ -46,7 +46,9 @@ Expected<void> writePdf(const core::report::Report& report, const std::string& p
     const double textWidthPx = page.width();
     core::report::HtmlReport::Options options;
     options.forQtTextDocument = true;
-    options.imageSource = [](const core::report::ReportTask& t) { return fmt::format("kl-timeline-{}.png", t.task.id); };
+    options.imageSource = [](const core::report::ReportTask& t) {
+        return fmt::format("kl-timeline-{}.png", t.task.id);
+    };
     options.imageWidth = static_cast<int>(textWidthPx);
     for (const auto& t : report.tasks) {
         if (t.timelinePng.empty()) {

@@ -115,8 +115,9 @@ void attachTimelineImage(core::report::ReportTask& task, int widthPx) {
             painter.setBrush(c);
             painter.drawEllipse(QPointF(p.cx, cy), kMarkerRadius, kMarkerRadius);
             painter.setPen(Qt::white);
-            painter.drawText(QRectF(p.cx - kMarkerRadius - 4, cy - kMarkerRadius, 2 * kMarkerRadius + 8, 2 * kMarkerRadius),
-                             Qt::AlignCenter, QString::number(p.annotation->number));
+            painter.drawText(
+                QRectF(p.cx - kMarkerRadius - 4, cy - kMarkerRadius, 2 * kMarkerRadius + 8, 2 * kMarkerRadius),
+                Qt::AlignCenter, QString::number(p.annotation->number));
         }
     }
     QByteArray bytes;

@@ -19,7 +19,7 @@ struct RangeStatistics {
     double dmaActivePct = 0;                  ///< some DMA queue active
     double dmaBytes = 0;                      ///< bytes of transfers, prorated by the part inside the window
     double dmaBytesPerNs = 0;
-    std::uint64_t instructions = 0;           ///< instructions overlapping the window
+    std::uint64_t instructions = 0; ///< instructions overlapping the window
     std::map<std::string, std::uint64_t> countByOperation;
 };
 

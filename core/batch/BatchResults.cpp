@@ -39,8 +39,8 @@ constexpr std::string_view kColumns =
     "task, step, content_hash, status, error, error_file, error_line, figures_json, duration_ms, finished_at";
 
 StepResult readRow(const Statement& r) {
-    return {r.text(0), r.text(1), r.text(2), r.text(3), r.text(4),  r.text(5),
-            static_cast<int>(r.int64(6)), r.text(7), r.int64(8), r.text(9)};
+    return {r.text(0), r.text(1),  r.text(2), r.text(3), r.text(4), r.text(5), static_cast<int>(r.int64(6)),
+            r.text(7), r.int64(8), r.text(9)};
 }
 
 Expected<void> insertRow(Database& db, const StepResult& s) {
@@ -89,9 +89,10 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
     // The id and the tables in one transaction: several workers (or a reader) may create the same results file at
     // once, and none may see a non-empty file without its id and take it for someone else's file.
     // An existing file only gets what is missing (IF NOT EXISTS), so a read-only results file still opens.
-    auto ready = existed ? db->exec(kSchema)
-                         : db->exec(fmt::format("BEGIN IMMEDIATE; PRAGMA application_id = {}; {} COMMIT;",
-                                                kApplicationId, kSchema));
+    auto ready =
+        existed
+            ? db->exec(kSchema)
+            : db->exec(fmt::format("BEGIN IMMEDIATE; PRAGMA application_id = {}; {} COMMIT;", kApplicationId, kSchema));
     if (ready) {
         ready = db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     }
@@ -222,11 +223,12 @@ Expected<std::size_t> mergeResults(const std::vector<std::string>& inputs, const
 }
 
 std::string resultsCsv(const std::vector<StepResult>& rows) {
-    std::string out = "task,step,content_hash,status,error,error_file,error_line,figures_json,duration_ms,finished_at\n";
+    std::string out =
+        "task,step,content_hash,status,error,error_file,error_line,figures_json,duration_ms,finished_at\n";
     for (const StepResult& r : rows) {
         out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csvField(r.task), r.step, r.contentHash, r.status,
-                           csvField(r.error), csvField(r.errorFile), r.errorLine, csvField(r.figuresJson),
-                           r.durationMs, r.finishedAt);
+                           csvField(r.error), csvField(r.errorFile), r.errorLine, csvField(r.figuresJson), r.durationMs,
+                           r.finishedAt);
     }
     return out;
 }
@@ -234,9 +236,15 @@ std::string resultsCsv(const std::vector<StepResult>& rows) {
 std::string resultsJsonLines(const std::vector<StepResult>& rows) {
     std::string out;
     for (const StepResult& r : rows) {
-        nlohmann::json j{{"task", r.task},     {"step", r.step},           {"content_hash", r.contentHash},
-                         {"status", r.status}, {"error", r.error},         {"error_file", r.errorFile},
-                         {"error_line", r.errorLine}, {"duration_ms", r.durationMs}, {"finished_at", r.finishedAt}};
+        nlohmann::json j{{"task", r.task},
+                         {"step", r.step},
+                         {"content_hash", r.contentHash},
+                         {"status", r.status},
+                         {"error", r.error},
+                         {"error_file", r.errorFile},
+                         {"error_line", r.errorLine},
+                         {"duration_ms", r.durationMs},
+                         {"finished_at", r.finishedAt}};
         j["figures"] = nlohmann::json::parse(r.figuresJson, nullptr, false);
         out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }

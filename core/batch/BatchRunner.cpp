@@ -27,8 +27,12 @@ struct Pending {
 };
 
 nlohmann::json toJson(const StepResult& r) {
-    return {{"step", r.step},       {"status", r.status},         {"error", r.error},
-            {"error_file", r.errorFile}, {"error_line", r.errorLine}, {"figures_json", r.figuresJson},
+    return {{"step", r.step},
+            {"status", r.status},
+            {"error", r.error},
+            {"error_file", r.errorFile},
+            {"error_line", r.errorLine},
+            {"figures_json", r.figuresJson},
             {"duration_ms", r.durationMs}};
 }
 
@@ -131,8 +135,15 @@ private:
         for (const std::string& s : m_o.steps) {
             steps += (steps.empty() ? "" : ",") + s;
         }
-        std::vector<std::string> argv{m_o.workerProgram.string(), "batch", "task", p.task.folder.string(),
-                                      "--steps", steps, "--result", resultFile.string(), "--trace-timeout",
+        std::vector<std::string> argv{m_o.workerProgram.string(),
+                                      "batch",
+                                      "task",
+                                      p.task.folder.string(),
+                                      "--steps",
+                                      steps,
+                                      "--result",
+                                      resultFile.string(),
+                                      "--trace-timeout",
                                       std::to_string(m_o.taskTimeoutSeconds)};
         if (!m_o.hardware.empty()) {
             argv.insert(argv.end(), {"--hw", m_o.hardware});

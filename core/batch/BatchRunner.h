@@ -11,34 +11,34 @@
 namespace kl::core::batch {
 
 struct BatchOptions {
-    std::filesystem::path source;     ///< a folder of task folders, or a manifest
-    std::string resultsPath;          ///< the results file (created, or resumed)
-    int jobs = 1;                     ///< tasks at once, each in its own worker process
+    std::filesystem::path source; ///< a folder of task folders, or a manifest
+    std::string resultsPath;      ///< the results file (created, or resumed)
+    int jobs = 1;                 ///< tasks at once, each in its own worker process
     std::vector<std::string> steps{"trace", "simulate", "findings"};
     std::string hardware;
     std::optional<std::pair<std::uint32_t, std::uint32_t>> shard; ///< 0-based index, count
-    int taskTimeoutSeconds = 900;     ///< wall clock per task (its worker and everything it starts)
-    long memoryMegabytes = 8192;      ///< address space per worker
+    int taskTimeoutSeconds = 900; ///< wall clock per task (its worker and everything it starts)
+    long memoryMegabytes = 8192;  ///< address space per worker
     bool allowUnsandboxed = false;
     std::filesystem::path workerProgram; ///< kernellens-cli, run as `batch task ...`
 };
 
 struct BatchProgress {
-    std::size_t total = 0;   ///< tasks this run has to do (after skipping finished ones and other shards)
+    std::size_t total = 0; ///< tasks this run has to do (after skipping finished ones and other shards)
     std::size_t done = 0;
-    std::size_t failed = 0;  ///< tasks with a step that did not end ok (skipped numerics aside)
+    std::size_t failed = 0; ///< tasks with a step that did not end ok (skipped numerics aside)
     double elapsedSeconds = 0;
 };
 
 struct BatchSummary {
-    std::size_t found = 0;         ///< task folders found
-    std::size_t otherShards = 0;   ///< left to other shards
-    std::size_t upToDate = 0;      ///< already recorded for the same content: skipped
+    std::size_t found = 0;       ///< task folders found
+    std::size_t otherShards = 0; ///< left to other shards
+    std::size_t upToDate = 0;    ///< already recorded for the same content: skipped
     std::size_t ran = 0;
     std::size_t failed = 0;
-    bool interrupted = false;      ///< stopped by the caller; the tasks that ended are recorded
+    bool interrupted = false; ///< stopped by the caller; the tasks that ended are recorded
     double seconds = 0;
-    double workSeconds = 0;        ///< the steps' own time, summed over tasks (the rest is per-task overhead)
+    double workSeconds = 0; ///< the steps' own time, summed over tasks (the rest is per-task overhead)
 };
 
 /// Runs a batch: finds the tasks, leaves those of other shards and those whose results are recorded for the same

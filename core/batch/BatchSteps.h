@@ -10,7 +10,7 @@ namespace kl::core::batch {
 
 struct StepOptions {
     std::vector<std::string> steps{"trace", "simulate", "findings"}; ///< a subset of kSteps
-    std::string hardware;        ///< profile name or file; empty: the task's or the API's default
+    std::string hardware; ///< profile name or file; empty: the task's or the API's default
     int traceTimeoutSeconds = 300;
     bool allowUnsandboxed = false;
 };

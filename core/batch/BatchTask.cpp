@@ -138,8 +138,8 @@ Expected<std::pair<std::uint32_t, std::uint32_t>> parseShard(const std::string& 
         return ec == std::errc() && end == last && first != last;
     };
     const bool ok = slash != std::string::npos && whole(text.data(), text.data() + slash, i) &&
-                    whole(text.data() + slash + 1, text.data() + text.size(), n) && n >= 1 && n <= 100000 &&
-                    i >= 1 && i <= n;
+                    whole(text.data() + slash + 1, text.data() + text.size(), n) && n >= 1 && n <= 100000 && i >= 1 &&
+                    i <= n;
     if (!ok) {
         return makeError(ErrorCode::InvalidArgument, fmt::format("--shard '{}' must be I/N with 1 <= I <= N", text));
     }

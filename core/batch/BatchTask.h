@@ -11,15 +11,15 @@ namespace kl::core::batch {
 
 /// One task of a batch: a task folder (with a task.json) and the key results are filed under.
 struct BatchTask {
-    std::string key;                   ///< folder relative to the batch root, '/'-separated: stable across machines
-    std::filesystem::path folder;      ///< absolute
+    std::string key;              ///< folder relative to the batch root, '/'-separated: stable across machines
+    std::filesystem::path folder; ///< absolute
 };
 
 /// The tasks of a batch: every folder holding a task.json under `dir` (searched to `maxDepth` levels, sorted by
 /// key), or the folders a manifest lists (one per line, relative to the manifest's folder; '#' comments).
 /// `root` receives what keys are relative to.
 [[nodiscard]] Expected<std::vector<BatchTask>> discoverTasks(const std::filesystem::path& dirOrManifest,
-                                                           std::filesystem::path& root, int maxDepth = 4);
+                                                             std::filesystem::path& root, int maxDepth = 4);
 
 /// SHA-256 over every regular file of the folder (relative path and bytes, sorted by path; bytecode caches
 /// left out): a task whose files changed since its results were recorded is run again.

@@ -25,8 +25,7 @@ constexpr std::array<EngineInfo, 4> kEngines{{
 }};
 
 /// TimelineData is moving from public arrays to packed storage read through accessors; this reads either.
-template <typename Timeline, typename Counts>
-void countOps(const Timeline& tl, Counts& counts) {
+template <typename Timeline, typename Counts> void countOps(const Timeline& tl, Counts& counts) {
     for (std::size_t i = 0; i < tl.size(); ++i) {
         if constexpr (requires { tl.op(i); }) {
             ++counts[static_cast<std::size_t>(tl.op(i))];
@@ -90,8 +89,7 @@ std::optional<double> ComparisonRow::deltaPct() const {
     return 100.0 * (b - a) / std::abs(a);
 }
 
-RunComparison::RunComparison(const sim::SimResult& a, const sim::SimResult& b, std::string labelA,
-                             std::string labelB)
+RunComparison::RunComparison(const sim::SimResult& a, const sim::SimResult& b, std::string labelA, std::string labelB)
     : m_rows(buildRows(a, b)), m_labelA(std::move(labelA)), m_labelB(std::move(labelB)) {}
 
 const ComparisonRow* RunComparison::find(std::string_view key) const {
@@ -108,7 +106,9 @@ double RunComparison::speedup() const {
     return total && total->b > 0 ? total->a / total->b : 0.0;
 }
 
-std::vector<ComparisonRow> runFigures(const sim::SimResult& run) { return buildRows(run, run); }
+std::vector<ComparisonRow> runFigures(const sim::SimResult& run) {
+    return buildRows(run, run);
+}
 
 std::string formatComparison(const RunComparison& comparison) {
     std::string out = fmt::format("{:<24} {:>14} {:>14} {:>14} {:>9}\n", "figure", comparison.labelA(),

@@ -34,14 +34,14 @@ struct LessonComparison {
 /// One step of a lesson: the text to read and where the views should go while reading it.
 struct LessonStep {
     std::string title;
-    std::string text;     ///< markdown-ish, may contain live-number placeholders (docs/lessons.md)
-    std::string task;     ///< example task folder name (examples/<task>)
+    std::string text; ///< markdown-ish, may contain live-number placeholders (docs/lessons.md)
+    std::string task; ///< example task folder name (examples/<task>)
     std::string hardware = "trn1";
     std::optional<LessonTimeRange> timeRange;
     LessonLines nkiLines;
     LessonLines cudaLines;
-    std::string annotation;               ///< a note pinned over the time range (empty: none)
-    ProfileOverrides whatIf;              ///< profile field overrides for a what-if run (empty: none)
+    std::string annotation;  ///< a note pinned over the time range (empty: none)
+    ProfileOverrides whatIf; ///< profile field overrides for a what-if run (empty: none)
     std::optional<LessonComparison> compare;
 };
 

@@ -12,10 +12,20 @@ namespace {
 constexpr std::array<std::string_view, 4> kPrefixes{"a.", "b.", "delta.", "delta_pct."};
 
 bool knownFigure(std::string_view figure) {
-    static const std::array<std::string_view, 14> kFigures{
-        "total_us",      "active_pct.tensor", "active_pct.vector", "active_pct.scalar", "active_pct.gpsimd",
-        "mfu_pct",       "dma_bytes_mib",     "dma_active_pct",    "dma_exposed_us",    "sbuf_peak_kib",
-        "psum_peak_kib", "instructions",      "",                  ""};
+    static const std::array<std::string_view, 14> kFigures{"total_us",
+                                                           "active_pct.tensor",
+                                                           "active_pct.vector",
+                                                           "active_pct.scalar",
+                                                           "active_pct.gpsimd",
+                                                           "mfu_pct",
+                                                           "dma_bytes_mib",
+                                                           "dma_active_pct",
+                                                           "dma_exposed_us",
+                                                           "sbuf_peak_kib",
+                                                           "psum_peak_kib",
+                                                           "instructions",
+                                                           "",
+                                                           ""};
     for (std::string_view f : kFigures) {
         if (!f.empty() && f == figure) {
             return true;
@@ -97,8 +107,7 @@ std::string substitute(std::string_view text, const LessonNumbers& numbers) {
     return out;
 }
 
-void addFigures(LessonNumbers& numbers, std::string_view prefix, const std::vector<ComparisonRow>& rows,
-                bool useB) {
+void addFigures(LessonNumbers& numbers, std::string_view prefix, const std::vector<ComparisonRow>& rows, bool useB) {
     for (const ComparisonRow& row : rows) {
         numbers[fmt::format("{}{}", prefix, row.key)] = useB ? row.b : row.a;
     }

@@ -59,8 +59,8 @@ std::string agreementMarkdown(const TeamSection& t) {
          }()) {
         out += fmt::format("| {} | {} | {} | {}{} | {} | {} | {} |\n", md(item->item), team::levelName(item->level),
                            figure(item->alpha), figure(item->kappa),
-                           item->kappaMethod.empty() ? "" : " (" + item->kappaMethod + ")", figure(item->percentAgreement),
-                           item->tasks, item->reviewers);
+                           item->kappaMethod.empty() ? "" : " (" + item->kappaMethod + ")",
+                           figure(item->percentAgreement), item->tasks, item->reviewers);
     }
     out += fmt::format("\n### Disagreements ({})\n\n", a.disagreements.size());
     if (!a.disagreements.empty()) {

@@ -20,7 +20,9 @@ std::string us(TimePs ps) {
     return fmt::format("{}{}.{:06}", sign, a / 1'000'000, a % 1'000'000);
 }
 
-std::string ns(TimePs ps) { return fmt::format("{}.{:03}", ps / 1000, ps % 1000); }
+std::string ns(TimePs ps) {
+    return fmt::format("{}.{:03}", ps / 1000, ps % 1000);
+}
 
 std::string jsonString(std::string_view raw) {
     const std::string s = sanitizeUtf8(raw);
@@ -43,7 +45,9 @@ std::string jsonString(std::string_view raw) {
     return out + "\"";
 }
 
-std::string number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "0"; }
+std::string number(double v) {
+    return std::isfinite(v) ? fmt::format("{}", v) : "0";
+}
 
 int pidOf(std::uint16_t lane) {
     return lane < sim::kComputeLanes ? ChromeTrace::kEnginePid : ChromeTrace::kDmaPid;
@@ -64,11 +68,12 @@ private:
 };
 
 void metadata(Writer& w, const sim::SimResult& r) {
-    w.event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":{}}}}})", ChromeTrace::kEnginePid,
-                        jsonString("NeuronCore engines: " + r.kernelName)));
+    w.event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":{}}}}})",
+                        ChromeTrace::kEnginePid, jsonString("NeuronCore engines: " + r.kernelName)));
     w.event(fmt::format(R"({{"name":"process_sort_index","ph":"M","pid":{},"tid":0,"args":{{"sort_index":1}}}})",
                         ChromeTrace::kEnginePid));
-    w.event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":"DMA queues"}}}})", ChromeTrace::kDmaPid));
+    w.event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":"DMA queues"}}}})",
+                        ChromeTrace::kDmaPid));
     w.event(fmt::format(R"({{"name":"process_sort_index","ph":"M","pid":{},"tid":0,"args":{{"sort_index":2}}}})",
                         ChromeTrace::kDmaPid));
     w.event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":"Memory and DMA"}}}})",
@@ -76,8 +81,8 @@ void metadata(Writer& w, const sim::SimResult& r) {
     w.event(fmt::format(R"({{"name":"process_sort_index","ph":"M","pid":{},"tid":0,"args":{{"sort_index":3}}}})",
                         ChromeTrace::kCounterPid));
     for (std::uint16_t lane = 0; lane < r.laneCount; ++lane) {
-        w.event(fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})", pidOf(lane), lane,
-                            jsonString(sim::laneName(lane))));
+        w.event(fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})", pidOf(lane),
+                            lane, jsonString(sim::laneName(lane))));
         w.event(fmt::format(R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
                             pidOf(lane), lane, lane));
     }
@@ -90,14 +95,15 @@ void instructions(Writer& w, const sim::SimResult& r) {
         const std::uint16_t lane = tl.lane(i);
         const std::string file = tl.file(i) < r.files.size() ? jsonString(r.files[tl.file(i)]) : "null";
         const std::string waitOn = tl.waitOn(i) == sim::kNoIndex ? "null" : fmt::format("{}", tl.waitOn(i));
-        const std::string args = fmt::format(
-            R"({{"index":{},"id":{},"file":{},"line":{},"wait":"{}","wait_on":{},"stall_ns":{}}})", i, tl.irId(i), file,
-            tl.line(i), sim::waitCauseName(tl.cause(i)), waitOn, ns(tl.stallPs(i)));
+        const std::string args =
+            fmt::format(R"({{"index":{},"id":{},"file":{},"line":{},"wait":"{}","wait_on":{},"stall_ns":{}}})", i,
+                        tl.irId(i), file, tl.line(i), sim::waitCauseName(tl.cause(i)), waitOn, ns(tl.stallPs(i)));
         const std::string_view op = sim::opName(tl.op(i));
         if (ls < tl.lsCount() && tl.lsIndex(ls) == i) {
-            w.event(fmt::format(R"({{"name":"load_stationary","cat":"compute","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
-                                ChromeTrace::kEnginePid, static_cast<int>(sim::Lane::LoadStationary), us(tl.lsStartPs(ls)),
-                                us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
+            w.event(fmt::format(
+                R"({{"name":"load_stationary","cat":"compute","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
+                ChromeTrace::kEnginePid, static_cast<int>(sim::Lane::LoadStationary), us(tl.lsStartPs(ls)),
+                us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
             ++ls;
         }
         w.event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})", op,
@@ -110,9 +116,9 @@ void instructions(Writer& w, const sim::SimResult& r) {
 /// Perfetto colours them apart from the kernel's own `dma_copy` slices.
 void spills(Writer& w, const sim::SimResult& r) {
     for (const sim::SpillTransfer& t : r.spills.transfers) {
-        const std::string args = fmt::format(R"({{"tile":{},"for_index":{},"memory":"{}","bytes":{},"wait":"spill"}})",
-                                             t.buffer, t.forIndex, t.memory == sim::Memory::Psum ? "psum" : "sbuf",
-                                             t.bytes);
+        const std::string args =
+            fmt::format(R"({{"tile":{},"for_index":{},"memory":"{}","bytes":{},"wait":"spill"}})", t.buffer, t.forIndex,
+                        t.memory == sim::Memory::Psum ? "psum" : "sbuf", t.bytes);
         w.event(fmt::format(R"({{"name":"{}","cat":"spill","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
                             sim::dmaKindName(t.kind), pidOf(t.lane), t.lane, us(t.startPs), us(t.endPs - t.startPs),
                             args));
@@ -128,18 +134,19 @@ void flows(Writer& w, const sim::SimResult& r) {
         }
         // The start binds to the slice it falls in: the last picosecond of the instruction waited on.
         const TimePs from = tl.endPs(j) > tl.mainStartPs(j) ? tl.endPs(j) - 1 : tl.mainStartPs(j);
-        w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", i,
-                            pidOf(tl.lane(j)), tl.lane(j), us(from)));
-        w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})",
-                            i, pidOf(tl.lane(i)), tl.lane(i), us(tl.mainStartPs(i))));
+        w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})",
+                            i, pidOf(tl.lane(j)), tl.lane(j), us(from)));
+        w.event(fmt::format(
+            R"({{"name":"dependency","cat":"dependency","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", i,
+            pidOf(tl.lane(i)), tl.lane(i), us(tl.mainStartPs(i))));
     }
 }
 
 void counters(Writer& w, const sim::SimResult& r) {
     auto occupancy = [&](const sim::OccupancySeries& s, std::string_view name) {
         for (std::size_t i = 0; i < s.timePs.size(); ++i) {
-            w.event(fmt::format(R"({{"name":"{}","ph":"C","pid":{},"tid":0,"ts":{},"args":{{"partition_bytes":{}}}}})", name,
-                                ChromeTrace::kCounterPid, us(s.timePs[i]),
+            w.event(fmt::format(R"({{"name":"{}","ph":"C","pid":{},"tid":0,"ts":{},"args":{{"partition_bytes":{}}}}})",
+                                name, ChromeTrace::kCounterPid, us(s.timePs[i]),
                                 i < s.partitionBytes.size() ? s.partitionBytes[i] : 0));
         }
     };
@@ -147,10 +154,12 @@ void counters(Writer& w, const sim::SimResult& r) {
     occupancy(r.psum, "PSUM bytes per partition");
     const sim::DmaSeries& d = r.dma;
     for (std::size_t i = 0; i < d.timePs.size(); ++i) {
-        w.event(fmt::format(R"({{"name":"DMA bandwidth","ph":"C","pid":{},"tid":0,"ts":{},"args":{{"bytes_per_ns":{}}}}})",
-                            ChromeTrace::kCounterPid, us(d.timePs[i]), number(i < d.bytesPerNs.size() ? d.bytesPerNs[i] : 0.0)));
+        w.event(fmt::format(
+            R"({{"name":"DMA bandwidth","ph":"C","pid":{},"tid":0,"ts":{},"args":{{"bytes_per_ns":{}}}}})",
+            ChromeTrace::kCounterPid, us(d.timePs[i]), number(i < d.bytesPerNs.size() ? d.bytesPerNs[i] : 0.0)));
         w.event(fmt::format(R"({{"name":"DMA in flight","ph":"C","pid":{},"tid":0,"ts":{},"args":{{"bytes":{}}}}})",
-                            ChromeTrace::kCounterPid, us(d.timePs[i]), i < d.bytesInFlight.size() ? d.bytesInFlight[i] : 0));
+                            ChromeTrace::kCounterPid, us(d.timePs[i]),
+                            i < d.bytesInFlight.size() ? d.bytesInFlight[i] : 0));
     }
 }
 
@@ -169,8 +178,9 @@ std::string ChromeTrace::write(const sim::SimResult& result, const Options& opti
     if (options.counters) {
         counters(w, result);
     }
-    w.out() += fmt::format("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{{\"kernel\":{},\"hardware\":{},\"total_time_ns\":{}}}}}\n",
-                           jsonString(result.kernelName), jsonString(result.hardwareName), ns(result.summary.totalPs));
+    w.out() += fmt::format(
+        "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{{\"kernel\":{},\"hardware\":{},\"total_time_ns\":{}}}}}\n",
+        jsonString(result.kernelName), jsonString(result.hardwareName), ns(result.summary.totalPs));
     return std::move(w.out());
 }
 

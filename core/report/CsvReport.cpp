@@ -14,14 +14,13 @@ std::string CsvReport::write(const Report& report) {
         const Scorecard& c = t.scorecard;
         for (const AreaScore& a : c.areas) {
             for (const ItemScore& i : a.items) {
-                out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", t.task.id, csvCell(t.task.folder),
-                                   csvCell(t.task.title), toString(c.result),
-                                   c.overall ? fmt::format("{:.2f}", *c.overall) : "", csvCell(a.areaId),
-                                   csvCell(a.title), a.score ? fmt::format("{:.2f}", *a.score) : "", csvCell(i.itemId),
-                                   csvCell(i.title), i.kind == ScaleKind::PassFail ? "pass_fail" : "levels",
-                                   i.value ? fmt::format("{}", *i.value) : "",
-                                   i.normalized ? fmt::format("{:.2f}", *i.normalized) : "", csvCell(i.meaning),
-                                   i.annotationCount);
+                out += fmt::format(
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", t.task.id, csvCell(t.task.folder),
+                    csvCell(t.task.title), toString(c.result), c.overall ? fmt::format("{:.2f}", *c.overall) : "",
+                    csvCell(a.areaId), csvCell(a.title), a.score ? fmt::format("{:.2f}", *a.score) : "",
+                    csvCell(i.itemId), csvCell(i.title), i.kind == ScaleKind::PassFail ? "pass_fail" : "levels",
+                    i.value ? fmt::format("{}", *i.value) : "",
+                    i.normalized ? fmt::format("{:.2f}", *i.normalized) : "", csvCell(i.meaning), i.annotationCount);
             }
         }
     }

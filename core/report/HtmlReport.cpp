@@ -53,7 +53,9 @@ pre.code .ln { color: #8893a0; user-select: none; }
 }
 )";
 
-std::string h(std::string_view s) { return escapeHtml(s); }
+std::string h(std::string_view s) {
+    return escapeHtml(s);
+}
 
 std::string severityColour(Severity s) {
     switch (s) {
@@ -71,7 +73,8 @@ std::string snippetHtml(const Snippet& s) {
                                   s.language == "cuda" ? "CUDA" : "NKI", h(s.path));
     const int width = static_cast<int>(fmt::format("{}", s.firstLine + static_cast<int>(s.lines.size())).size());
     for (std::size_t i = 0; i < s.lines.size(); ++i) {
-        out += fmt::format("<span class=\"ln\">{:>{}} </span>{}\n", s.firstLine + static_cast<int>(i), width, h(s.lines[i]));
+        out += fmt::format("<span class=\"ln\">{:>{}} </span>{}\n", s.firstLine + static_cast<int>(i), width,
+                           h(s.lines[i]));
     }
     out += "</pre>\n";
     return out;
@@ -92,12 +95,14 @@ std::string multiline(std::string_view text, bool qt) {
 
 void writeScorecard(std::string& out, const ReportTask& t, const HtmlReport::Options& o) {
     const Scorecard& c = t.scorecard;
-    const char* resultColour = c.result == ScorecardResult::Pass ? "#2e8540"
-                               : c.result == ScorecardResult::Fail ? "#c62828" : "#8a6d00";
+    const char* resultColour = c.result == ScorecardResult::Pass   ? "#2e8540"
+                               : c.result == ScorecardResult::Fail ? "#c62828"
+                                                                   : "#8a6d00";
     out += "<h3>Scorecard</h3>\n";
-    out += fmt::format("<p><span class=\"result {0}\" style=\"background:{1}\"><font color=\"#ffffff\">&nbsp;{0}&nbsp;</font></span> "
-                       "overall <b>{2}</b> / 5</p>\n",
-                       toString(c.result), resultColour, formatScore(c.overall));
+    out += fmt::format(
+        "<p><span class=\"result {0}\" style=\"background:{1}\"><font color=\"#ffffff\">&nbsp;{0}&nbsp;</font></span> "
+        "overall <b>{2}</b> / 5</p>\n",
+        toString(c.result), resultColour, formatScore(c.overall));
     if (!c.reasons.empty()) {
         out += "<ul class=\"reasons\">";
         for (const std::string& r : c.reasons) {
@@ -112,8 +117,8 @@ void writeScorecard(std::string& out, const ReportTask& t, const HtmlReport::Opt
         out += fmt::format("<tr class=\"area\"><td{}><b>{}</b></td><td class=\"num\"><b>{}</b></td><td></td></tr>\n",
                            o.forQtTextDocument ? " bgcolor=\"#f0f3f7\"" : "", h(a.title), formatScore(a.score));
         for (const ItemScore& i : a.items) {
-            out += fmt::format("<tr><td>&nbsp;&nbsp;&nbsp;{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n", h(i.title),
-                               h(describeItemScore(i)), i.annotationCount);
+            out += fmt::format("<tr><td>&nbsp;&nbsp;&nbsp;{}</td><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                               h(i.title), h(describeItemScore(i)), i.annotationCount);
         }
     }
     out += "</table>\n";
@@ -132,9 +137,11 @@ void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotati
         out += fmt::format("<li class=\"annotation sev-{}\" id=\"t{}-a{}\">", sev, t.task.id, ra.number);
     }
     const std::string item = a.rubricItem.empty() ? "general" : itemTitle(t, a.rubricItem);
-    out += fmt::format("<div><span class=\"marker\"><b>&nbsp;{}&nbsp;</b></span> <span class=\"sev\" style=\"color:{}\"><b>{}</b></span> "
-                       "<b>{}</b> <span class=\"state{}\">{}</span></div>\n",
-                       ra.number, colour, sev, h(item), a.resolved ? " resolved" : "", a.resolved ? "resolved" : "open");
+    out +=
+        fmt::format("<div><span class=\"marker\"><b>&nbsp;{}&nbsp;</b></span> <span class=\"sev\" "
+                    "style=\"color:{}\"><b>{}</b></span> "
+                    "<b>{}</b> <span class=\"state{}\">{}</span></div>\n",
+                    ra.number, colour, sev, h(item), a.resolved ? " resolved" : "", a.resolved ? "resolved" : "open");
     out += fmt::format("<div class=\"anchor\"><i>{}</i>", h(describeAnchor(ra)));
     if (a.score) {
         out += fmt::format(" &middot; suggested score {}", *a.score);
@@ -203,7 +210,8 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
         out += "<p>No run stored and none simulated.</p>\n";
     } else {
         out += fmt::format("<p class=\"meta\">Source: {}.</p>\n", h(t.metricsSource));
-        out += o.forQtTextDocument ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">" : "<table class=\"metrics\">";
+        out += o.forQtTextDocument ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">"
+                                   : "<table class=\"metrics\">";
         for (const Metric& m : t.metrics) {
             out += fmt::format("<tr><th>{}</th><td class=\"num\">{}</td></tr>\n", h(m.label), h(m.value));
         }
@@ -213,11 +221,10 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
     if (!t.timelinePng.empty()) {
         const std::string src = o.imageSource ? o.imageSource(t) : "data:image/png;base64," + base64(t.timelinePng);
         // Both dimensions when a width is asked for: QTextDocument reserves the image's own height otherwise.
-        const std::string width =
-            o.imageWidth <= 0 ? std::string()
-            : t.timelineWidth > 0
-                ? fmt::format(" width=\"{}\" height=\"{}\"", o.imageWidth, o.imageWidth * t.timelineHeight / t.timelineWidth)
-                : fmt::format(" width=\"{}\"", o.imageWidth);
+        const std::string width = o.imageWidth <= 0     ? std::string()
+                                  : t.timelineWidth > 0 ? fmt::format(" width=\"{}\" height=\"{}\"", o.imageWidth,
+                                                                      o.imageWidth * t.timelineHeight / t.timelineWidth)
+                                                        : fmt::format(" width=\"{}\"", o.imageWidth);
         // QTextDocument knows no <figure>: it gets a plain paragraph per part.
         const bool qt = o.forQtTextDocument;
         out += fmt::format("<h3>Timeline</h3>\n{}<img src=\"{}\"{} alt=\"Timeline of task {} with numbered annotation "
@@ -246,7 +253,8 @@ void writeTask(std::string& out, const ReportTask& t, const HtmlReport::Options&
 std::string HtmlReport::write(const Report& report, const Options& options) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     // No script, no remote resource: the report opens offline and cannot run anything.
-    out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n";
+    out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src "
+           "'unsafe-inline'\">\n";
     out += fmt::format("<title>{} - {}</title>\n", h(report.title), h(report.reviewFile));
     if (!options.forQtTextDocument) {
         out += fmt::format("<style>{}</style>\n", kCss);

@@ -16,9 +16,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json text(std::string_view s) { return sanitizeUtf8(s); }
+Json text(std::string_view s) {
+    return sanitizeUtf8(s);
+}
 
-template <typename T> Json optional(const std::optional<T>& v) { return v ? Json(*v) : Json(nullptr); }
+template <typename T> Json optional(const std::optional<T>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
 
 Json number(const std::optional<double>& v) {
     return v ? Json(std::round(*v * 1e4) / 1e4) : Json(nullptr);
@@ -82,9 +86,14 @@ Json annotationJson(const ReportAnnotation& ra) {
     j["anchor_text"] = text(describeAnchor(ra));
     if (ra.instruction) {
         const InstructionInfo& i = *ra.instruction;
-        j["instruction"] = {{"index", i.index}, {"ir_id", i.irId},       {"op", i.op},
-                            {"lane", i.lane},   {"start_ns", i.startPs / 1000.0}, {"end_ns", i.endPs / 1000.0},
-                            {"line", i.line},   {"wait_cause", i.waitCause}};
+        j["instruction"] = {{"index", i.index},
+                            {"ir_id", i.irId},
+                            {"op", i.op},
+                            {"lane", i.lane},
+                            {"start_ns", i.startPs / 1000.0},
+                            {"end_ns", i.endPs / 1000.0},
+                            {"line", i.line},
+                            {"wait_cause", i.waitCause}};
     } else {
         j["instruction"] = nullptr;
     }
@@ -98,8 +107,8 @@ Json annotationJson(const ReportAnnotation& ra) {
     j["resolved"] = a.resolved;
     j["replies"] = Json::array();
     for (const Reply& r : ra.replies) {
-        j["replies"].push_back({{"id", r.id}, {"author", text(r.author)}, {"text", text(r.text)},
-                                {"created_at", text(r.createdAt)}});
+        j["replies"].push_back(
+            {{"id", r.id}, {"author", text(r.author)}, {"text", text(r.text)}, {"created_at", text(r.createdAt)}});
     }
     j["snippets"] = Json::array();
     for (const Snippet& s : ra.snippets) {
@@ -107,8 +116,10 @@ Json annotationJson(const ReportAnnotation& ra) {
         for (const std::string& l : s.lines) {
             lines.push_back(text(l));
         }
-        j["snippets"].push_back(
-            {{"language", s.language}, {"path", text(s.path)}, {"first_line", s.firstLine}, {"lines", std::move(lines)}});
+        j["snippets"].push_back({{"language", s.language},
+                                 {"path", text(s.path)},
+                                 {"first_line", s.firstLine},
+                                 {"lines", std::move(lines)}});
     }
     return j;
 }
@@ -164,8 +175,8 @@ std::string JsonReport::write(const Report& report, int indent) {
     root["title"] = text(report.title);
     root["review_file"] = text(report.reviewFile);
     root["generated_at"] = text(report.generatedAt);
-    root["rubric"] = {{"id", text(report.rubricId)}, {"title", text(report.rubricTitle)},
-                      {"version", text(report.rubricVersion)}};
+    root["rubric"] = {
+        {"id", text(report.rubricId)}, {"title", text(report.rubricTitle)}, {"version", text(report.rubricVersion)}};
     root["tasks"] = Json::array();
     for (const ReportTask& t : report.tasks) {
         root["tasks"].push_back(taskJson(t));

@@ -116,8 +116,8 @@ void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotati
     }
     for (const Reply& r : ra.replies) {
         // The whole reply is one block quote: every line of its text keeps the "> " prefix.
-        out += fmt::format("> **{}** ({}):  \n{}\n\n", escapeMarkdown(r.author, false), escapeMarkdown(r.createdAt, false),
-                           quoted(r.text));
+        out += fmt::format("> **{}** ({}):  \n{}\n\n", escapeMarkdown(r.author, false),
+                           escapeMarkdown(r.createdAt, false), quoted(r.text));
     }
 }
 
@@ -126,7 +126,8 @@ void writeAnnotation(std::string& out, const ReportTask& t, const ReportAnnotati
 std::string MarkdownReport::write(const Report& report) {
     std::string out = fmt::format("# {}\n\n", escapeMarkdown(report.title));
     out += fmt::format("- Review file: {}\n", escapeMarkdown(report.reviewFile, false));
-    out += fmt::format("- Rubric: {} {}\n", escapeMarkdown(report.rubricTitle, false), escapeMarkdown(report.rubricVersion, false));
+    out += fmt::format("- Rubric: {} {}\n", escapeMarkdown(report.rubricTitle, false),
+                       escapeMarkdown(report.rubricVersion, false));
     out += fmt::format("- Generated: {}\n", escapeMarkdown(report.generatedAt, false));
     out += fmt::format("- Tasks: {}\n\n", report.tasks.size());
     if (report.team) {
@@ -149,7 +150,8 @@ std::string MarkdownReport::write(const Report& report) {
         if (t.metrics.empty()) {
             out += "No run stored and none simulated.\n\n";
         } else {
-            out += fmt::format("Source: {}.\n\n| Metric | Value |\n|---|---|\n", escapeMarkdown(t.metricsSource, false));
+            out +=
+                fmt::format("Source: {}.\n\n| Metric | Value |\n|---|---|\n", escapeMarkdown(t.metricsSource, false));
             for (const Metric& m : t.metrics) {
                 out += fmt::format("| {} | {} |\n", cell(m.label), cell(m.value));
             }

@@ -135,7 +135,8 @@ InstructionInfo instructionAt(const sim::SimResult& r, std::uint32_t index) {
 } // namespace
 
 std::string summaryJsonOf(const sim::SimResult& result) {
-    const Json all = Json::parse(sim::ResultJson::write(result, {.instructions = false, .series = false, .indent = -1}));
+    const Json all =
+        Json::parse(sim::ResultJson::write(result, {.instructions = false, .series = false, .indent = -1}));
     return all.at("summary").dump();
 }
 
@@ -176,11 +177,13 @@ std::vector<Metric> metricsFromSummaryJson(const std::string& text) {
         }
         if (std::string_view(k.key) == "instruction_count" && j.contains("engine_active_pct") &&
             j["engine_active_pct"].is_object()) {
-            const std::pair<const char*, const char*> engines[] = {
-                {"tensor", "TensorE active"}, {"vector", "VectorE active"}, {"scalar", "ScalarE active"},
-                {"gpsimd", "GpSimdE active"}};
+            const std::pair<const char*, const char*> engines[] = {{"tensor", "TensorE active"},
+                                                                   {"vector", "VectorE active"},
+                                                                   {"scalar", "ScalarE active"},
+                                                                   {"gpsimd", "GpSimdE active"}};
             for (const auto& [key, label] : engines) {
-                if (auto v = j["engine_active_pct"].contains(key) ? number(j["engine_active_pct"][key]) : std::nullopt) {
+                if (auto v =
+                        j["engine_active_pct"].contains(key) ? number(j["engine_active_pct"][key]) : std::nullopt) {
                     out.push_back({fmt::format("engine_active_pct.{}", key), label, pct(*v)});
                 }
             }
@@ -210,7 +213,8 @@ Expected<fs::path> writeStoredTask(const Task& task, const std::vector<TaskFile>
         const bool safe = !rel.empty() && rel.is_relative() &&
                           std::none_of(rel.begin(), rel.end(), [](const fs::path& p) { return p == ".."; });
         if (!safe) {
-            return makeError(ErrorCode::Parse, fmt::format("task {} stores a file with an unsafe path '{}'", task.id, f.path));
+            return makeError(ErrorCode::Parse,
+                             fmt::format("task {} stores a file with an unsafe path '{}'", task.id, f.path));
         }
         std::error_code ec;
         fs::create_directories((dir / rel).parent_path(), ec);
@@ -369,7 +373,8 @@ Expected<std::vector<Task>> ReportBuilder::selectedTasks() {
     }
     auto tasks = m_file.tasks().list();
     if (tasks) {
-        std::stable_sort(tasks->begin(), tasks->end(), [](const Task& a, const Task& b) { return a.position < b.position; });
+        std::stable_sort(tasks->begin(), tasks->end(),
+                         [](const Task& a, const Task& b) { return a.position < b.position; });
     }
     return tasks;
 }
@@ -382,7 +387,10 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     auto card = m_file.scorecard(task.id);
     auto annotations = m_file.annotations().list({.taskId = task.id});
     if (!files || !runs || !card || !annotations) {
-        return std::unexpected(!files ? files.error() : !runs ? runs.error() : !card ? card.error() : annotations.error());
+        return std::unexpected(!files  ? files.error()
+                               : !runs ? runs.error()
+                               : !card ? card.error()
+                                       : annotations.error());
     }
     readTaskJson(*files, out);
     out.scorecard = std::move(*card);
@@ -406,7 +414,8 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         }
         if (!result) {
             // A kernel that no longer traces must not cost the reviewer the rest of the report.
-            out.warnings.push_back(fmt::format("task {}: re-simulation failed: {}", task.id, formatError(result.error())));
+            out.warnings.push_back(
+                fmt::format("task {}: re-simulation failed: {}", task.id, formatError(result.error())));
         } else {
             out.result = *result;
         }

@@ -51,7 +51,9 @@ std::string describeItemScore(const ItemScore& item) {
     return item.meaning.empty() ? fmt::format("{}", *item.value) : item.meaning;
 }
 
-std::string formatScore(const std::optional<double>& score) { return score ? fmt::format("{:.2f}", *score) : "-"; }
+std::string formatScore(const std::optional<double>& score) {
+    return score ? fmt::format("{:.2f}", *score) : "-";
+}
 
 std::string itemTitle(const ReportTask& task, const std::string& itemId) {
     for (const AreaScore& area : task.scorecard.areas) {

@@ -338,8 +338,9 @@ Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& sn
         return std::unexpected(insert.error());
     }
     for (const Reply& r : snapshot.replies) {
-        if (auto added = then(ensureReviewer(r.author),
-                              [&] { return insert->bind(1, id).bind(2, r.author).bind(3, r.text).bind(4, r.createdAt).run(); });
+        if (auto added =
+                then(ensureReviewer(r.author),
+                     [&] { return insert->bind(1, id).bind(2, r.author).bind(3, r.text).bind(4, r.createdAt).run(); });
             !added) {
             return std::unexpected(added.error());
         }

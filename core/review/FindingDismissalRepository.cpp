@@ -60,8 +60,8 @@ Expected<void> FindingDismissalRepository::put(const FindingDismissal& d) {
 }
 
 Expected<FindingDismissal> FindingDismissalRepository::remove(std::int64_t taskId, std::string_view findingKey) {
-    auto find = m_db.prepare(
-        fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 AND finding_key = ?2", kColumns));
+    auto find =
+        m_db.prepare(fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 AND finding_key = ?2", kColumns));
     if (!find) {
         return std::unexpected(find.error());
     }

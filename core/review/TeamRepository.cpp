@@ -35,8 +35,8 @@ Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     if (auto valid = checkText(s.reviewer, "reviewer", false); !valid) {
         return std::unexpected(valid.error());
     }
-    auto existing = m_db.prepare(
-        "SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
+    auto existing =
+        m_db.prepare("SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
     if (!existing) {
         return std::unexpected(existing.error());
     }
@@ -49,17 +49,18 @@ Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
         if (had == s.value) {
             return false;
         }
-        return makeError(ErrorCode::InvalidArgument,
-                         fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, had,
-                                     s.value),
-                         m_db.path(), 0, "merge the reviewers' latest files only");
+        return makeError(
+            ErrorCode::InvalidArgument,
+            fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, had, s.value),
+            m_db.path(), 0, "merge the reviewers' latest files only");
     }
     auto stmt = m_db.prepare(
         "INSERT INTO reviewer_score(task_id, item_id, reviewer, value, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)");
     if (!stmt) {
         return std::unexpected(stmt.error());
     }
-    if (auto done = stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
+    if (auto done =
+            stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
         !done) {
         return std::unexpected(done.error());
     }
@@ -107,7 +108,12 @@ Expected<void> TeamRepository::restoreAdjudication(const Adjudication& a) {
     if (!stmt) {
         return std::unexpected(stmt.error());
     }
-    return stmt->bind(1, a.taskId).bind(2, a.itemId).bind(3, a.reason).bind(4, a.adjudicator).bind(5, a.decidedAt).run();
+    return stmt->bind(1, a.taskId)
+        .bind(2, a.itemId)
+        .bind(3, a.reason)
+        .bind(4, a.adjudicator)
+        .bind(5, a.decidedAt)
+        .run();
 }
 
 Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<std::int64_t> taskId) {

@@ -38,6 +38,6 @@ struct RunOutcome {
 
 /// Re-simulates an already traced kernel on a profile (a name or a path; empty: the default for the IR's NKI API).
 [[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir,
-                                                                      const std::string& hardware);
+                                                                       const std::string& hardware);
 
 } // namespace kl::core

@@ -122,7 +122,9 @@ std::vector<std::string_view> splitLines(std::string_view text) {
     return lines;
 }
 
-int countLines(std::string_view text) { return static_cast<int>(splitLines(text).size()); }
+int countLines(std::string_view text) {
+    return static_cast<int>(splitLines(text).size());
+}
 
 CommentLinks parseCudaLinkComments(std::string_view nkiSource, int cudaLineCount) {
     CommentLinks out;
@@ -143,7 +145,8 @@ CommentLinks parseCudaLinkComments(std::string_view nkiSource, int cudaLineCount
         const auto b = dash == std::string_view::npos ? a : parseNumber(body.substr(dash + 1));
         if (!a || !b) {
             out.warnings.push_back({nkiLine, fmt::format("'# cuda: {}' is not a CUDA line or range: write "
-                                                         "'# cuda: N' or '# cuda: A-B'", body)});
+                                                         "'# cuda: N' or '# cuda: A-B'",
+                                                         body)});
             continue;
         }
         if (*a > *b) {
@@ -153,7 +156,8 @@ CommentLinks parseCudaLinkComments(std::string_view nkiSource, int cudaLineCount
         }
         if (*a < 1 || (cudaLineCount > 0 && *b > cudaLineCount)) {
             out.warnings.push_back({nkiLine, fmt::format("'# cuda: {}' is outside the CUDA file (lines 1-{}); "
-                                                         "the link is ignored", body, cudaLineCount)});
+                                                         "the link is ignored",
+                                                         body, cudaLineCount)});
             continue;
         }
         const bool ownLine = trim(lines[i].substr(0, hash)).empty();

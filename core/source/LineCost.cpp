@@ -15,8 +15,8 @@ bool inFile(const sim::TimelineData& tl, std::size_t i, std::uint32_t fileIndex)
 } // namespace
 
 const LineCost* LineCostTable::find(int line) const {
-    const auto it = std::lower_bound(lines.begin(), lines.end(), line,
-                                     [](const LineCost& c, int l) { return c.line < l; });
+    const auto it =
+        std::lower_bound(lines.begin(), lines.end(), line, [](const LineCost& c, int l) { return c.line < l; });
     return it != lines.end() && it->line == line ? &*it : nullptr;
 }
 

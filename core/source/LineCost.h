@@ -10,9 +10,9 @@ namespace kl::core {
 
 /// Simulated time attributed to one NKI source line.
 struct LineCost {
-    int line = 0;                  ///< 1-based
-    sim::TimePs timePs = 0;        ///< sum of the lane time of its instructions
-    double share = 0;              ///< timePs / LineCostTable::totalPs, 0..1
+    int line = 0;           ///< 1-based
+    sim::TimePs timePs = 0; ///< sum of the lane time of its instructions
+    double share = 0;       ///< timePs / LineCostTable::totalPs, 0..1
     std::uint32_t instructions = 0;
 };
 
@@ -26,7 +26,7 @@ struct LineCost {
 /// `totalPs` is busy lane time summed over lanes, not the run's wall-clock length, and shares add up to
 /// attributedPs / totalPs (1 when every instruction has a line in this file).
 struct LineCostTable {
-    std::vector<LineCost> lines; ///< by line number, only lines with instructions
+    std::vector<LineCost> lines;  ///< by line number, only lines with instructions
     sim::TimePs totalPs = 0;      ///< lane time of every instruction of the run
     sim::TimePs attributedPs = 0; ///< lane time attributed to lines of this file
     sim::TimePs unattributedPs = 0;
@@ -49,8 +49,8 @@ struct LineCostTable {
 [[nodiscard]] LineCostTable computeLineCost(const sim::TimelineData& timeline, std::uint32_t fileIndex);
 
 /// Instructions (program-order indices) whose innermost line in `fileIndex` is in [first, last].
-[[nodiscard]] std::vector<std::uint32_t> instructionsOnLines(const sim::TimelineData& timeline,
-                                                             std::uint32_t fileIndex, int first, int last);
+[[nodiscard]] std::vector<std::uint32_t> instructionsOnLines(const sim::TimelineData& timeline, std::uint32_t fileIndex,
+                                                             int first, int last);
 
 /// One of `steps` heat levels (0 = coolest) for a share relative to the hottest line's share.
 [[nodiscard]] int heatStep(double share, double maxShare, int steps);

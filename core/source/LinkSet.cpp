@@ -13,11 +13,17 @@ Expected<LineLink> ReviewLinkStore::add(LineLink link) {
     return m_file.links().add(std::move(link));
 }
 
-Expected<void> ReviewLinkStore::remove(std::int64_t id) { return m_file.links().remove(id); }
+Expected<void> ReviewLinkStore::remove(std::int64_t id) {
+    return m_file.links().remove(id);
+}
 
-Expected<void> ReviewLinkStore::setState(std::int64_t id, LinkState state) { return m_file.links().setState(id, state); }
+Expected<void> ReviewLinkStore::setState(std::int64_t id, LinkState state) {
+    return m_file.links().setState(id, state);
+}
 
-Expected<std::vector<LineLink>> ReviewLinkStore::list() { return m_file.links().list(m_taskId); }
+Expected<std::vector<LineLink>> ReviewLinkStore::list() {
+    return m_file.links().list(m_taskId);
+}
 
 bool LinkSet::isStored(const LineLink& link) {
     return link.origin == LinkOrigin::Reviewer ||
@@ -37,7 +43,9 @@ LinkSet::Entry* LinkSet::findMutable(Key key) {
     return it == m_entries.end() ? nullptr : &*it;
 }
 
-const LinkSet::Entry* LinkSet::find(Key key) const { return const_cast<LinkSet*>(this)->findMutable(key); }
+const LinkSet::Entry* LinkSet::find(Key key) const {
+    return const_cast<LinkSet*>(this)->findMutable(key);
+}
 
 Expected<LinkSet::Key> LinkSet::insert(LineLink link, Key key) {
     if (link.cudaFirst < 1 || link.cudaLast < link.cudaFirst || link.nkiFirst < 1 || link.nkiLast < link.nkiFirst) {
@@ -137,13 +145,13 @@ std::optional<LinkSet::Entry> narrowest(const std::vector<LinkSet::Entry>& entri
 } // namespace
 
 std::optional<LinkSet::Entry> LinkSet::atNkiLine(int line) const {
-    return narrowest(m_entries, line, [](const LineLink& l) { return l.nkiFirst; },
-                     [](const LineLink& l) { return l.nkiLast; });
+    return narrowest(
+        m_entries, line, [](const LineLink& l) { return l.nkiFirst; }, [](const LineLink& l) { return l.nkiLast; });
 }
 
 std::optional<LinkSet::Entry> LinkSet::atCudaLine(int line) const {
-    return narrowest(m_entries, line, [](const LineLink& l) { return l.cudaFirst; },
-                     [](const LineLink& l) { return l.cudaLast; });
+    return narrowest(
+        m_entries, line, [](const LineLink& l) { return l.cudaFirst; }, [](const LineLink& l) { return l.cudaLast; });
 }
 
 std::optional<LinkSet::Entry> LinkSet::findRanges(int cudaFirst, int cudaLast, int nkiFirst, int nkiLast) const {
@@ -174,7 +182,9 @@ Expected<void> AddLinkCommand::revert(LinkSet& set) {
     return {};
 }
 
-std::string AddLinkCommand::description() const { return "Link " + describeLink(m_link); }
+std::string AddLinkCommand::description() const {
+    return "Link " + describeLink(m_link);
+}
 
 Expected<void> RemoveLinkCommand::apply(LinkSet& set) {
     auto removed = set.erase(m_key);
@@ -193,7 +203,9 @@ Expected<void> RemoveLinkCommand::revert(LinkSet& set) {
     return {};
 }
 
-std::string RemoveLinkCommand::description() const { return "Unlink " + describeLink(m_removed); }
+std::string RemoveLinkCommand::description() const {
+    return "Unlink " + describeLink(m_removed);
+}
 
 Expected<void> SetLinkStateCommand::apply(LinkSet& set) {
     const auto* entry = set.find(m_key);
@@ -204,7 +216,9 @@ Expected<void> SetLinkStateCommand::apply(LinkSet& set) {
     return set.setState(m_key, m_state);
 }
 
-Expected<void> SetLinkStateCommand::revert(LinkSet& set) { return set.setState(m_key, m_previous); }
+Expected<void> SetLinkStateCommand::revert(LinkSet& set) {
+    return set.setState(m_key, m_previous);
+}
 
 std::string SetLinkStateCommand::description() const {
     switch (m_state) {

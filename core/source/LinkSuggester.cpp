@@ -151,8 +151,15 @@ void pairByName(const std::vector<std::string>& cuda, const std::vector<std::str
         for (std::size_t c = 0; c < cuda.size(); ++c) {
             if (std::regex_search(cuda[c], def)) {
                 LinkSuggestion s;
-                s.link = {0, 0, static_cast<int>(c) + 1, static_cast<int>(c) + 1, static_cast<int>(i) + 1,
-                          static_cast<int>(i) + 1, LinkOrigin::Suggestion, LinkState::Proposed, {}};
+                s.link = {0,
+                          0,
+                          static_cast<int>(c) + 1,
+                          static_cast<int>(c) + 1,
+                          static_cast<int>(i) + 1,
+                          static_cast<int>(i) + 1,
+                          LinkOrigin::Suggestion,
+                          LinkState::Proposed,
+                          {}};
                 s.reason = fmt::format("same name '{}'", name);
                 out.push_back(std::move(s));
                 usedNki.insert(static_cast<int>(i) + 1);
@@ -183,7 +190,8 @@ std::vector<LinkSuggestion> LinkSuggester::suggest(std::string_view cudaSource, 
     std::vector<LinkSuggestion> all;
 
     static const std::regex cLoop(R"(\b(for|while)\s*\()");
-    static const std::regex pLoop(R"(^\s*for\s+.*\bin\s+(nl\.)?(affine_range|sequential_range|static_range|range)\s*\()");
+    static const std::regex pLoop(
+        R"(^\s*for\s+.*\bin\s+(nl\.)?(affine_range|sequential_range|static_range|range)\s*\()");
     pairInOrder(matching(cuda, cLoop, cEnd), matching(nki, pLoop, pEnd), "loop", all);
 
     static const std::regex cShared(R"(__shared__)");

@@ -9,7 +9,7 @@
 namespace kl::core {
 
 struct LinkSuggestion {
-    LineLink link; ///< origin Suggestion, state Proposed
+    LineLink link;      ///< origin Suggestion, state Proposed
     std::string reason; ///< "loop 2 of 3", "__shared__ tile -> SBUF tile", "same name 'acc'"
 };
 

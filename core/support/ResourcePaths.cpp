@@ -42,9 +42,15 @@ fs::path dataRoot() {
     return {};
 }
 
-fs::path resourcesDir() { return dataRoot() / "resources"; }
-fs::path examplesDir() { return dataRoot() / "examples"; }
-fs::path frontendEntryScript() { return dataRoot() / "sim" / "frontend" / "kltrace_main.py"; }
+fs::path resourcesDir() {
+    return dataRoot() / "resources";
+}
+fs::path examplesDir() {
+    return dataRoot() / "examples";
+}
+fs::path frontendEntryScript() {
+    return dataRoot() / "sim" / "frontend" / "kltrace_main.py";
+}
 
 fs::path pythonInterpreter() {
     if (const char* env = std::getenv("KL_PYTHON"); env && *env) {

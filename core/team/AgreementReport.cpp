@@ -131,8 +131,8 @@ nlohmann::json figureJson(const Figure& f) {
 
 nlohmann::json itemJson(const ItemAgreement& a) {
     nlohmann::json notes = nlohmann::json::object();
-    for (const auto& [name, f] : {std::pair{"alpha", &a.alpha}, {"kappa", &a.kappa}, {"percent_agreement",
-                                                                                    &a.percentAgreement}}) {
+    for (const auto& [name, f] :
+         {std::pair{"alpha", &a.alpha}, {"kappa", &a.kappa}, {"percent_agreement", &a.percentAgreement}}) {
         if (!f->note.empty()) {
             notes[name] = f->note;
         }
@@ -157,12 +157,9 @@ nlohmann::json ratio(double v) {
 
 const char* levelName(Level level) {
     switch (level) {
-    case Level::Nominal:
-        return "nominal";
-    case Level::Ordinal:
-        return "ordinal";
-    case Level::Interval:
-        return "interval";
+    case Level::Nominal: return "nominal";
+    case Level::Ordinal: return "ordinal";
+    case Level::Interval: return "interval";
     }
     return "nominal";
 }

@@ -34,8 +34,8 @@ struct Disagreement {
     std::string taskTitle;
     std::string item;
     std::vector<std::pair<std::string, int>> scores; ///< reviewer, score
-    double spread = 0.0;                            ///< (max - min) / scale range, 0..1
-    std::optional<int> agreed;                      ///< the adjudicated grade, when set
+    double spread = 0.0;                             ///< (max - min) / scale range, 0..1
+    std::optional<int> agreed;                       ///< the adjudicated grade, when set
 };
 
 struct AgreementReport {

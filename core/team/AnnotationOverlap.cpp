@@ -64,13 +64,10 @@ double anchorOverlap(const Anchor& a, const Anchor& b) {
         return 0.0;
     }
     switch (a.kind) {
-    case AnchorKind::TimeRange:
-        return intervalIou(a.t0Ns, a.t1Ns, b.t0Ns, b.t1Ns);
-    case AnchorKind::Instruction:
-        return a.instructionId == b.instructionId ? 1.0 : 0.0;
+    case AnchorKind::TimeRange: return intervalIou(a.t0Ns, a.t1Ns, b.t0Ns, b.t1Ns);
+    case AnchorKind::Instruction: return a.instructionId == b.instructionId ? 1.0 : 0.0;
     case AnchorKind::NkiLines:
-    case AnchorKind::CudaLines:
-        return intervalIou(a.firstLine, a.lastLine, b.firstLine, b.lastLine);
+    case AnchorKind::CudaLines: return intervalIou(a.firstLine, a.lastLine, b.firstLine, b.lastLine);
     }
     return 0.0;
 }
@@ -99,8 +96,8 @@ std::vector<ReviewerOverlap> annotationOverlap(const std::vector<Annotation>& an
     }
     std::vector<ReviewerOverlap> result;
     for (auto& [name, r] : out) {
-        r.confirmed = static_cast<std::size_t>(std::ranges::count_if(
-            confirmed, [&](const Annotation* a) { return a->author == name; }));
+        r.confirmed = static_cast<std::size_t>(
+            std::ranges::count_if(confirmed, [&](const Annotation* a) { return a->author == name; }));
         result.push_back(r);
     }
     return result;

@@ -401,7 +401,7 @@ private:
 
     ReviewFile& m_out;
     MergeSummary& m_summary;
-    std::map<std::string, TaskState> m_tasks; ///< by folder
+    std::map<std::string, TaskState> m_tasks;          ///< by folder
     std::map<std::string, std::int64_t> m_annotations; ///< annotationKey -> id in the merged file
 };
 
@@ -437,8 +437,8 @@ Expected<MergeSummary> mergeReviews(const std::vector<std::string>& inputs, cons
         return makeError(ErrorCode::InvalidArgument, "no reviews to merge", {}, 0, "name two or more .klreview files");
     }
     if (fs::exists(output, ec)) {
-        return makeError(ErrorCode::InvalidArgument, "file already exists; a merge never writes over a file", output,
-                         0, "choose a new name for the merged review");
+        return makeError(ErrorCode::InvalidArgument, "file already exists; a merge never writes over a file", output, 0,
+                         "choose a new name for the merged review");
     }
     ScratchDir scratch;
     if (scratch.path().empty()) {

@@ -28,7 +28,7 @@ struct TraceRequest {
     std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels, the numerics
                                        ///< document with numerics.enabled)
     IrFormat irFormat = IrFormat::Binary;
-    bool listKernels = false;          ///< list the file's kernels and their parameters instead of tracing
+    bool listKernels = false; ///< list the file's kernels and their parameters instead of tracing
     /// Value execution (issue 15): same sandbox, nonce channel, time-out and limits; the output is the numerics
     /// JSON document (docs/numerics-json.md) instead of the IR.
     NumericsOptions numerics;

@@ -28,9 +28,8 @@ Expected<BaseProfile> loadBaseProfile(const std::string& hardware) {
     return BaseProfile{std::move(*profile), std::move(*text), *path};
 }
 
-Expected<std::shared_ptr<const sim::SimResult>> simulateWhatIf(const sim::KernelIr& ir,
-                                                              const sim::HardwareProfile& base,
-                                                              const ProfileOverrides& overrides) {
+Expected<std::shared_ptr<const sim::SimResult>>
+simulateWhatIf(const sim::KernelIr& ir, const sim::HardwareProfile& base, const ProfileOverrides& overrides) {
     auto profile = applyOverrides(base, overrides);
     if (!profile) {
         return std::unexpected(profile.error());

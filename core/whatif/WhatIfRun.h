@@ -26,9 +26,8 @@ struct BaseProfile {
 
 /// Re-simulates an already traced kernel with `overrides` applied to `base`: no re-tracing, the IR of the base
 /// run is reused. Blocking; the GUI calls it on a worker thread.
-[[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>> simulateWhatIf(const sim::KernelIr& ir,
-                                                                            const sim::HardwareProfile& base,
-                                                                            const ProfileOverrides& overrides);
+[[nodiscard]] Expected<std::shared_ptr<const sim::SimResult>>
+simulateWhatIf(const sim::KernelIr& ir, const sim::HardwareProfile& base, const ProfileOverrides& overrides);
 
 /// A new profile JSON in the format of resources/hw/*.json: `baseJson` with each overridden field's value
 /// replaced and its `source` saying it is a what-if change of the base value (and where that came from).

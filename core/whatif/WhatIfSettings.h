@@ -15,9 +15,9 @@ struct WhatIfField {
     const char* key;   ///< group.key in resources/hw/*.json
     const char* label; ///< for people
     const char* unit;
-    double minimum;    ///< smallest sensible value (a spin box's lower bound)
+    double minimum; ///< smallest sensible value (a spin box's lower bound)
     double maximum;
-    bool integral;     ///< queues and byte sizes are whole numbers
+    bool integral; ///< queues and byte sizes are whole numbers
     double& (*field)(sim::HardwareProfile&);
 };
 

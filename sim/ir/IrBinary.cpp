@@ -72,8 +72,8 @@ std::string tagName(const std::byte* p) {
 /// Splits the file into its sections after checking the header; every section lies inside the file.
 std::map<std::string, Section> readSections(std::span<const std::byte> file) {
     if (file.size() < kHeaderSize) {
-        fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: {} bytes, the header alone is {}", file.size(),
-                                           kHeaderSize));
+        fail(ErrorCode::Parse,
+             fmt::format("truncated binary Kernel IR: {} bytes, the header alone is {}", file.size(), kHeaderSize));
     }
     const auto version = load<std::uint32_t>(file.data() + 8);
     if (version != BinaryIrReader::kFormatVersion) {
@@ -95,7 +95,8 @@ std::map<std::string, Section> readSections(std::span<const std::byte> file) {
     std::size_t at = kHeaderSize;
     for (std::uint32_t i = 0; i < count; ++i) {
         if (file.size() - at < kSectionHeaderSize) {
-            fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: section {} header at byte offset {}", i, at));
+            fail(ErrorCode::Parse,
+                 fmt::format("truncated binary Kernel IR: section {} header at byte offset {}", i, at));
         }
         const std::byte* h = file.data() + at;
         Section s;
@@ -116,7 +117,8 @@ std::map<std::string, Section> readSections(std::span<const std::byte> file) {
                                                tag, at, s.count, s.recordSize, s.bytes));
         }
         if (!sections.emplace(tag, s).second) {
-            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} twice (byte offset {})", tag, at));
+            fail(ErrorCode::Parse,
+                 fmt::format("corrupted binary Kernel IR: section {} twice (byte offset {})", tag, at));
         }
         at = s.offset + s.bytes;
     }
@@ -160,8 +162,8 @@ public:
 private:
     std::string_view str(std::uint32_t i, const char* what) const {
         if (i >= m_strings.size()) {
-            fail(ErrorCode::Parse, fmt::format("{}: string {} is not in the string table ({} strings)", what, i,
-                                               m_strings.size()));
+            fail(ErrorCode::Parse,
+                 fmt::format("{}: string {} is not in the string table ({} strings)", what, i, m_strings.size()));
         }
         return m_strings[i];
     }
@@ -177,8 +179,8 @@ private:
         for (std::uint64_t i = 0; i <= s.count; ++i) {
             const auto end = load<std::uint32_t>(s.data + i * 4);
             if (end < previous || end > s.bytes - table) {
-                fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: string {} at byte offset {}", i,
-                                                   s.offset + i * 4));
+                fail(ErrorCode::Parse,
+                     fmt::format("corrupted binary Kernel IR: string {} at byte offset {}", i, s.offset + i * 4));
             }
             if (i > 0) {
                 m_strings.emplace_back(text + previous, end - previous);
@@ -281,8 +283,8 @@ private:
         const Section& locs = require(m_sections, "LOCS", 8);
         m_locs.reserve(locs.count);
         for (std::uint64_t i = 0; i < locs.count; ++i) {
-            m_locs.push_back(location(load<std::uint32_t>(locs.record(i)), load<std::uint32_t>(locs.record(i) + 4),
-                                      "location"));
+            m_locs.push_back(
+                location(load<std::uint32_t>(locs.record(i)), load<std::uint32_t>(locs.record(i) + 4), "location"));
         }
         const Section& ints = require(m_sections, "INTS", 4);
         m_ints.resize(ints.count);
@@ -318,8 +320,8 @@ private:
         const auto patternCount = std::to_integer<std::uint8_t>(r[24]);
         const bool hasPart = std::to_integer<std::uint8_t>(r[25]) != 0;
         const bool bad = ap.buffer >= m_ir.buffers().size() || patternCount > lim::kMaxPatternDims ||
-                         std::uint64_t{patternBegin} + patternCount > dims.size() ||
-                         ap.offset < -lim::kMaxExtent || ap.offset > lim::kMaxExtent ||
+                         std::uint64_t{patternBegin} + patternCount > dims.size() || ap.offset < -lim::kMaxExtent ||
+                         ap.offset > lim::kMaxExtent ||
                          (hasPart && (partStart >= lim::kMaxPartitions || partCount > lim::kMaxPartitions - partStart));
         std::optional<std::string> problem;
         if (!bad) {
@@ -327,8 +329,9 @@ private:
         }
         if (bad || problem) {
             fail(ErrorCode::Parse, fmt::format("operand #{} (byte offset {}): {}", i, s.offset + i * kOperandRecord,
-                                               problem ? *problem : "buffer, partitions, offset or pattern out of "
-                                                                    "range"));
+                                               problem ? *problem
+                                                       : "buffer, partitions, offset or pattern out of "
+                                                         "range"));
         }
         ap.partStart = hasPart ? partStart : 0;
         ap.partCount = hasPart ? partCount : 1;
@@ -486,8 +489,8 @@ Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
     }
     const auto size = static_cast<std::uint64_t>(in.tellg());
     if (size > (std::uint64_t{1} << 36)) {
-        return makeError(ErrorCode::Unsupported, fmt::format("the Kernel IR file is {} bytes; the limit is 64 GiB", size),
-                         path.string());
+        return makeError(ErrorCode::Unsupported,
+                         fmt::format("the Kernel IR file is {} bytes; the limit is 64 GiB", size), path.string());
     }
     std::vector<std::byte> data(size);
     in.seekg(0);

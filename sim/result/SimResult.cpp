@@ -66,8 +66,7 @@ void TimelineData::putStart(std::size_t i, TimePs value) {
 namespace {
 
 /// The narrow field for `value`, or the sentinel (with the exact value in `wide`).
-template <typename Wide>
-std::uint32_t narrow32(std::size_t i, std::int64_t value, Wide& wide) {
+template <typename Wide> std::uint32_t narrow32(std::size_t i, std::int64_t value, Wide& wide) {
     if (value >= 0 && value < 0xffffffffLL) {
         wide.erase(i);
         return static_cast<std::uint32_t>(value);
@@ -170,7 +169,7 @@ void TimelineData::append(std::span<const Record> records) {
         }
         const TimePs duration = r.endPs - r.mainStartPs;
         m_duration[i] = duration >= 0 && duration < TimePs{kWide32} ? static_cast<std::uint32_t>(duration)
-                                                                     : narrow32(i, duration, m_wideDuration);
+                                                                    : narrow32(i, duration, m_wideDuration);
         if (r.stallPs >= 0 && r.stallPs < kStallLimit) {
             m_stall[i] = static_cast<std::uint32_t>(r.stallPs);
             m_stallHigh[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(r.stallPs) >> 32);
@@ -231,8 +230,8 @@ void TimelineData::freeze() {
 }
 
 std::size_t TimelineData::lsOf(std::size_t i) const {
-    return static_cast<std::size_t>(std::lower_bound(m_lsIndex.begin(), m_lsIndex.end(), static_cast<std::uint32_t>(i)) -
-                                    m_lsIndex.begin());
+    return static_cast<std::size_t>(
+        std::lower_bound(m_lsIndex.begin(), m_lsIndex.end(), static_cast<std::uint32_t>(i)) - m_lsIndex.begin());
 }
 
 void TimelineData::setMainStartPs(std::size_t i, TimePs value) {
@@ -271,9 +270,10 @@ void TimelineData::setLoc(std::size_t i, SourceLoc loc) {
 
 std::size_t TimelineData::memoryBytes() const {
     auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    std::size_t total = bytes(m_startBase) + bytes(m_startOff) + bytes(m_duration) + bytes(m_stall) + bytes(m_stallHigh) +
-                        bytes(m_waitBack) + bytes(m_loc) + bytes(m_lane) + bytes(m_op) + bytes(m_cause) +
-                        bytes(m_irId) + bytes(m_locs) + bytes(m_lsIndex) + bytes(m_lsLead) + bytes(m_lsDuration);
+    std::size_t total = bytes(m_startBase) + bytes(m_startOff) + bytes(m_duration) + bytes(m_stall) +
+                        bytes(m_stallHigh) + bytes(m_waitBack) + bytes(m_loc) + bytes(m_lane) + bytes(m_op) +
+                        bytes(m_cause) + bytes(m_irId) + bytes(m_locs) + bytes(m_lsIndex) + bytes(m_lsLead) +
+                        bytes(m_lsDuration);
     for (const Wide* w : {&m_wideStart, &m_wideDuration, &m_wideStall, &m_wideWait, &m_wideLoc, &m_wideLane,
                           &m_wideLsLead, &m_wideLsDuration}) {
         total += w->bytes();

@@ -76,7 +76,8 @@ private slots:
         QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0755) == 0);
         const QString review = dir.filePath(QStringLiteral("team.klreview"));
         {
-            auto rubric = kl::core::readTextFile((kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
+            auto rubric =
+                kl::core::readTextFile((kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
             QVERIFY(rubric.has_value());
             auto file = kl::core::ReviewFile::create(review.toStdString(), {*rubric, "nki-migration.json", "Ana"});
             QVERIFY(file.has_value());

@@ -67,7 +67,8 @@ private slots:
 
     void mergeAgreeAdjudicateAndTheReviewerLens() {
         QTemporaryDir dir;
-        const QString ana = dir.filePath(QStringLiteral("ana.klreview")), bo = dir.filePath(QStringLiteral("bo.klreview"));
+        const QString ana = dir.filePath(QStringLiteral("ana.klreview")),
+                      bo = dir.filePath(QStringLiteral("bo.klreview"));
         writeReviewer(ana, "ana", 1);
         writeReviewer(bo, "bo", 0);
         kl::app::MainWindow window;
@@ -110,7 +111,10 @@ private slots:
         // Merging files of different task contents is refused with the reason.
         const QString other = dir.filePath(QStringLiteral("other.klreview"));
         {
-            auto file = kl::core::ReviewFile::create(other.toStdString(), {kl::core::readTextFile(kl::core::resourcesDir() / "rubrics" / "nki-migration.json").value_or(""), "r", "cy"});
+            auto file = kl::core::ReviewFile::create(
+                other.toStdString(),
+                {kl::core::readTextFile(kl::core::resourcesDir() / "rubrics" / "nki-migration.json").value_or(""), "r",
+                 "cy"});
             QVERIFY(file.has_value());
             QVERIFY(file->tasks().add("vector_add_nki", "changed", {{"kernel.py", "nki", "# changed\n"}}).has_value());
         }

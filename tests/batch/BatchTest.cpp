@@ -228,13 +228,13 @@ TEST(BatchTriage, TheTasksThatNeedAHumanMostComeFirst) {
     const std::string clean = R"({"by_severity": {"nit": 1}, "roofline": {"attained_pct": 95}})";
     const std::string cleanButSlow = R"({"by_severity": {"nit": 1}, "roofline": {"attained_pct": 10}})";
     const std::vector<StepResult> rows{
-        row("clean", "trace", "ok"),         row("clean", "findings", "ok", clean),
-        row("slow", "trace", "ok"),          row("slow", "findings", "ok", cleanButSlow),
-        row("majors", "trace", "ok"),        row("majors", "findings", "ok", twoMajor),
-        row("blocking", "trace", "ok"),      row("blocking", "findings", "ok", oneBlocking),
-        row("broken", "trace", "failed"),    row("broken", "findings", "skipped"),
-        row("wrong", "trace", "ok"),         row("wrong", "numerics", "failed"),
-        row("unchecked", "trace", "ok"),     row("unchecked", "numerics", "skipped"),
+        row("clean", "trace", "ok"),      row("clean", "findings", "ok", clean),
+        row("slow", "trace", "ok"),       row("slow", "findings", "ok", cleanButSlow),
+        row("majors", "trace", "ok"),     row("majors", "findings", "ok", twoMajor),
+        row("blocking", "trace", "ok"),   row("blocking", "findings", "ok", oneBlocking),
+        row("broken", "trace", "failed"), row("broken", "findings", "skipped"),
+        row("wrong", "trace", "ok"),      row("wrong", "numerics", "failed"),
+        row("unchecked", "trace", "ok"),  row("unchecked", "numerics", "skipped"),
     };
     const auto queue = triage(rows, "/root");
     std::vector<std::string> order;

@@ -20,8 +20,12 @@ TEST(TerminalText, DropsEscapeSequencesControlsAndBidiOverrides) {
     EXPECT_EQ(report::terminalText("plain text, caf\xC3\xA9"), "plain text, caf\xC3\xA9");
     EXPECT_EQ(report::terminalText("a\x1b[2Jb"), "a" + replacement + "[2Jb");
     EXPECT_EQ(report::terminalText("\x07\x7f"), replacement + replacement);
-    EXPECT_EQ(report::terminalText("x\xC2\x9B" "31mred"), "x" + replacement + "31mred"); // 8-bit CSI
-    EXPECT_EQ(report::terminalText("\xE2\x80\xAE" "evil"), replacement + "evil");        // right-to-left override
+    EXPECT_EQ(report::terminalText("x\xC2\x9B"
+                                   "31mred"),
+              "x" + replacement + "31mred"); // 8-bit CSI
+    EXPECT_EQ(report::terminalText("\xE2\x80\xAE"
+                                   "evil"),
+              replacement + "evil"); // right-to-left override
     EXPECT_EQ(report::terminalText("one\ntwo\tthree"), "one" + replacement + "two" + replacement + "three");
     EXPECT_EQ(report::terminalText("one\ntwo\tthree", true), "one\ntwo\tthree");
     EXPECT_EQ(report::terminalText("bad \xff\xfe utf8"), "bad " + replacement + replacement + " utf8");

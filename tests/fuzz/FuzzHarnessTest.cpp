@@ -115,7 +115,8 @@ TEST_P(FuzzFormat, RegressionsLoadToACleanError) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, FuzzFormat, ::testing::Values("ir", "irbin", "profile", "task", "rubric", "lesson", "review"),
+INSTANTIATE_TEST_SUITE_P(Formats, FuzzFormat,
+                         ::testing::Values("ir", "irbin", "profile", "task", "rubric", "lesson", "review"),
                          [](const auto& info) { return info.param; });
 
 } // namespace

@@ -17,7 +17,11 @@ TEST(EscapeExact, HtmlEscapesItsFiveCharactersAndNothingElse) {
     EXPECT_EQ(escapeHtml("&amp;"), "&amp;amp;") << "already-escaped text is text, escaped again";
     EXPECT_EQ(escapeHtml("plain text, 410 -> 820"), "plain text, 410 -&gt; 820");
     EXPECT_EQ(escapeHtml("\xC3\xA9t\xC3\xA9"), "\xC3\xA9t\xC3\xA9") << "UTF-8 passes through";
-    EXPECT_EQ(escapeHtml("a\xFF" "b"), "a\xEF\xBF\xBD" "b") << "invalid UTF-8 becomes U+FFFD";
+    EXPECT_EQ(escapeHtml("a\xFF"
+                         "b"),
+              "a\xEF\xBF\xBD"
+              "b")
+        << "invalid UTF-8 becomes U+FFFD";
 }
 
 TEST(EscapeExact, MarkdownEscapesItsPunctuationOnce) {
@@ -32,12 +36,30 @@ TEST(EscapeExact, MarkdownEscapesItsPunctuationOnce) {
 TEST(EscapeExact, TerminalTextReplacesEveryControlButKeepsText) {
     EXPECT_EQ(terminalText("ok"), "ok");
     EXPECT_EQ(terminalText("a\x1b[2Jb"), "a\xEF\xBF\xBD[2Jb") << "ESC";
-    EXPECT_EQ(terminalText("a\x07" "b"), "a\xEF\xBF\xBD" "b") << "BEL";
-    EXPECT_EQ(terminalText("a\nb"), "a\xEF\xBF\xBD" "b") << "one line unless multiline";
+    EXPECT_EQ(terminalText("a\x07"
+                           "b"),
+              "a\xEF\xBF\xBD"
+              "b")
+        << "BEL";
+    EXPECT_EQ(terminalText("a\nb"), "a\xEF\xBF\xBD"
+                                    "b")
+        << "one line unless multiline";
     EXPECT_EQ(terminalText("a\nb", true), "a\nb");
-    EXPECT_EQ(terminalText("a\xC2\x9B" "b"), "a\xEF\xBF\xBD" "b") << "C1 CSI";
-    EXPECT_EQ(terminalText("a\xE2\x80\xAE" "b"), "a\xEF\xBF\xBD" "b") << "right-to-left override";
-    EXPECT_EQ(terminalText("a\x7F" "b"), "a\xEF\xBF\xBD" "b") << "DEL";
+    EXPECT_EQ(terminalText("a\xC2\x9B"
+                           "b"),
+              "a\xEF\xBF\xBD"
+              "b")
+        << "C1 CSI";
+    EXPECT_EQ(terminalText("a\xE2\x80\xAE"
+                           "b"),
+              "a\xEF\xBF\xBD"
+              "b")
+        << "right-to-left override";
+    EXPECT_EQ(terminalText("a\x7F"
+                           "b"),
+              "a\xEF\xBF\xBD"
+              "b")
+        << "DEL";
     EXPECT_EQ(terminalText("caf\xC3\xA9"), "caf\xC3\xA9");
 }
 

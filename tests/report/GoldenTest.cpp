@@ -26,11 +26,17 @@ protected:
     std::optional<ReviewFile> m_file;
 };
 
-TEST_F(GoldenTest, Markdown) { expectGolden("report.md", MarkdownReport::write(sampleReport(*m_file))); }
+TEST_F(GoldenTest, Markdown) {
+    expectGolden("report.md", MarkdownReport::write(sampleReport(*m_file)));
+}
 
-TEST_F(GoldenTest, Json) { expectGolden("report.json", JsonReport::write(sampleReport(*m_file))); }
+TEST_F(GoldenTest, Json) {
+    expectGolden("report.json", JsonReport::write(sampleReport(*m_file)));
+}
 
-TEST_F(GoldenTest, Csv) { expectGolden("scores.csv", CsvReport::write(sampleReport(*m_file))); }
+TEST_F(GoldenTest, Csv) {
+    expectGolden("scores.csv", CsvReport::write(sampleReport(*m_file)));
+}
 
 TEST_F(GoldenTest, SameReviewGivesSameBytes) {
     const Report a = sampleReport(*m_file);
@@ -75,7 +81,8 @@ TEST_F(GoldenTest, NoStoredRunAndNoSimulatorSaysSo) {
 TEST_F(GoldenTest, FailedResimulationIsAWarningNotAFailure) {
     BuildOptions options;
     options.wantRun = true;
-    options.simulate = [](const Task&, const std::vector<TaskFile>&) -> Expected<std::shared_ptr<const sim::SimResult>> {
+    options.simulate = [](const Task&,
+                          const std::vector<TaskFile>&) -> Expected<std::shared_ptr<const sim::SimResult>> {
         return makeError(ErrorCode::KernelError, "kernel raised");
     };
     auto report = ReportBuilder(*m_file, options).build();

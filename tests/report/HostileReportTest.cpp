@@ -26,12 +26,13 @@ const std::string kReplacement = "\xEF\xBF\xBD";
 /// Every tag in the HTML is one the writer itself emits, with attributes from a short list: so no tag
 /// and no attribute (onerror, onload, href=javascript:) can have come from user text.
 void expectOnlyOwnTags(const std::string& html) {
-    static const std::set<std::string> kTags = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2",
-                                                "h3", "p", "b", "i", "section", "table", "tr", "th", "td", "ul", "li",
-                                                "ol", "div", "span", "pre", "figure", "img", "figcaption", "font", "br"};
-    static const std::set<std::string> kAttributes = {"lang", "charset", "http-equiv", "content", "class", "id", "style",
-                                                      "src", "alt", "width", "height", "border", "cellspacing", "cellpadding",
-                                                      "bgcolor", "color"};
+    static const std::set<std::string> kTags = {
+        "!DOCTYPE", "html", "head", "meta",    "title",  "style", "body",       "h1",   "h2", "h3",
+        "p",        "b",    "i",    "section", "table",  "tr",    "th",         "td",   "ul", "li",
+        "ol",       "div",  "span", "pre",     "figure", "img",   "figcaption", "font", "br"};
+    static const std::set<std::string> kAttributes = {
+        "lang", "charset", "http-equiv", "content", "class",       "id",          "style",   "src",
+        "alt",  "width",   "height",     "border",  "cellspacing", "cellpadding", "bgcolor", "color"};
     const std::regex tag(R"(<\s*/?\s*([!A-Za-z0-9-]+)([^>]*)>)");
     const std::regex attribute(R"(([A-Za-z-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))");
     for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it) {
@@ -106,9 +107,9 @@ TEST(HostileText, MarkdownIsInert) {
     EXPECT_TRUE(isValidUtf8(md));
     EXPECT_NE(md.find(kReplacement), std::string::npos);
     for (const std::string& line : proseLines(md)) {
-        EXPECT_EQ(line.find('<'), std::string::npos) << line; // no raw HTML
+        EXPECT_EQ(line.find('<'), std::string::npos) << line;  // no raw HTML
         EXPECT_EQ(line.find("]("), std::string::npos) << line; // no link or image
-        EXPECT_FALSE(line.starts_with("1.")) << line;         // no list made of user text
+        EXPECT_FALSE(line.starts_with("1.")) << line;          // no list made of user text
         EXPECT_FALSE(line.starts_with("> quote")) << line;
         EXPECT_FALSE(line.starts_with("    code")) << line;
         // Headings: only the writer's own ("# Report", "## Task 1: ...", "#### 1. blocking ...").
@@ -192,9 +193,9 @@ TEST(HostileText, JsonKeepsTextAsData) {
 TEST(HostileText, Utf8Policy) {
     EXPECT_EQ(sanitizeUtf8("ok \xc3\xa9"), "ok \xc3\xa9");
     EXPECT_EQ(sanitizeUtf8("\xff"), kReplacement);
-    EXPECT_EQ(sanitizeUtf8("\xe2\x82"), kReplacement);          // truncated sequence: one replacement
+    EXPECT_EQ(sanitizeUtf8("\xe2\x82"), kReplacement);     // truncated sequence: one replacement
     EXPECT_EQ(sanitizeUtf8("\xed\xa0\x80"), kReplacement); // surrogate: one replacement for the run
-    EXPECT_EQ(sanitizeUtf8("\xc0\xaf"), kReplacement);          // overlong
+    EXPECT_EQ(sanitizeUtf8("\xc0\xaf"), kReplacement);     // overlong
     EXPECT_EQ(sanitizeUtf8(std::string("a\0b", 3)), "a" + kReplacement + "b");
     EXPECT_EQ(csvCell("a,\"b\""), "\"a,\"\"b\"\"\"");
     EXPECT_EQ(markdownFence("a ```` b"), "`````");

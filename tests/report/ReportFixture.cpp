@@ -43,7 +43,8 @@ constexpr const char* kCuda = R"(__global__ void matmul(const float* a, const fl
 }
 )";
 
-constexpr const char* kTaskJson = R"({"format": 1, "title": "Tiled matmul", "description": "Matrix multiply in 128-row tiles.",
+constexpr const char* kTaskJson =
+    R"({"format": 1, "title": "Tiled matmul", "description": "Matrix multiply in 128-row tiles.",
  "kernel_file": "kernel.py", "kernel": "nki_matmul", "cuda_file": "kernel.cu", "cuda_kernel": "matmul",
  "args": [{"name": "lhsT", "shape": [128, 512], "dtype": "bfloat16"}, {"name": "rhs", "shape": [128, 512], "dtype": "bfloat16"}],
  "hardware": "trn1"})";
@@ -59,16 +60,19 @@ template <typename T> T must(Expected<T> e) {
 } // namespace
 
 void fillSampleReview(ReviewFile& file) {
-    const Task task = must(file.tasks().add("matmul_tiled", "Tiled matmul",
-                                            {{"task.json", "task_json", kTaskJson},
-                                             {"kernel.py", "nki", kKernel},
-                                             {"kernel.cu", "cuda", kCuda}}));
-    must(file.runs().add({0, task.id, "baseline", R"({"name":"trn1"})",
-                          R"({"total_time_ns": 48580.125, "instruction_count": 30, "engine_active_pct": {"tensor": 37.25,
+    const Task task = must(file.tasks().add(
+        "matmul_tiled", "Tiled matmul",
+        {{"task.json", "task_json", kTaskJson}, {"kernel.py", "nki", kKernel}, {"kernel.cu", "cuda", kCuda}}));
+    must(
+        file.runs().add({0,
+                         task.id,
+                         "baseline",
+                         R"({"name":"trn1"})",
+                         R"({"total_time_ns": 48580.125, "instruction_count": 30, "engine_active_pct": {"tensor": 37.25,
                               "vector": 12.5, "scalar": 3.0, "gpsimd": 0.0}, "dma_active_pct": 80.5, "dma_exposed_ns": 1200.0,
                               "dma_bytes": 1048576, "mfu_pct": 21.75, "hbm_bandwidth_utilization_pct": 44.125,
                               "sbuf_peak_bytes": 98304, "psum_peak_bytes": 2048, "flops": 67108864.0})",
-                          {}}));
+                         {}}));
     must(file.scores().set(task.id, "hw.partition_dim", 4, "alice"));
     must(file.scores().set(task.id, "num.accumulation", 1, "alice"));
     Annotation a;
@@ -111,7 +115,8 @@ Report sampleReport(ReviewFile& file) {
     BuildOptions options;
     options.generatedAt = "2026-01-01T00:00:00.000Z";
     options.wantRun = true;
-    options.simulate = [](const Task&, const std::vector<TaskFile>&) -> Expected<std::shared_ptr<const sim::SimResult>> {
+    options.simulate = [](const Task&,
+                          const std::vector<TaskFile>&) -> Expected<std::shared_ptr<const sim::SimResult>> {
         return std::shared_ptr<const sim::SimResult>(sim::makeSyntheticRun(30, 1000, 200));
     };
     ReportBuilder builder(file, options);
@@ -133,8 +138,9 @@ Report sampleReport(ReviewFile& file) {
 }
 
 Report hostileReport() {
-    const std::string evil = "<script>alert(1)</script> \"q\" 'a' & <img src=x onerror=alert(2)> "
-                             "[click](javascript:alert(3)) ![i](http://x/y.png) # head *em* _u_ | pipe \xff\xfe bad \xc3\x28";
+    const std::string evil =
+        "<script>alert(1)</script> \"q\" 'a' & <img src=x onerror=alert(2)> "
+        "[click](javascript:alert(3)) ![i](http://x/y.png) # head *em* _u_ | pipe \xff\xfe bad \xc3\x28";
     const std::string formula = "=cmd|' /C calc'!A0";
     Report r;
     r.title = "Report " + evil;
@@ -208,6 +214,8 @@ void expectGolden(const std::string& name, const std::string& actual) {
                   << "to accept it (actual output in " << actualPath << ")";
 }
 
-bool isValidUtf8(const std::string& s) { return kl::core::isValidUtf8(s); }
+bool isValidUtf8(const std::string& s) {
+    return kl::core::isValidUtf8(s);
+}
 
 } // namespace kl::core::report::test

@@ -85,7 +85,6 @@ TEST(Capacity, SbufExactlyFullFitsAndOneElementOverDoesNot) {
     }
 }
 
-
 // Two tiles that must be live together and need two bytes more than SBUF holds: never placed over capacity
 // (the big one, used last, is spilled and reloaded instead), whatever slack a placement might allow.
 TEST(Capacity, TwoTilesTwoBytesOverCapacityNeverShareSbuf) {

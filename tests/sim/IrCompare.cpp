@@ -10,7 +10,8 @@ namespace kl::test {
 namespace {
 
 bool sameDims(std::span<const sim::PatternDim> a, std::span<const sim::PatternDim> b) {
-    return std::ranges::equal(a, b, [](const auto& x, const auto& y) { return x.stride == y.stride && x.count == y.count; });
+    return std::ranges::equal(a, b,
+                              [](const auto& x, const auto& y) { return x.stride == y.stride && x.count == y.count; });
 }
 
 bool sameOperands(const sim::KernelIr& a, std::span<const sim::AccessPattern> x, const sim::KernelIr& b,
@@ -47,14 +48,16 @@ std::optional<std::string> headerDifference(const sim::KernelIr& a, const sim::K
         return "argument or diagnostic counts differ";
     }
     for (std::size_t i = 0; i < a.args.size(); ++i) {
-        if (a.args[i].name != b.args[i].name || a.args[i].shape != b.args[i].shape || a.args[i].dtype != b.args[i].dtype) {
+        if (a.args[i].name != b.args[i].name || a.args[i].shape != b.args[i].shape ||
+            a.args[i].dtype != b.args[i].dtype) {
             return fmt::format("argument {} differs", i);
         }
     }
     for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
         const auto& x = a.diagnostics[i];
         const auto& y = b.diagnostics[i];
-        if (x.severity != y.severity || x.message != y.message || x.loc.file != y.loc.file || x.loc.line != y.loc.line) {
+        if (x.severity != y.severity || x.message != y.message || x.loc.file != y.loc.file ||
+            x.loc.line != y.loc.line) {
             return fmt::format("diagnostic {} differs", i);
         }
     }

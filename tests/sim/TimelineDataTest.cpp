@@ -13,28 +13,38 @@ namespace {
 
 std::vector<TimelineData::Record> randomRecords(std::size_t count, std::uint32_t seed) {
     std::mt19937_64 rng(seed);
-    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
     std::vector<TimelineData::Record> out;
     for (std::size_t i = 0; i < count; ++i) {
         TimelineData::Record r;
         r.irId = pick(0, 50) == 0 ? static_cast<std::uint32_t>(pick(0, 1'000'000)) : static_cast<std::uint32_t>(i);
         // Mostly near each other, sometimes far apart (offsets beyond +-2^31 ps from the block base).
         r.mainStartPs = pick(0, 10) == 0 ? pick(0, std::int64_t{1} << 45) : pick(1'000'000, 1'100'000);
-        const std::int64_t duration = pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 40)
-                                                        : pick(0, 1'000'000);
+        const std::int64_t duration =
+            pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 40) : pick(0, 1'000'000);
         r.endPs = r.mainStartPs + duration;
-        r.lane = pick(0, 100) == 0 ? static_cast<std::uint16_t>(pick(255, 600)) : static_cast<std::uint16_t>(pick(0, 20));
+        r.lane =
+            pick(0, 100) == 0 ? static_cast<std::uint16_t>(pick(255, 600)) : static_cast<std::uint16_t>(pick(0, 20));
         r.op = static_cast<Op>(pick(0, 5));
-        r.loc = pick(0, 30) == 0 ? SourceLoc{} : SourceLoc{static_cast<std::uint32_t>(pick(0, 2)),
-                                                           static_cast<std::uint32_t>(pick(1, 400))};
+        r.loc = pick(0, 30) == 0
+                    ? SourceLoc{}
+                    : SourceLoc{static_cast<std::uint32_t>(pick(0, 2)), static_cast<std::uint32_t>(pick(1, 400))};
         r.cause = static_cast<WaitCause>(pick(0, static_cast<std::int64_t>(WaitCause::Count) - 1));
         if (i > 0 && pick(0, 2) == 0) {
-            r.waitOn = pick(0, 10) == 0 ? 0u : static_cast<std::uint32_t>(i - static_cast<std::size_t>(pick(1, std::min<std::int64_t>(static_cast<std::int64_t>(i), 70'000))));
+            r.waitOn = pick(0, 10) == 0
+                           ? 0u
+                           : static_cast<std::uint32_t>(
+                                 i - static_cast<std::size_t>(
+                                         pick(1, std::min<std::int64_t>(static_cast<std::int64_t>(i), 70'000))));
         }
         r.stallPs = pick(0, 20) == 0 ? pick(std::int64_t{1} << 40, std::int64_t{1} << 50) : pick(0, 5'000'000'000);
         if (pick(0, 3) == 0) {
-            r.lsStartPs = r.mainStartPs - (pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 36) : pick(0, 5000));
-            r.lsEndPs = r.lsStartPs + (pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 36) : pick(0, 5000));
+            r.lsStartPs =
+                r.mainStartPs - (pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 36) : pick(0, 5000));
+            r.lsEndPs =
+                r.lsStartPs + (pick(0, 20) == 0 ? pick(std::int64_t{1} << 32, std::int64_t{1} << 36) : pick(0, 5000));
         }
         out.push_back(r);
     }

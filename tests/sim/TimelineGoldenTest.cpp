@@ -71,8 +71,8 @@ TEST_P(TimelineGolden, MatchesExpectedText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, TimelineGolden,
-                         ::testing::Values("vector_add_legacy", "vector_add_nki", "softmax", "rmsnorm",
-                                           "transpose_2d", "attention_fused"),
+                         ::testing::Values("vector_add_legacy", "vector_add_nki", "softmax", "rmsnorm", "transpose_2d",
+                                           "attention_fused"),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 } // namespace

@@ -32,15 +32,15 @@ TEST(CudaLinkComments, TrailingCommentLinksItsOwnLine) {
 }
 
 TEST(CudaLinkComments, OwnLineCommentCoversTheNextBlock) {
-    const std::string src = "def k():\n"         // 1
-                            "    # cuda: 25-34\n" // 2
-                            "\n"                  // 3
-                            "    for k in nl.affine_range(4):\n" // 4
+    const std::string src = "def k():\n"                           // 1
+                            "    # cuda: 25-34\n"                  // 2
+                            "\n"                                   // 3
+                            "    for k in nl.affine_range(4):\n"   // 4
                             "        a = nl.load(x)  # cuda: 26\n" // 5
-                            "\n"                                  // 6
-                            "        b = f(a,\n"                  // 7
-                            "              c)\n"                  // 8
-                            "    y = 2\n";                        // 9
+                            "\n"                                   // 6
+                            "        b = f(a,\n"                   // 7
+                            "              c)\n"                   // 8
+                            "    y = 2\n";                         // 9
     const auto parsed = parseCudaLinkComments(src, 40);
     ASSERT_EQ(parsed.links.size(), 2U);
     EXPECT_EQ(parsed.links[0].nkiFirst, 4);
@@ -72,15 +72,12 @@ TEST_P(MalformedComment, IsAWarningAndTheRestStillParses) {
     EXPECT_EQ(parsed.links[0].nkiFirst, 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(CudaLinkComments, MalformedComment,
-                         testing::Values(Malformed{"# cuda: twelve", "not a CUDA line"},
-                                         Malformed{"# cuda:", "not a CUDA line"},
-                                         Malformed{"# cuda: 3-", "not a CUDA line"},
-                                         Malformed{"# cuda: 1-2-3", "not a CUDA line"},
-                                         Malformed{"# cuda: 9-3", "reversed"},
-                                         Malformed{"# cuda: 15-25", "outside the CUDA file"},
-                                         Malformed{"# cuda: 0", "outside the CUDA file"},
-                                         Malformed{"# cuda: 99", "outside the CUDA file"}));
+INSTANTIATE_TEST_SUITE_P(
+    CudaLinkComments, MalformedComment,
+    testing::Values(Malformed{"# cuda: twelve", "not a CUDA line"}, Malformed{"# cuda:", "not a CUDA line"},
+                    Malformed{"# cuda: 3-", "not a CUDA line"}, Malformed{"# cuda: 1-2-3", "not a CUDA line"},
+                    Malformed{"# cuda: 9-3", "reversed"}, Malformed{"# cuda: 15-25", "outside the CUDA file"},
+                    Malformed{"# cuda: 0", "outside the CUDA file"}, Malformed{"# cuda: 99", "outside the CUDA file"}));
 
 TEST(CudaLinkComments, HashInsideAStringIsNotAComment) {
     const auto parsed = parseCudaLinkComments("s = '# cuda: 3'\nt = \"#\"  # cuda: 4\n", 10);

@@ -52,7 +52,8 @@ TEST(LinkSet, AddAndRemoveUndoRedoInMemory) {
 
 TEST(LinkSet, NarrowestLinkWinsAndDismissedAreHidden) {
     LinkSet set;
-    set.reset({link(1, 30, 1, 40), link(5, 6, 10, 11), link(7, 7, 12, 12, LinkOrigin::Suggestion, LinkState::Rejected)});
+    set.reset(
+        {link(1, 30, 1, 40), link(5, 6, 10, 11), link(7, 7, 12, 12, LinkOrigin::Suggestion, LinkState::Rejected)});
     EXPECT_EQ(set.atNkiLine(10)->link.cudaFirst, 5);
     EXPECT_EQ(set.atNkiLine(20)->link.cudaFirst, 1);
     EXPECT_EQ(set.atNkiLine(12)->link.cudaFirst, 1); // the dismissed suggestion does not count

@@ -72,7 +72,8 @@ TEST(LinkSuggester, SharedTilesGoToSbufAndAccumulatorsToPsum) {
 
 TEST(LinkSuggester, SyncthreadsHasNoCounterpartWithoutABarrier) {
     const auto s = LinkSuggester::suggest(kCuda, kNki);
-    EXPECT_TRUE(std::none_of(s.begin(), s.end(), [](const auto& x) { return x.link.cudaFirst == 6 || x.link.cudaFirst == 9; }));
+    EXPECT_TRUE(
+        std::none_of(s.begin(), s.end(), [](const auto& x) { return x.link.cudaFirst == 6 || x.link.cudaFirst == 9; }));
 }
 
 TEST(LinkSuggester, IdenticalNamesPair) {

@@ -73,7 +73,8 @@ TEST(Lesson, MissingFieldsAreNamed) {
         {R"("cuda_counterpart": "C",)", "", "cuda_counterpart is missing"},
         {R"("title": "two", "text": "x",)", R"("title": "two",)", "steps[1].text is missing"},
         {R"("anchors": {"task": "softmax"}, "compare")", R"("compare")", "steps[1].anchors is missing"},
-        {R"("anchors": {"task": "softmax"}, "compare")", R"("anchors": {}, "compare")", "steps[1].anchors.task is missing"},
+        {R"("anchors": {"task": "softmax"}, "compare")", R"("anchors": {}, "compare")",
+         "steps[1].anchors.task is missing"},
     };
     for (const Case& c : cases) {
         auto lesson = load(replaced(kGood, c.from, c.to));
@@ -134,8 +135,11 @@ TEST(Lesson, BrokenFileOnDiskIsReportedWithItsPath) {
 }
 
 TEST(LessonText, LiveNumbersAndMarkupAreRenderedSafely) {
-    const LessonNumbers numbers{{"a.total_us", 51800.0}, {"b.total_us", 523.44}, {"speedup", 3.4},
-                                {"delta_pct.total_us", -17.06}, {"a.active_pct.tensor", 47.25}};
+    const LessonNumbers numbers{{"a.total_us", 51800.0},
+                                {"b.total_us", 523.44},
+                                {"speedup", 3.4},
+                                {"delta_pct.total_us", -17.06},
+                                {"a.active_pct.tensor", 47.25}};
     const std::string html = renderLessonHtml(
         "A took {a.total_us}, B {b.total_us} ({delta_pct.total_us}, {speedup}); TensorE {a.active_pct.tensor}.\n\n"
         "- **bold** and `code` <script>\n- {b.dma_exposed_us}",

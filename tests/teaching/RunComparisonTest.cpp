@@ -48,7 +48,8 @@ TEST(RunComparison, DeltasEqualTheRunsOwnSummaries) {
     EXPECT_DOUBLE_EQ(total->b, static_cast<double>(sb.totalPs) / 1e6);
     EXPECT_NEAR(total->delta(), static_cast<double>(sb.totalPs - sa.totalPs) / 1e6, 1e-9);
     EXPECT_NEAR(*total->deltaPct(),
-                100.0 * (static_cast<double>(sb.totalPs) - static_cast<double>(sa.totalPs)) / static_cast<double>(sa.totalPs),
+                100.0 * (static_cast<double>(sb.totalPs) - static_cast<double>(sa.totalPs)) /
+                    static_cast<double>(sa.totalPs),
                 1e-9);
     const auto* vector = c.find("active_pct.vector");
     ASSERT_NE(vector, nullptr);

@@ -22,7 +22,9 @@
 
 namespace {
 
-QString example(const char* name) { return QString::fromStdString((kl::core::examplesDir() / name).string()); }
+QString example(const char* name) {
+    return QString::fromStdString((kl::core::examplesDir() / name).string());
+}
 
 bool waitFor(const std::function<bool()>& done, int seconds) {
     QElapsedTimer timer;
@@ -66,10 +68,12 @@ int main(int argc, char** argv) {
         QSignalSpy shown(&controller, &kl::app::TeachingController::lessonStepShown);
         controller.lessonPanel()->selectLesson(args[2].toInt());
         controller.lessonPanel()->goToStep(args[3].toInt());
-        if (!waitFor([&] {
-                return !shown.isEmpty() && shown.last().at(1).toInt() == args[3].toInt() &&
-                       shown.last().at(0).toInt() == args[2].toInt();
-            }, 300)) {
+        if (!waitFor(
+                [&] {
+                    return !shown.isEmpty() && shown.last().at(1).toInt() == args[3].toInt() &&
+                           shown.last().at(0).toInt() == args[2].toInt();
+                },
+                300)) {
             std::fprintf(stderr, "lesson step did not arrive\n");
             return 1;
         }

@@ -57,8 +57,10 @@ private slots:
         CompareView view;
         view.resize(1200, 800);
         view.show();
-        CompareSide a{kl::sim::makeSyntheticRun(400), QStringLiteral("long"), QStringLiteral("a.py"), QStringLiteral("x = 1\n")};
-        CompareSide b{kl::sim::makeSyntheticRun(50), QStringLiteral("short"), QStringLiteral("b.py"), QStringLiteral("y = 2\n")};
+        CompareSide a{kl::sim::makeSyntheticRun(400), QStringLiteral("long"), QStringLiteral("a.py"),
+                      QStringLiteral("x = 1\n")};
+        CompareSide b{kl::sim::makeSyntheticRun(50), QStringLiteral("short"), QStringLiteral("b.py"),
+                      QStringLiteral("y = 2\n")};
         view.setRuns(a, b);
         QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto* ta = view.timelineA();
@@ -92,7 +94,8 @@ private slots:
         QSignalSpy whatIfs(&panel, &LessonPanel::whatIfRequested);
         QSignalSpy lines(&panel, &LessonPanel::sourceLinesRequested);
         panel.setLessons({makeLesson("first", 3), makeLesson("second", 2)});
-        QAbstractItemModelTester tester(panel.stepList()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(panel.stepList()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(steps.count(), 1);
         QCOMPARE(steps.last().at(1).toInt(), 0);
         QCOMPARE(tasks.last().at(0).toString(), QStringLiteral("softmax"));

@@ -23,8 +23,7 @@ sim::KernelIr oneLoad(std::int64_t free) {
     return t.load();
 }
 
-template <typename Result>
-double endNs(const Result& r) {
+template <typename Result> double endNs(const Result& r) {
     const auto& tl = r.timeline;
     if constexpr (requires { tl.endPs(0); }) {
         return static_cast<double>(tl.endPs(0)) / 1000.0;

@@ -128,8 +128,8 @@ TEST(AgreementReport, AdjudicationSetsTheAgreedGradeApartFromTheReviewersOwn) {
     auto report = computeAgreement(team);
     ASSERT_EQ(report->disagreements.size(), 1u);
     EXPECT_EQ(report->disagreements[0].agreed, 0);
-    EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 0, "", "lead")); // a reason is required
-    EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 7, "x", "lead"));  // outside the scale
+    EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 0, "", "lead"));  // a reason is required
+    EXPECT_FALSE(team.team().adjudicate(task, "fidelity.semantics", 7, "x", "lead")); // outside the scale
 }
 
 TEST(AgreementReport, AnAdjudicationIsUndoneAndRedoneExactly) {
@@ -183,13 +183,12 @@ TEST(AnnotationOverlap, MatchesOneToOneByBestOverlapAndReportsPrecisionAndRecall
         return a;
     };
     const std::vector<Annotation> notes{
-        at(1, "ana", Anchor::timeRange(0, 99)),     // overlaps bo's first (IoU 0.5)
-        at(1, "ana", Anchor::nkiLines(10, 12)),     // bo flagged lines 11-11 and the CUDA lines 10-12
-        at(1, "ana", Anchor::instruction(4)),       // nobody else
-        at(1, "bo", Anchor::timeRange(50, 149)),
-        at(1, "bo", Anchor::nkiLines(11, 11)),
-        at(1, "bo", Anchor::cudaLines(10, 12)),     // another source: never the same place as NKI lines
-        at(2, "bo", Anchor::nkiLines(10, 12)),      // another task: never matches task 1
+        at(1, "ana", Anchor::timeRange(0, 99)), // overlaps bo's first (IoU 0.5)
+        at(1, "ana", Anchor::nkiLines(10, 12)), // bo flagged lines 11-11 and the CUDA lines 10-12
+        at(1, "ana", Anchor::instruction(4)),   // nobody else
+        at(1, "bo", Anchor::timeRange(50, 149)), at(1, "bo", Anchor::nkiLines(11, 11)),
+        at(1, "bo", Anchor::cudaLines(10, 12)), // another source: never the same place as NKI lines
+        at(2, "bo", Anchor::nkiLines(10, 12)),  // another task: never matches task 1
     };
     EXPECT_DOUBLE_EQ(anchorOverlap(notes[0].anchor, notes[3].anchor), 50.0 / 150.0);
     EXPECT_DOUBLE_EQ(anchorOverlap(notes[1].anchor, notes[5].anchor), 0.0);

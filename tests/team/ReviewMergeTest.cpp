@@ -38,7 +38,8 @@ struct ThreeReviewers {
             auto a = file.annotations().create(note(t0, Anchor::nkiLines(10, 14), who, std::string("flag by ") + who));
             EXPECT_TRUE(a);
             EXPECT_TRUE(file.annotations().addReply(a->id, who, "my own reply"));
-            EXPECT_TRUE(file.tasks().setStatus(t0, std::string(who) == "bo" ? TaskStatus::InProgress : TaskStatus::Done));
+            EXPECT_TRUE(
+                file.tasks().setStatus(t0, std::string(who) == "bo" ? TaskStatus::InProgress : TaskStatus::Done));
         }
     }
 };

@@ -42,9 +42,11 @@ TEST(TeamCli, MergeAgreementAndAdjudicateFromTheCommandLine) {
         auto file = test::reviewerFile(dir.file(name), "first", 1);
         ASSERT_TRUE(file.scores().set(test::taskId(file, 0), "fidelity.semantics", value, who));
     }
-    const CliRun merged = cli(dir.file("a.klreview") + " merge " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
+    const CliRun merged =
+        cli(dir.file("a.klreview") + " merge " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
     EXPECT_NE(merged.status, 0) << "the subcommand comes first";
-    const CliRun ok = cli("merge " + dir.file("a.klreview") + " " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
+    const CliRun ok =
+        cli("merge " + dir.file("a.klreview") + " " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
     ASSERT_EQ(ok.status, 0) << ok.output;
     EXPECT_NE(ok.output.find("1 tasks"), std::string::npos) << ok.output;
 
@@ -59,15 +61,20 @@ TEST(TeamCli, MergeAgreementAndAdjudicateFromTheCommandLine) {
     EXPECT_EQ(j["items"][0]["n_reviewers"], 2);
     EXPECT_EQ(j["disagreements"].size(), 1u);
 
-    EXPECT_EQ(cli("adjudicate " + dir.file("t.klreview") + " --task 1 --item fidelity.semantics --value 9 "
-                  "--reason x").status, 1);
+    EXPECT_EQ(cli("adjudicate " + dir.file("t.klreview") +
+                  " --task 1 --item fidelity.semantics --value 9 "
+                  "--reason x")
+                  .status,
+              1);
     EXPECT_EQ(cli("adjudicate " + dir.file("t.klreview") + " --task 1 --item fidelity.semantics").status, 2);
-    const CliRun decided = cli("adjudicate " + dir.file("t.klreview") +
-                            " --task 1 --item fidelity.semantics --value 0 --reason 'tail unmasked' --adjudicator lead");
+    const CliRun decided =
+        cli("adjudicate " + dir.file("t.klreview") +
+            " --task 1 --item fidelity.semantics --value 0 --reason 'tail unmasked' --adjudicator lead");
     ASSERT_EQ(decided.status, 0) << decided.output;
     EXPECT_NE(cli("agreement " + dir.file("t.klreview")).output.find("agreed 0"), std::string::npos);
 
-    const CliRun refused = cli("merge " + dir.file("a.klreview") + " " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
+    const CliRun refused =
+        cli("merge " + dir.file("a.klreview") + " " + dir.file("b.klreview") + " -o " + dir.file("t.klreview"));
     EXPECT_EQ(refused.status, 1);
     EXPECT_NE(refused.output.find("already exists"), std::string::npos) << refused.output;
 }

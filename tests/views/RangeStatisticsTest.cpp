@@ -49,7 +49,8 @@ TEST(RangeStatistics, WholeRunMatchesLaneTotals) {
     const auto run = kl::sim::makeSyntheticRun(100);
     const auto stats = kl::core::computeRangeStatistics(*run, 0, run->summary.totalPs);
     const double total = static_cast<double>(run->summary.totalPs);
-    EXPECT_DOUBLE_EQ(stats.computeActivePct[2], 100.0 * static_cast<double>(busyOn(*run, 2, 0, run->summary.totalPs)) / total);
+    EXPECT_DOUBLE_EQ(stats.computeActivePct[2],
+                     100.0 * static_cast<double>(busyOn(*run, 2, 0, run->summary.totalPs)) / total);
     EXPECT_EQ(stats.instructions, 100u);
 }
 

@@ -19,8 +19,8 @@ class ReviewPanesLayoutTest : public QObject {
 
 private slots:
     void rubricItemNamesGetTheWidthAndNothingScrollsSideways() {
-        auto rubric = kl::core::RubricLoader::loadFile(
-            (kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
+        auto rubric =
+            kl::core::RubricLoader::loadFile((kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
         QVERIFY(rubric.has_value());
         kl::views::ScorecardPane pane;
         pane.resize(320, 700);

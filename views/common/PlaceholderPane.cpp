@@ -5,8 +5,7 @@
 
 namespace kl::views {
 
-PlaceholderPane::PlaceholderPane(const QString& title, const QString& explanation, QWidget* parent)
-    : QWidget(parent) {
+PlaceholderPane::PlaceholderPane(const QString& title, const QString& explanation, QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(1);
     auto* heading = m_title = new QLabel(title, this);
@@ -24,10 +23,16 @@ PlaceholderPane::PlaceholderPane(const QString& title, const QString& explanatio
     layout->addStretch(2);
 }
 
-void PlaceholderPane::setTitle(const QString& title) { m_title->setText(title); }
+void PlaceholderPane::setTitle(const QString& title) {
+    m_title->setText(title);
+}
 
-void PlaceholderPane::setExplanation(const QString& explanation) { m_explanation->setText(explanation); }
+void PlaceholderPane::setExplanation(const QString& explanation) {
+    m_explanation->setText(explanation);
+}
 
-QString PlaceholderPane::explanation() const { return m_explanation->text(); }
+QString PlaceholderPane::explanation() const {
+    return m_explanation->text();
+}
 
 } // namespace kl::views

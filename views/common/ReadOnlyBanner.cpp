@@ -42,6 +42,8 @@ void ReadOnlyBanner::setReason(const QString& reason) {
     show();
 }
 
-QString ReadOnlyBanner::text() const { return m_text->text(); }
+QString ReadOnlyBanner::text() const {
+    return m_text->text();
+}
 
 } // namespace kl::views

@@ -63,8 +63,8 @@ void StartPage::setExamples(const QList<Entry>& examples) {
         item->setData(Qt::AccessibleTextRole, e.title);
         item->setToolTip(e.path);
         // A rich-text label shows the title in bold over its description.
-        auto* label = new QLabel(QStringLiteral("<b>%1</b><br><span>%2</span>")
-                                     .arg(e.title.toHtmlEscaped(), e.description.toHtmlEscaped()));
+        auto* label = new QLabel(
+            QStringLiteral("<b>%1</b><br><span>%2</span>").arg(e.title.toHtmlEscaped(), e.description.toHtmlEscaped()));
         label->setWordWrap(true);
         label->setContentsMargins(6, 4, 6, 4);
         label->setAttribute(Qt::WA_TransparentForMouseEvents);

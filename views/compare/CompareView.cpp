@@ -20,8 +20,7 @@ namespace {
 
 /// TimelineData is moving from public arrays to packed storage behind accessors; these helpers read and
 /// extend either form.
-template <typename Timeline>
-sim::TimePs endOf(const Timeline& tl, std::size_t i) {
+template <typename Timeline> sim::TimePs endOf(const Timeline& tl, std::size_t i) {
     if constexpr (requires { tl.endPs(i); }) {
         return tl.endPs(i);
     } else {
@@ -29,8 +28,7 @@ sim::TimePs endOf(const Timeline& tl, std::size_t i) {
     }
 }
 
-template <typename Timeline>
-void appendEndMark(Timeline& tl, sim::TimePs end) {
+template <typename Timeline> void appendEndMark(Timeline& tl, sim::TimePs end) {
     if constexpr (requires { typename Timeline::Record; }) {
         typename Timeline::Record mark;
         mark.irId = static_cast<std::uint32_t>(tl.size());
@@ -84,7 +82,8 @@ QLabel* sideLabel(const QString& tag, const QColor& colour) {
 
 QString durationText(sim::TimePs ps) {
     const double us = static_cast<double>(ps) / 1e6;
-    return us >= 1000 ? QStringLiteral("%1 ms").arg(us / 1000.0, 0, 'f', 2) : QStringLiteral("%1 us").arg(us, 0, 'f', 1);
+    return us >= 1000 ? QStringLiteral("%1 ms").arg(us / 1000.0, 0, 'f', 2)
+                      : QStringLiteral("%1 us").arg(us, 0, 'f', 1);
 }
 
 } // namespace

@@ -42,7 +42,9 @@ int ComparisonModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_comparison.rows().size());
 }
 
-int ComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ComparisonModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) {
@@ -95,8 +97,14 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     }
     switch (section) {
     case Figure: return tr("Figure");
-    case A: return m_comparison.labelA().empty() ? tr("A") : QStringLiteral("A: %1").arg(QString::fromStdString(m_comparison.labelA()));
-    case B: return m_comparison.labelB().empty() ? tr("B") : QStringLiteral("B: %1").arg(QString::fromStdString(m_comparison.labelB()));
+    case A:
+        return m_comparison.labelA().empty()
+                   ? tr("A")
+                   : QStringLiteral("A: %1").arg(QString::fromStdString(m_comparison.labelA()));
+    case B:
+        return m_comparison.labelB().empty()
+                   ? tr("B")
+                   : QStringLiteral("B: %1").arg(QString::fromStdString(m_comparison.labelB()));
     case Delta: return tr("Delta");
     case DeltaPct: return tr("Delta %");
     default: return {};

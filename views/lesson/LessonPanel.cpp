@@ -26,8 +26,8 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     m_text = new QTextBrowser;
     m_text->setObjectName(QStringLiteral("lessonText"));
     m_text->setOpenExternalLinks(false);
-    m_text->document()->setDefaultStyleSheet(
-        QStringLiteral("code { background: rgba(127, 127, 127, 50); } p { margin-bottom: 6px; } h3 { margin-top: 0; }"));
+    m_text->document()->setDefaultStyleSheet(QStringLiteral(
+        "code { background: rgba(127, 127, 127, 50); } p { margin-bottom: 6px; } h3 { margin-top: 0; }"));
     m_previous = new QPushButton(tr("< Previous"));
     m_next = new QPushButton(tr("Next >"));
     m_previous->setToolTip(tr("Previous step (Page Up, Alt+Left)"));
@@ -193,7 +193,9 @@ void LessonPanel::setNumbers(const core::LessonNumbers& numbers) {
     render();
 }
 
-void LessonPanel::setStatus(const QString& text) { m_status->setText(text); }
+void LessonPanel::setStatus(const QString& text) {
+    m_status->setText(text);
+}
 
 void LessonPanel::render() {
     const core::LessonStep* s = step();

@@ -16,9 +16,11 @@
 namespace kl::views {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 constexpr core::Severity kSeverities[] = {core::Severity::Blocking, core::Severity::Major, core::Severity::Minor,
-                                         core::Severity::Nit, core::Severity::Praise};
+                                          core::Severity::Nit, core::Severity::Praise};
 } // namespace
 
 AnnotationEditor::AnnotationEditor(const core::Rubric& rubric, core::Annotation annotation, QWidget* parent)
@@ -97,7 +99,8 @@ core::Annotation AnnotationEditor::annotation() const {
     core::Annotation a = m_annotation;
     a.rubricItem = m_item->currentData().toString().toStdString();
     a.severity = static_cast<core::Severity>(m_severity->currentData().toInt());
-    a.score = m_score->isEnabled() && m_score->value() > m_score->minimum() ? std::optional(m_score->value()) : std::nullopt;
+    a.score =
+        m_score->isEnabled() && m_score->value() > m_score->minimum() ? std::optional(m_score->value()) : std::nullopt;
     a.text = m_text->toPlainText().toStdString();
     a.resolved = m_resolved->isChecked();
     return a;

@@ -5,7 +5,9 @@
 namespace kl::views {
 
 namespace {
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 } // namespace
 
 AnnotationListModel::AnnotationListModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -17,7 +19,8 @@ void AnnotationListModel::setAnnotations(std::vector<core::Annotation> annotatio
 }
 
 const core::Annotation* AnnotationListModel::annotationAt(int row) const {
-    return row >= 0 && row < static_cast<int>(m_annotations.size()) ? &m_annotations[static_cast<std::size_t>(row)] : nullptr;
+    return row >= 0 && row < static_cast<int>(m_annotations.size()) ? &m_annotations[static_cast<std::size_t>(row)]
+                                                                    : nullptr;
 }
 
 int AnnotationListModel::rowOfId(std::int64_t id) const {
@@ -33,15 +36,23 @@ int AnnotationListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_annotations.size());
 }
 
-int AnnotationListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int AnnotationListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString AnnotationListModel::anchorText(const core::Anchor& a) {
     switch (a.kind) {
     case core::AnchorKind::TimeRange:
-        return tr("time %1-%2 us").arg(static_cast<double>(a.t0Ns) / 1000.0, 0, 'f', 2).arg(static_cast<double>(a.t1Ns) / 1000.0, 0, 'f', 2);
+        return tr("time %1-%2 us")
+            .arg(static_cast<double>(a.t0Ns) / 1000.0, 0, 'f', 2)
+            .arg(static_cast<double>(a.t1Ns) / 1000.0, 0, 'f', 2);
     case core::AnchorKind::Instruction: return tr("instruction #%1").arg(a.instructionId);
-    case core::AnchorKind::NkiLines: return a.firstLine == a.lastLine ? tr("NKI line %1").arg(a.firstLine) : tr("NKI lines %1-%2").arg(a.firstLine).arg(a.lastLine);
-    case core::AnchorKind::CudaLines: return a.firstLine == a.lastLine ? tr("CUDA line %1").arg(a.firstLine) : tr("CUDA lines %1-%2").arg(a.firstLine).arg(a.lastLine);
+    case core::AnchorKind::NkiLines:
+        return a.firstLine == a.lastLine ? tr("NKI line %1").arg(a.firstLine)
+                                         : tr("NKI lines %1-%2").arg(a.firstLine).arg(a.lastLine);
+    case core::AnchorKind::CudaLines:
+        return a.firstLine == a.lastLine ? tr("CUDA line %1").arg(a.firstLine)
+                                         : tr("CUDA lines %1-%2").arg(a.firstLine).arg(a.lastLine);
     }
     return {};
 }

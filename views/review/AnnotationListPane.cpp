@@ -84,13 +84,20 @@ AnnotationListPane::AnnotationListPane(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_author, 1, 1);
     layout->addWidget(m_table, 2, 0, 1, 2);
 
-    connect(m_item, &QComboBox::currentIndexChanged, this, [this] { m_filter->setItemFilter(m_item->currentData().toString()); });
-    connect(m_severity, &QComboBox::currentIndexChanged, this, [this] { m_filter->setSeverityFilter(m_severity->currentData().toString()); });
-    connect(m_status, &QComboBox::currentIndexChanged, this, [this] { m_filter->setStatusFilter(m_status->currentData().toString()); });
-    connect(m_author, &QComboBox::currentIndexChanged, this, [this] { m_filter->setAuthorFilter(m_author->currentData().toString()); });
-    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { emit annotationActivated(idAt(index.row())); });
-    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { emit annotationActivated(idAt(index.row())); });
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { emit editRequested(idAt(index.row())); });
+    connect(m_item, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setItemFilter(m_item->currentData().toString()); });
+    connect(m_severity, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setSeverityFilter(m_severity->currentData().toString()); });
+    connect(m_status, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setStatusFilter(m_status->currentData().toString()); });
+    connect(m_author, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setAuthorFilter(m_author->currentData().toString()); });
+    connect(m_table, &QTableView::activated, this,
+            [this](const QModelIndex& index) { emit annotationActivated(idAt(index.row())); });
+    connect(m_table, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { emit annotationActivated(idAt(index.row())); });
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { emit editRequested(idAt(index.row())); });
     connect(m_table, &QWidget::customContextMenuRequested, this, &AnnotationListPane::showContextMenu);
 }
 
@@ -145,8 +152,12 @@ std::int64_t AnnotationListPane::step(int direction) {
     return id;
 }
 
-std::int64_t AnnotationListPane::next() { return step(1); }
-std::int64_t AnnotationListPane::previous() { return step(-1); }
+std::int64_t AnnotationListPane::next() {
+    return step(1);
+}
+std::int64_t AnnotationListPane::previous() {
+    return step(-1);
+}
 
 void AnnotationListPane::showContextMenu(const QPoint& pos) {
     const QModelIndex index = m_table->indexAt(pos);

@@ -12,7 +12,9 @@ namespace kl::views {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 constexpr int kItemIdRole = Qt::UserRole + 1;
 
 const core::ItemScore* findScore(const std::optional<core::Scorecard>& card, const std::string& id) {
@@ -72,7 +74,9 @@ void ScorecardPane::setScorecard(const std::optional<core::Scorecard>& card) {
     rebuild();
 }
 
-QString ScorecardPane::resultText() const { return m_result->text(); }
+QString ScorecardPane::resultText() const {
+    return m_result->text();
+}
 
 void ScorecardPane::rebuild() {
     const QString current = m_tree->currentItem() ? m_tree->currentItem()->data(0, kItemIdRole).toString() : QString();
@@ -83,7 +87,7 @@ void ScorecardPane::rebuild() {
     }
     const auto& card = *m_card;
     const QString overall = card.overall ? QString::number(*card.overall, 'f', 2) : tr("n/a");
-    const QString colour = card.result == core::ScorecardResult::Pass ? QStringLiteral("#27ae60")
+    const QString colour = card.result == core::ScorecardResult::Pass   ? QStringLiteral("#27ae60")
                            : card.result == core::ScorecardResult::Fail ? QStringLiteral("#d63031")
                                                                         : QStringLiteral("#e67e22");
     QString text = tr("<b style='color:%1'>%2</b> &nbsp; overall %3 / 5 &nbsp; %4 of %5 items unscored")
@@ -119,7 +123,8 @@ void ScorecardPane::rebuild() {
             box->setToolTip(box->currentText());
             row->setToolTip(0, q(item.title));
             const QString id = q(item.id);
-            connect(box, &QComboBox::activated, this, [this, box, id] { emit scoreChosen(id, box->currentData().toInt()); });
+            connect(box, &QComboBox::activated, this,
+                    [this, box, id] { emit scoreChosen(id, box->currentData().toInt()); });
             m_tree->setItemWidget(row, 1, box);
             if (score && score->annotationCount > 0) { // the count rides with the name: no column to spare
                 row->setText(0, tr("%1 (%n annotation(s))", nullptr, score->annotationCount).arg(q(item.title)));
@@ -138,12 +143,14 @@ void ScorecardPane::showGuidance() {
         m_guidance->clear();
         return;
     }
-    const core::RubricItem* item = m_rubric->findItem(m_tree->currentItem()->data(0, kItemIdRole).toString().toStdString());
+    const core::RubricItem* item =
+        m_rubric->findItem(m_tree->currentItem()->data(0, kItemIdRole).toString().toStdString());
     if (item == nullptr) {
         m_guidance->clear();
         return;
     }
-    QString html = QStringLiteral("<b>%1</b><p>%2</p><ul>").arg(q(item->title).toHtmlEscaped(), q(item->guidance).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b><p>%2</p><ul>").arg(q(item->title).toHtmlEscaped(), q(item->guidance).toHtmlEscaped());
     for (int v = item->scale.minValue(); v <= item->scale.maxValue(); ++v) {
         html += QStringLiteral("<li>%1</li>").arg(q(item->scale.describe(v)).toHtmlEscaped());
     }

@@ -35,7 +35,9 @@ int HotLinesModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int HotLinesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int HotLinesModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
@@ -51,8 +53,7 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
         case TimeColumn: return QStringLiteral("%1 us").arg(static_cast<double>(row.timePs) / 1e6, 0, 'f', 2);
         case ShareColumn: return QStringLiteral("%1%").arg(100.0 * row.share, 0, 'f', 1);
         case CountColumn: return row.instructions;
-        case CodeColumn:
-            return row.line >= 1 && row.line <= m_text.size() ? m_text[row.line - 1].trimmed() : QString();
+        case CodeColumn: return row.line >= 1 && row.line <= m_text.size() ? m_text[row.line - 1].trimmed() : QString();
         default: break;
         }
     }
@@ -117,8 +118,9 @@ void HotLinesModel::sort(int column, Qt::SortOrder order) {
     }
     sortRows();
     for (qsizetype i = 0; i < before.size(); ++i) {
-        const auto it = std::find_if(m_rows.begin(), m_rows.end(),
-                                     [&](const core::LineCost& c) { return c.line == oldLines[static_cast<std::size_t>(i)]; });
+        const auto it = std::find_if(m_rows.begin(), m_rows.end(), [&](const core::LineCost& c) {
+            return c.line == oldLines[static_cast<std::size_t>(i)];
+        });
         changePersistentIndex(before[i], index(static_cast<int>(it - m_rows.begin()), before[i].column()));
     }
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);

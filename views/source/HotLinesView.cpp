@@ -34,14 +34,14 @@ HotLinesView::HotLinesView(QWidget* parent) : QWidget(parent) {
     m_tree->header()->setSectionResizeMode(HotLinesModel::CodeColumn, QHeaderView::Stretch);
     layout->addWidget(m_summary);
     layout->addWidget(m_tree, 1);
-    connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex& index) {
-        emit lineActivated(index.data(HotLinesModel::LineRole).toInt());
-    });
-    connect(m_tree, &QTreeView::clicked, this, [this](const QModelIndex& index) {
-        emit lineActivated(index.data(HotLinesModel::LineRole).toInt());
-    });
+    connect(m_tree, &QTreeView::activated, this,
+            [this](const QModelIndex& index) { emit lineActivated(index.data(HotLinesModel::LineRole).toInt()); });
+    connect(m_tree, &QTreeView::clicked, this,
+            [this](const QModelIndex& index) { emit lineActivated(index.data(HotLinesModel::LineRole).toInt()); });
 }
 
-void HotLinesView::setSummary(const QString& text) { m_summary->setText(text); }
+void HotLinesView::setSummary(const QString& text) {
+    m_summary->setText(text);
+}
 
 } // namespace kl::views

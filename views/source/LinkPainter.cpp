@@ -8,14 +8,16 @@ namespace kl::views {
 
 QColor LinkPainter::paletteColour(int index) {
     // Light tints that keep syntax colours readable on top of them.
-    static const QColor kPalette[kPaletteSize] = {
-        QColor(198, 232, 198), QColor(200, 220, 250), QColor(250, 214, 214), QColor(238, 222, 250),
-        QColor(250, 236, 196), QColor(196, 236, 236), QColor(250, 214, 240), QColor(222, 238, 196),
-        QColor(214, 214, 250), QColor(250, 226, 208), QColor(208, 240, 220)};
+    static const QColor kPalette[kPaletteSize] = {QColor(198, 232, 198), QColor(200, 220, 250), QColor(250, 214, 214),
+                                                  QColor(238, 222, 250), QColor(250, 236, 196), QColor(196, 236, 236),
+                                                  QColor(250, 214, 240), QColor(222, 238, 196), QColor(214, 214, 250),
+                                                  QColor(250, 226, 208), QColor(208, 240, 220)};
     return kPalette[((index % kPaletteSize) + kPaletteSize) % kPaletteSize];
 }
 
-QColor LinkPainter::suggestionColour() { return QColor(226, 226, 226); }
+QColor LinkPainter::suggestionColour() {
+    return QColor(226, 226, 226);
+}
 
 void LinkPainter::paint(const core::LinkSet& set) {
     auto entries = set.visible();

@@ -56,8 +56,7 @@ QColor AgreementPane::reviewerColour(int index) {
 }
 
 AgreementPane::AgreementPane(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel),
-      m_items(makeTable({tr("Item"), tr("α"), tr("κ"), tr("Agree")})),
+    : QWidget(parent), m_summary(new QLabel), m_items(makeTable({tr("Item"), tr("α"), tr("κ"), tr("Agree")})),
       m_disputes(makeTable({tr("Task and item"), tr("Scores"), tr("Agreed")})),
       m_detail(makeTable({tr("Reviewer"), tr("Score"), tr("What they wrote on this item")})), m_value(new QSpinBox),
       m_reason(new QLineEdit), m_agree(new QPushButton(tr("Set Agreed Grade"))),
@@ -145,9 +144,9 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
                             const core::Rubric* rubric) {
     auto key = [this](int row) {
         const QTableWidgetItem* item = m_disputes->item(row, 0);
-        return item == nullptr ? QString()
-                               : item->data(Qt::UserRole + 1).toString() + QLatin1Char('|') +
-                                     item->data(Qt::UserRole).toString();
+        return item == nullptr
+                   ? QString()
+                   : item->data(Qt::UserRole + 1).toString() + QLatin1Char('|') + item->data(Qt::UserRole).toString();
     };
     const QString keepItem = m_disputes->currentRow() >= 0 ? key(m_disputes->currentRow()) : QString();
     m_report = report;
@@ -212,8 +211,11 @@ void AgreementPane::fillItems(const core::team::AgreementReport& report) {
         name->setData(Qt::UserRole, QString::fromLatin1(core::team::levelName(a.level)));
         m_items->setItem(row, 0, name);
         m_items->setItem(row, 1, cell(figure(a.alpha), notes.isEmpty() ? tr("Krippendorff's alpha") : notes));
-        m_items->setItem(row, 2, cell(figure(a.kappa), a.kappaMethod.empty() ? (notes.isEmpty() ? tr("no kappa") : notes)
-                                                                              : tr("%1's kappa").arg(a.kappaMethod == "cohen" ? tr("Cohen") : tr("Fleiss"))));
+        m_items->setItem(
+            row, 2,
+            cell(figure(a.kappa), a.kappaMethod.empty()
+                                      ? (notes.isEmpty() ? tr("no kappa") : notes)
+                                      : tr("%1's kappa").arg(a.kappaMethod == "cohen" ? tr("Cohen") : tr("Fleiss"))));
         m_items->setItem(row, 3, cell(figure(a.percentAgreement), tr("share of agreeing pairs of scores")));
     };
     for (const auto& a : report.items) {
@@ -234,13 +236,16 @@ void AgreementPane::fillDisputes() {
         for (const auto& [who, value] : d.scores) {
             scores << QStringLiteral("%1 %2").arg(q(who)).arg(value);
         }
-        auto* task = cell(q(d.taskTitle) + QLatin1Char('\n') + q(d.item),
-                          tr("%1\n%2\nspread %3 % of the scale").arg(q(d.taskTitle), q(d.item)).arg(qRound(d.spread * 100)));
+        auto* task =
+            cell(q(d.taskTitle) + QLatin1Char('\n') + q(d.item),
+                 tr("%1\n%2\nspread %3 % of the scale").arg(q(d.taskTitle), q(d.item)).arg(qRound(d.spread * 100)));
         task->setData(Qt::UserRole, QString::number(d.taskId));
         task->setData(Qt::UserRole + 1, q(d.item));
         m_disputes->setItem(row, 0, task);
         m_disputes->setItem(row, 1, cell(scores.join(QStringLiteral("\n"))));
-        m_disputes->setItem(row, 2, cell(d.agreed ? QString::number(*d.agreed) : tr("-"), d.agreed ? tr("agreed grade") : tr("not agreed yet")));
+        m_disputes->setItem(row, 2,
+                            cell(d.agreed ? QString::number(*d.agreed) : tr("-"),
+                                 d.agreed ? tr("agreed grade") : tr("not agreed yet")));
     }
     m_disputes->resizeRowsToContents();
     m_detail->setRowCount(0);
@@ -265,7 +270,8 @@ void AgreementPane::showDispute(int row) {
         m_detail->insertRow(r);
         m_detail->setItem(r, 0, cell(q(who)));
         m_detail->setItem(r, 1, cell(QString::number(value)));
-        m_detail->setItem(r, 2, cell(said.isEmpty() ? tr("(no annotation on this item)") : said.join(QStringLiteral("\n"))));
+        m_detail->setItem(r, 2,
+                          cell(said.isEmpty() ? tr("(no annotation on this item)") : said.join(QStringLiteral("\n"))));
     }
     m_detail->resizeRowsToContents();
     if (m_rubric != nullptr) {

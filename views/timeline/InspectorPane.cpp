@@ -8,9 +8,15 @@ namespace kl::views {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped(); }
-QString t(sim::TimePs ps) { return QString::fromStdString(formatTime(ps)); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped();
+}
+QString t(sim::TimePs ps) {
+    return QString::fromStdString(formatTime(ps));
+}
 /// An instant shown precisely enough that two instants `span` apart read differently.
 QString t(sim::TimePs ps, sim::TimePs span) {
     return QString::fromStdString(formatTimeFor(ps, span));
@@ -23,7 +29,9 @@ QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='padding-right:10px'><b>%1</b></td><td>%2</td></tr>").arg(key, value);
 }
 
-QString memoryLabel(sim::Memory memory) { return q(sim::memoryName(memory)).toUpper(); }
+QString memoryLabel(sim::Memory memory) {
+    return q(sim::memoryName(memory)).toUpper();
+}
 
 QString dtypeLabel(sim::DType dtype) {
     using D = sim::DType;
@@ -84,9 +92,11 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
         for (auto d : buffer.shape) {
             shape << QString::number(d);
         }
-        const QString region = buffer.memory == sim::Memory::Hbm
-                                   ? tr("%1 elements").arg(perPartition)
-                                   : tr("partitions %1-%2 x %3 elements").arg(ap.partStart).arg(ap.partStart + ap.partCount - 1).arg(perPartition);
+        const QString region = buffer.memory == sim::Memory::Hbm ? tr("%1 elements").arg(perPartition)
+                                                                 : tr("partitions %1-%2 x %3 elements")
+                                                                       .arg(ap.partStart)
+                                                                       .arg(ap.partStart + ap.partCount - 1)
+                                                                       .arg(perPartition);
         html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7</li>")
                     .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory),
                          shape.join(QLatin1Char('x')), dtypeLabel(buffer.dtype), region,
@@ -118,7 +128,9 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     }
     QString waited = q(sim::waitCauseName(tl.cause(index)));
     if (tl.waitOn(index) < tl.size()) {
-        waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>").arg(tl.waitOn(index)).arg(q(sim::opName(tl.op(tl.waitOn(index)))));
+        waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>")
+                      .arg(tl.waitOn(index))
+                      .arg(q(sim::opName(tl.op(tl.waitOn(index)))));
     }
     if (tl.stallPs(index) > 0) {
         waited += tr(" for %1").arg(t(tl.stallPs(index)));

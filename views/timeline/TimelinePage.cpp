@@ -85,7 +85,8 @@ QWidget* TimelinePage::buildFindBar() {
     auto* layout = new QHBoxLayout(m_findBar);
     layout->setContentsMargins(4, 2, 4, 2);
     m_findField = new QLineEdit;
-    m_findField->setPlaceholderText(tr("Find instructions: an operation (matmul, dma, activation) or source lines (41, 30-35)"));
+    m_findField->setPlaceholderText(
+        tr("Find instructions: an operation (matmul, dma, activation) or source lines (41, 30-35)"));
     m_findField->setClearButtonEnabled(true);
     m_findCount = new QLabel;
     auto* previous = new QToolButton;
@@ -104,9 +105,8 @@ QWidget* TimelinePage::buildFindBar() {
     layout->addWidget(close);
     m_findBar->hide();
     connect(m_findField, &QLineEdit::textChanged, this, &TimelinePage::find);
-    connect(m_findField, &QLineEdit::returnPressed, this, [this] {
-        findNext(QApplication::keyboardModifiers() & Qt::ShiftModifier ? -1 : 1);
-    });
+    connect(m_findField, &QLineEdit::returnPressed, this,
+            [this] { findNext(QApplication::keyboardModifiers() & Qt::ShiftModifier ? -1 : 1); });
     connect(previous, &QToolButton::clicked, this, [this] { findNext(-1); });
     connect(next, &QToolButton::clicked, this, [this] { findNext(1); });
     connect(close, &QToolButton::clicked, this, &TimelinePage::closeFindBar);
@@ -134,7 +134,8 @@ void TimelinePage::find(const QString& query) {
     if (query.trimmed().isEmpty()) {
         m_findCount->clear();
     } else {
-        m_findCount->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, static_cast<int>(m_matches.size())));
+        m_findCount->setText(m_matches.empty() ? tr("no match")
+                                               : tr("%n match(es)", nullptr, static_cast<int>(m_matches.size())));
     }
 }
 

@@ -14,13 +14,14 @@ constexpr std::uint16_t kLsLane = static_cast<std::uint16_t>(Lane::LoadStationar
 
 TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_result(std::move(result)) {
     const auto& tl = m_result->timeline;
-    const std::uint16_t laneCount = static_cast<std::uint16_t>(std::max<std::uint32_t>(m_result->laneCount, sim::kComputeLanes));
+    const std::uint16_t laneCount =
+        static_cast<std::uint16_t>(std::max<std::uint32_t>(m_result->laneCount, sim::kComputeLanes));
     std::vector<Row> byLane(laneCount);
     for (std::uint16_t lane = 0; lane < laneCount; ++lane) {
         byLane[lane].name = sim::laneName(lane);
         byLane[lane].lane = lane;
-        byLane[lane].kind = lane == kLsLane ? Kind::LoadStationary
-                                            : (lane >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
+        byLane[lane].kind =
+            lane == kLsLane ? Kind::LoadStationary : (lane >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
         Row& row = byLane[tl.lane(i)];

@@ -99,9 +99,9 @@ private:
     static constexpr std::uint32_t kSummaryRow = UINT32_MAX;
     [[nodiscard]] const Row* rowData(std::size_t row) const;
 
-    std::vector<Row> m_allRows;      ///< LS, MM, Vector, Scalar, GpSimd (when used), then each used DMA queue
+    std::vector<Row> m_allRows;           ///< LS, MM, Vector, Scalar, GpSimd (when used), then each used DMA queue
     std::vector<std::uint32_t> m_visible; ///< shown rows: indices into m_allRows, or kSummaryRow for all DMA
-    std::vector<TimePs> m_dmaBusyStart; ///< union of all DMA queues' busy intervals, for the summary row
+    std::vector<TimePs> m_dmaBusyStart;   ///< union of all DMA queues' busy intervals, for the summary row
     std::vector<TimePs> m_dmaBusyEnd;
     std::vector<TimePs> m_dmaBusyPrefix;
     bool m_dmaExpanded = true;

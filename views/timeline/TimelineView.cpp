@@ -64,7 +64,9 @@ void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
     fit();
 }
 
-double TimelineView::plotWidth() const { return std::max(1, width() - kLabelWidth); }
+double TimelineView::plotWidth() const {
+    return std::max(1, width() - kLabelWidth);
+}
 
 double TimelineView::xOf(TimePs t) const {
     return kLabelWidth + static_cast<double>(t - m_t0) * plotWidth() / static_cast<double>(m_t1 - m_t0);
@@ -528,7 +530,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if (m_drag == Drag::Pan) {
         const double dx = event->pos().x() - m_pressPos.x();
-        const auto delta = static_cast<TimePs>(std::llround(dx * static_cast<double>(m_pressT1 - m_pressT0) / plotWidth()));
+        const auto delta =
+            static_cast<TimePs>(std::llround(dx * static_cast<double>(m_pressT1 - m_pressT0) / plotWidth()));
         setVisibleRange(m_pressT0 - delta, m_pressT1 - delta);
     } else if (m_drag == Drag::Select && std::abs(event->pos().x() - m_pressPos.x()) >= kDragThresholdPx) {
         const TimePs a = timeAt(m_pressPos.x());
@@ -548,8 +551,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     if (event->pos().x() < kLabelWidth) {
         const auto row = rowAt(event->pos().y());
-        if (row && m_rows && (m_rows->rowKind(*row) == TimelineRows::Kind::DmaQueue ||
-                              m_rows->rowKind(*row) == TimelineRows::Kind::DmaSummary)) {
+        if (row && m_rows &&
+            (m_rows->rowKind(*row) == TimelineRows::Kind::DmaQueue ||
+             m_rows->rowKind(*row) == TimelineRows::Kind::DmaSummary)) {
             m_rows->setDmaExpanded(!m_rows->dmaExpanded());
             updateGeometry();
             rebuildMarks();

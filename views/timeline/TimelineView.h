@@ -15,8 +15,8 @@ namespace kl::views {
 struct AnnotationBand {
     TimePs startPs = 0;
     TimePs endPs = 0;
-    int number = 0;   ///< as in the annotation list
-    QColor colour;    ///< by severity
+    int number = 0; ///< as in the annotation list
+    QColor colour;  ///< by severity
     qint64 id = 0;
 };
 
@@ -133,8 +133,8 @@ private:
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
-    std::vector<FlowArrow> m_flows;          ///< arrows of the selected instruction
-    std::vector<bool> m_highlighted;         ///< empty: nothing dimmed
+    std::vector<FlowArrow> m_flows;  ///< arrows of the selected instruction
+    std::vector<bool> m_highlighted; ///< empty: nothing dimmed
     enum class Drag { None, Select, Pan } m_drag = Drag::None;
     QPoint m_pressPos;
     TimePs m_pressT0 = 0;

@@ -188,7 +188,9 @@ QString WhatIfPanel::statusText() const {
     return doc.toPlainText();
 }
 
-void WhatIfPanel::showBusy() { m_status->setText(tr("Re-simulating with the changed profile...")); }
+void WhatIfPanel::showBusy() {
+    m_status->setText(tr("Re-simulating with the changed profile..."));
+}
 
 void WhatIfPanel::showError(const QString& message) {
     m_status->setText(tr("<span style='color:#b02424'>%1</span>").arg(message.toHtmlEscaped()));
@@ -196,9 +198,10 @@ void WhatIfPanel::showError(const QString& message) {
 
 void WhatIfPanel::showResult(std::shared_ptr<const sim::SimResult> result, double milliseconds) {
     m_result = std::move(result);
-    m_status->setText(tr("Re-simulated in %1 ms: %2")
-                          .arg(milliseconds, 0, 'f', 0)
-                          .arg(QString::fromStdString(core::describeOverrides(m_profile, overrides())).toHtmlEscaped()));
+    m_status->setText(
+        tr("Re-simulated in %1 ms: %2")
+            .arg(milliseconds, 0, 'f', 0)
+            .arg(QString::fromStdString(core::describeOverrides(m_profile, overrides())).toHtmlEscaped()));
     fillTable(m_result.get());
 }
 
@@ -208,7 +211,8 @@ void WhatIfPanel::fillTable(const sim::SimResult* whatIf) {
         auto text = [&](double v) { return fig.isTime ? timeText(v) : QStringLiteral("%1%").arg(v, 0, 'f', 1); };
         auto set = [&](int column, const QString& s, const QColor& colour = {}) {
             auto* item = new QTableWidgetItem(s);
-            item->setTextAlignment(column == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
+            item->setTextAlignment(column == 0 ? (Qt::AlignLeft | Qt::AlignVCenter)
+                                               : (Qt::AlignRight | Qt::AlignVCenter));
             if (colour.isValid()) {
                 item->setForeground(colour);
             }
@@ -227,7 +231,9 @@ void WhatIfPanel::fillTable(const sim::SimResult* whatIf) {
         const double d = v - base;
         QString delta = (d > 0 ? QStringLiteral("+") : QString()) + text(d);
         if (fig.isTime && base > 0) {
-            delta += QStringLiteral(" (%1%2%)").arg(d > 0 ? QStringLiteral("+") : QString()).arg(100.0 * d / base, 0, 'f', 1);
+            delta += QStringLiteral(" (%1%2%)")
+                         .arg(d > 0 ? QStringLiteral("+") : QString())
+                         .arg(100.0 * d / base, 0, 'f', 1);
         }
         QColor colour;
         if (fig.isTime && std::abs(d) > 1e-9) {
