@@ -270,6 +270,11 @@ class BadInputs(unittest.TestCase):
         self.assertEqual((r.error["code"], r.error["file"], r.error["line"]), ("kernel_error", "mm_ref.py", 10))
         self.assertIn("NameError", r.error["message"])
 
+    def test_endless_reference_times_out_with_a_hint_about_value_execution(self):
+        r, _, _ = numerics("mm_fp32_acc.py", *self.ARGS, "--reference", "mm_ref.py:endless", "--timeout", "3")
+        self.assertEqual((r.error["code"], r.error["file"]), ("timeout", "mm_ref.py"))
+        self.assertIn("value execution did not finish", r.error["hint"])
+
     def test_reference_shape_differs(self):
         r, _, _ = numerics("mm_fp32_acc.py", *self.ARGS, "--reference", "mm_ref.py:wrong_shape")
         self.assertEqual(r.error["code"], "invalid_argument")

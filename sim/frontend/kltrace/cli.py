@@ -291,19 +291,28 @@ def _numerics(flags, spec, kernel_name):
         raise TraceError("unsupported", "value execution (--numerics) needs NumPy, which this Python lacks",
                          "install python3-numpy (Debian) for the interpreter KernelLens runs")
     from .numerics import run
+    _phase[0] = "numerics"
     opts = numerics_fields.options(flags, spec)
     doc = run.run(spec, opts, kernel_name, T.files[0] if T.files else os.path.basename(spec.kernel_file))
     sys.stderr.write(f"kltrace: numerics: {doc['instructions']} instructions on values in {doc['value_ms']:.0f} ms\n")
     return run.render(doc) if not flags.pretty else json.dumps(json.loads(run.render(doc)), indent=1)
 
 
+# What the run is doing when the alarm fires, so the hint names it (tracing, or value execution and the
+# reference in --numerics mode).
+_phase = ["tracing"]
+
+
 def _on_timeout(timeout_s, workdir):
     def handler(frame):
         file, line = T.where(frame)
         at = f" at {file}:{line}" if file else ""
-        emit_error(TraceError("timeout", f"timed out after {timeout_s:g} s{at}",
-                              "the kernel did not finish tracing: look for an endless loop or a huge trip count",
-                              file=file, line=line))
+        if _phase[0] == "tracing":
+            hint = "the kernel did not finish tracing: look for an endless loop or a huge trip count"
+        else:
+            hint = ("value execution did not finish: the kernel's values or the reference function ran too long; "
+                    "give smaller shapes in task.json numerics.args or look for an endless loop in the reference")
+        emit_error(TraceError("timeout", f"timed out after {timeout_s:g} s{at}", hint, file=file, line=line))
         workdir.leave()
         os._exit(2)  # not an exception: the kernel could swallow one
     return handler
