@@ -7,8 +7,9 @@ built from a small set of statements and expressions, and says what the run-time
 
 - no branches, loops, `try`, `with`, `assert`, `del`, `global`, comprehensions, lambdas, comparisons,
   boolean operators or conditional expressions (control flow could then follow the loop variable);
-- arithmetic only `+`, `-` and `*`, and `*` never with the loop variable on both sides (so every integer
-  the body computes is affine in the loop variable: three traced iterations then fix it);
+- arithmetic on values derived from the loop variable only `+`, `-` and `*`, and `*` never with such values
+  on both sides (so every integer the body computes is affine in the loop variable: three traced
+  iterations then fix it); other operators only on values that are the same in every iteration;
 - attribute stores are not allowed; subscript stores and subscripts indexed by a value derived from the
   loop variable must be on names that hold front-end tensors (checked at run time: `tensor_names`);
 - a name the body reads before assigning it is carried from one iteration to the next: it must stay the
@@ -186,10 +187,10 @@ class _Body:
                 taint |= self.expr(k.value)
             return True if taint else False
         if isinstance(e, ast.BinOp):
-            if not isinstance(e.op, _ARITH):
-                raise _Reject()
             left = self.expr(e.left)
             right = self.expr(e.right)
+            if not isinstance(e.op, _ARITH) and (left or right):
+                raise _Reject()  # `k // 4`, `k % 2`, ...: not affine (`M // TILE` alone is the same every time)
             if left and right and isinstance(e.op, ast.Mult):
                 raise _Reject()  # not affine in the loop variable
             return left or right

@@ -33,7 +33,8 @@ from .views import INDIRECT_SEEN, Tensor, _pending
 
 WARMUP = 4
 # The checks of one loop cost about as much as a dozen plain iterations: shorter loops are traced plainly.
-MIN_TRIPS = 16
+# KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
+MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
@@ -234,6 +235,38 @@ class _Replicator:
         self.static = d3[0]
         self.base = d3[1]
         self.step = step
+        return self._last_in_bounds()
+
+    def _last_in_bounds(self):
+        """Whether every operand that moves stays inside its buffer in the last iteration. The last iteration
+        runs before the ones between, so an access it makes out of bounds would be reported with its own
+        indices where plain tracing reports an earlier iteration's: such loops are traced plainly. (An
+        access that leaves an inner dimension but stays inside the buffer is not caught here.)"""
+        a, _ = self.marks[WARMUP - 1]
+        e, _ = self.ends[WARMUP - 1]
+        m = len(self.r) - WARMUP
+        step = self.step
+        k = 0
+        for ins in T.instrs[a:e]:
+            for ap in ins.dst + ins.src:
+                dp, do = step[k], step[k + 1]
+                k += 2
+                if dp == 0 and do == 0:
+                    continue
+                b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
+                span = 0
+                for st, c in pat:
+                    span += (c - 1) * st
+                if off < 0 or p0 < -1:
+                    return False
+                if b.memory == "hbm":
+                    n = 1
+                    for d in b.shape:
+                        n *= d
+                    if off + span >= n:
+                        return False
+                elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
+                    return False
         return True
 
     def _describe(self, i, last=False):
