@@ -28,7 +28,8 @@ import sys
 from operator import attrgetter
 
 from .loopcheck import loop_shape
-from .tracer import T, Buffer, Instr
+from .replay import write_iterations
+from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
 WARMUP = 4
@@ -41,7 +42,7 @@ WATCHED = 1
 _FRONTEND = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
 assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
-                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update _new_buffer"
+                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
@@ -381,6 +382,7 @@ class _Replicator:
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
+        """Write iterations 4..n-2 from iteration 3 and put them before the last one's records."""
         t = T
         a, c = self.marks[WARMUP]
         last_instrs = t.instrs[a:]
@@ -390,62 +392,12 @@ class _Replicator:
         ta, tc = self.marks[WARMUP - 1]
         te, td = self.ends[WARMUP - 1]
         tmpl = t.instrs[ta:te]
-        slots = self.buf_slots[WARMUP - 1]
         producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
-        recipes = self._recipes(tmpl, self.fresh[WARMUP - 1])
-        prefix = tuple(t.iters[:self.depth])
         r = self.r
-        instrs_out = t.instrs
-        bufs_out = t.buffers
-        for j in range(WARMUP, len(r) - 1):
-            m = j - (WARMUP - 1)
-            bufs = [_new_buffer(s) for s in slots]
-            it = prefix + (r[j],)
-            new = []
-            for ins, dsts, srcs in recipes:
-                new.append(Instr(ins.op, ins.engine, _operands(dsts, m, bufs), _operands(srcs, m, bufs), ins.elements,
-                                 ins.nbytes, ins.attrs, ins.loc, it, ins.pid, ins.ranges))
-            for b, p in zip(bufs, producers):
-                if p is not None:
-                    b.producer = new[p] if type(p) is int else p
-            bufs_out.extend(bufs)
-            instrs_out.extend(new)
-        instrs_out.extend(last_instrs)
-        bufs_out.extend(last_bufs)
-
-    def _recipes(self, tmpl, fresh_index):
-        """Per template instruction: (instruction, dst recipes, src recipes); a recipe is an AP that does not
-        move, or (buffer or index of a new buffer, p0, p0 step, pcount, offset, offset step, pattern, dtype)."""
-        step = self.step
-        out = []
-        k = 0
-        for ins in tmpl:
-            lists = []
-            for aps in (ins.dst, ins.src):
-                rec = []
-                for ap in aps:
-                    dp, do = step[k], step[k + 1]
-                    k += 2
-                    b = ap[0]
-                    f = fresh_index.get(id(b))
-                    if f is None and dp == 0 and do == 0:
-                        rec.append(ap)
-                    else:
-                        rec.append((b if f is None else f, ap[1], dp, ap[2], ap[3], do, ap[4], ap[5]))
-                lists.append(rec)
-            out.append((ins, lists[0], lists[1]))
-        return out
-
-
-def _operands(recipes, m, bufs):
-    out = []
-    for rec in recipes:
-        if len(rec) == 6:
-            out.append(rec)
-        else:
-            b, p0, dp, pc, off, do, pat, dt = rec
-            out.append((bufs[b] if type(b) is int else b, p0 + m * dp, pc, off + m * do, pat, dt))
-    return out
+        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step,
+                         tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)], t.instrs, t.buffers)
+        t.instrs.extend(last_instrs)
+        t.buffers.extend(last_bufs)
 
 
 def _producer_ref(p, tmpl):
@@ -473,20 +425,6 @@ def _buffer_slots(b):
     if rap is not None:
         out[-1] = (rap[0][1:], rap[1])
     return tuple(out)
-
-
-def _new_buffer(slots):
-    """A buffer with the given _buffer_slots (producer left None, id -1)."""
-    b = _new(Buffer)
-    (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.zeroed, mm_keys, b.temp, b.pinned,
-     b.dropped, b.producer, b.kind, b.rdims, rap) = slots
-    b.mm_keys = None if mm_keys is None else set(mm_keys)
-    b.rap = None if rap is None else ((b,) + rap[0], rap[1])
-    b.id = -1
-    return b
-
-
-_new = object.__new__
 
 
 def _restore(obj, names, slots):
