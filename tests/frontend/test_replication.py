@@ -115,6 +115,12 @@ class Adversarial(Agreement):
         for key in ("code", "file", "line", "hint"):
             self.assertEqual(plain.error[key], rep.error[key])
 
+    def test_loop_in_a_helper_generator(self):
+        plain, rep = both("--kernel-file", ADV, "--kernel", "helper_generator", "--arg", "a=2560x64:float32")
+        self.assertEqual((plain.rc, rep.rc), (0, 0), plain.stdout + rep.stdout + plain.stderr + rep.stderr)
+        self.assertEqual(rep.ir["files"], ["adversarial.py"])  # the helper's file is not listed (as plainly)
+        self.assertTrue(plain.text == rep.text)
+
     def test_switch_turns_it_off(self):
         r = run("--kernel-file", ADV, "--kernel", "plain_affine", "--arg", "a=2560x64:float32", "--no-replicate",
                 env={"KL_TRACE_REPLICATE": "1"})

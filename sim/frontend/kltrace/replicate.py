@@ -54,12 +54,22 @@ def iterate(r, depth, frame):
     when this loop is not a candidate."""
     if len(r) < MIN_TRIPS or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
         return None
-    if T.file_id(frame.f_code.co_filename) < 0:
+    if not _kernel_file(frame.f_code.co_filename):
         return None  # a loop inside the front end itself (fori_loop) or a library
     shape = loop_shape(frame)
     if shape is None:
         return None
     return _run(_Replicator(frame, shape, r, depth), r, depth)
+
+
+def _kernel_file(filename):
+    """T.file_id(filename) >= 0 without registering the file: `files` must list only what plain tracing lists,
+    in its order."""
+    fid = T._file_ids.get(filename)
+    if fid is not None:
+        return fid >= 0
+    kd = T.kernel_dir
+    return bool(kd) and filename.startswith(kd) and filename.endswith(".py")
 
 
 def _run(rep, r, depth):
