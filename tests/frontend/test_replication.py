@@ -115,6 +115,10 @@ class Adversarial(Agreement):
         for key in ("code", "file", "line", "hint"):
             self.assertEqual(plain.error[key], rep.error[key])
 
+    def test_exception_caught_around_the_loop(self):
+        loops, _, _ = self.kernel("caught_overrun", rows=256)
+        self.assertEqual(loops, 0)
+
     def test_loop_in_a_helper_generator(self):
         plain, rep = both("--kernel-file", ADV, "--kernel", "helper_generator", "--arg", "a=2560x64:float32")
         self.assertEqual((plain.rc, rep.rc), (0, 0), plain.stdout + rep.stdout + plain.stderr + rep.stderr)

@@ -21,8 +21,11 @@ only) and it has at least MIN_TRIPS iterations. Then:
 
 An exception raised by the out-of-order last iteration ends the trace as it would have in plain tracing,
 although plain tracing may have met it in an earlier iteration (the same statement; index values in the
-message may differ). KL_TRACE_REPLICATE=0 (or the CLI's --no-replicate) turns replication off.
+message may differ; an access past the buffer's end is foreseen and such loops are traced plainly). A loop
+that a `try` or `with` encloses, in its frame or a caller's, is traced plainly: a handled exception would
+otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's --no-replicate) turns replication off.
 """
+import dis
 import os
 import sys
 from operator import attrgetter
@@ -57,9 +60,32 @@ def iterate(r, depth, frame):
     if not _kernel_file(frame.f_code.co_filename):
         return None  # a loop inside the front end itself (fori_loop) or a library
     shape = loop_shape(frame)
-    if shape is None:
+    if shape is None or _may_be_caught(frame):
         return None
     return _run(_Replicator(frame, shape, r, depth), r, depth)
+
+
+def _may_be_caught(frame):
+    """Whether an exception leaving the loop could be handled by a `try` (or `with`) around it in this frame or a
+    caller's: the out-of-order last iteration could then raise where plain tracing would have recorded the
+    iterations before the failing one and carried on."""
+    f = frame
+    stop = T.stop_code
+    while f is not None and f.f_code is not stop and f.f_code.co_filename != _RUNNER:
+        code = f.f_code
+        spans = _handlers.get(code)
+        if spans is None:
+            spans = _handlers[code] = tuple((e.start, e.end) for e in dis._parse_exception_table(code))
+        lasti = f.f_lasti
+        for start, end in spans:
+            if start <= lasti < end:
+                return True
+        f = f.f_back
+    return False
+
+
+_handlers = {}  # code -> (start, end) byte offsets its exception handlers cover
+_RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner.py")
 
 
 def _kernel_file(filename):

@@ -227,3 +227,18 @@ def helper_generator(a):
         x = nl.load(a[s:s + 128, :])
         nl.store(out[s:s + 128, :], value=x)
     return out
+
+
+@nki.jit
+def caught_overrun(a):
+    """The kernel catches the error of a late iteration and carries on: the iterations before it stay."""
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    try:
+        for k in nl.affine_range(20):
+            x = nl.load(a[0:128, k * 4:k * 4 + 8])
+            nl.store(out[0:128, 0:8], value=x)
+    except Exception:
+        pass
+    y = nl.load(a[0:128, 0:64])
+    nl.store(out, value=y)
+    return out
