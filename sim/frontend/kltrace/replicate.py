@@ -155,6 +155,7 @@ class _Replicator:
         self.depth = depth
         self.active = True
         self.bad = False
+        self.local = None
         self.marks = []      # (instruction start, buffer start) per iteration, then of the last one
         self.ends = []       # (instruction end, buffer end) per iteration
         self.carried0 = None
@@ -177,12 +178,13 @@ class _Replicator:
 
     def give_up(self):
         self.active = False
-        self.frame = None
+        self.frame = self.local = None
         self.fresh = self.states = self.buf_slots = None
 
     # ------------------------------------------------------------------ per iteration
     def begin(self, i):
         if i == 0:
+            self._sync()
             self.carried0 = tuple(self._lookup(n) for n in self.shape.carried)
             if any(v is _MISSING for v in self.carried0):  # not `in`: `==` on a tensor records an op
                 self.give_up()
@@ -191,6 +193,7 @@ class _Replicator:
     def end(self, i):
         if not self.active:
             return
+        self._sync()
         if self.bad or not self._names_ok():
             self.give_up()
             return
@@ -204,8 +207,12 @@ class _Replicator:
         self.buf_slots.append([_buffer_slots(b) for b in bufs] if i else None)
         self.states.append(self._state(i) if i else None)
 
+    def _sync(self):
+        """Read the loop frame's variables once per check (f_locals rebuilds its dict on every access)."""
+        self.local = self.frame.f_locals
+
     def _lookup(self, name, local=None):
-        v = (local if local is not None else self.frame.f_locals).get(name, _MISSING)
+        v = (local if local is not None else self.local).get(name, _MISSING)
         if v is _MISSING:
             v = self.frame.f_globals.get(name, _MISSING)
         return v
@@ -215,7 +222,7 @@ class _Replicator:
         subscripted names hold tensors, and no `t[...] = nl.load(...)` is half done."""
         if _pending[0] is not None:
             return False
-        local = self.frame.f_locals
+        local = self.local
         for name, was in zip(self.shape.carried, self.carried0):
             if self._lookup(name, local) is not was:
                 return False
@@ -357,6 +364,7 @@ class _Replicator:
     # ------------------------------------------------------------------ the last iteration
     def begin_last(self):
         t = T
+        self._sync()
         self.marks.append((len(t.instrs), len(t.buffers)))
         self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                       set(t.stand_ins), INDIRECT_SEEN[0])
@@ -368,6 +376,7 @@ class _Replicator:
         self.saved_tensors = [(v, _tensor_slots(v), v.checks) for v in self._tensors()]
 
     def finish_last(self):
+        self._sync()
         if self.bad or not self._names_ok():
             return False
         last = WARMUP
