@@ -12,7 +12,7 @@ from .tracer import T
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
-         "[--max-processes N] [--format json|binary] [--pretty] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
+         "[--max-processes N] [--format json|binary] [--pretty] [--no-replicate] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
          "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
          "[--tolerance STANDARD] [--rtol X] [--atol Y] [--rounding nearest|stochastic]]")
 
@@ -46,6 +46,8 @@ def parse_flags(argv):
     p.add_argument("--format", choices=("json", "binary"), default="json",
                    help="the IR as JSON (an export) or in its compact binary form (what KernelLens reads)")
     p.add_argument("--numerics", action="store_true", help="execute on values; write the numerics document")
+    p.add_argument("--no-replicate", action="store_true",
+                   help="trace every loop iteration (no loop replication; the IR is the same either way)")
     p.add_argument("--reference")
     p.add_argument("--cuda-numerics")
     p.add_argument("--inputs")
@@ -351,6 +353,8 @@ def main(argv=None):
         sandbox.set_limits(flags.timeout, flags.memory_mb, flags.max_processes)
         sandbox.arm_alarm(flags.timeout, _on_timeout(flags.timeout, workdir))
         T.values = flags.numerics
+        if flags.no_replicate:
+            T.replicate = False
         text = trace(spec)
         if flags.numerics:
             text = _numerics(flags, spec, text)
@@ -360,8 +364,11 @@ def main(argv=None):
         size = write_output(flags, text)
         if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
+            from .replicate import STATS
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
-                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}\n")
+                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}; replicated "
+                             f"{STATS['loops']} loops ({STATS['iterations']} iterations), "
+                             f"{STATS['rolled_back']} rolled back\n")
             sys.stderr.flush()
         if _NONCE is not None:
             _report({"done": {"bytes": size}})

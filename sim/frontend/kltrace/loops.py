@@ -1,6 +1,11 @@
 """Loop helpers and SPMD queries. Loops really iterate: the IR is the unrolled dynamic trace."""
+import sys
+
+from . import replicate
 from .errors import unsupported
 from .tracer import T
+
+_REPLICABLE = frozenset(("range", "affine_range", "sequential_range", "static_range"))
 
 
 class TracedRange:
@@ -16,10 +21,17 @@ class TracedRange:
         self.kind = kind
 
     def __iter__(self):
+        if T.replicator is not None:
+            T.replicator.abort()  # a loop in the body of a loop being replicated: that one runs plainly
         depth = T.push_loop()
         iters = T.iters
         t = T
         try:
+            if self.kind in _REPLICABLE:
+                values = replicate.iterate(self.r, depth, sys._getframe(1))
+                if values is not None:
+                    yield from values
+                    return
             for v in self.r:
                 iters[depth] = v  # T.set_iter(depth, v), inlined: this runs once per iteration
                 t.iter_tuple = tuple(iters)

@@ -70,6 +70,12 @@ class Instr:
         self.ranges = ranges
 
 
+def replicate_default():
+    """Loop replication is on unless KL_TRACE_REPLICATE=0 (tests compare both ways)."""
+    import os
+    return os.environ.get("KL_TRACE_REPLICATE", "1") != "0"
+
+
 class Tracer:
     """Collects buffers and instructions while the kernel runs (one instance per process: `T`)."""
 
@@ -90,6 +96,8 @@ class Tracer:
         self.api_seen = set()
         self.nc_version = None   # "gen2"/"gen3"/"gen4" from --target; None: by the API generation
         self.values = False      # value mode (--numerics): instructions also keep their logical operands
+        self.replicate = replicate_default()  # loop replication (replicate.py); off in value mode anyway
+        self.replicator = None   # the replicate._Replicator of the loop whose first iterations run now
         self.arg_bufs = ()       # value mode: the HBM buffers of the kernel's tensor arguments, in spec order
         self.result = None       # value mode: what the kernel returned (its output tensors)
         self.arg_scalars = {}    # value mode: the kernel's non-tensor arguments (and defaults) by name

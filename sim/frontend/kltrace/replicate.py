@@ -1,0 +1,518 @@
+"""Loop replication: trace a few iterations of a kernel loop and write the others from them.
+
+The IR of a replicated loop is exactly what plain tracing gives, or the loop is traced plainly. A loop is a
+candidate when its body passes the static reading of loopcheck.py (straight-line, affine integer arithmetic
+only) and it has at least MIN_TRIPS iterations. Then:
+
+  iterations 0..3   run normally; in iteration 1 a profile hook watches that only front-end code is called
+                    (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
+                    iteration's end the run-time conditions are checked: carried names keep their object, subscripted
+                    names hold tensors, no nested loop started, no placement arena;
+  decide            iterations 1, 2 and 3 must record the same instructions and new buffers up to operand
+                    partition starts and offsets that grow by a constant step, reference only buffers made
+                    before the loop or in the same iteration, and leave the tracer's state and the flags of
+                    the buffers they touch unchanged (iteration 0 may differ: first-use effects);
+  last iteration    runs next, out of order and watched by the hook, and must match the prediction; only then are iterations
+                    4..n-2 written from iteration 3 plus their steps and placed before it. Running the last
+                    one for real leaves the kernel's Python state (the loop variable, the tiles bound in
+                    the body) exactly as plain execution leaves it.
+  otherwise         the last iteration's records are rolled back (the front end's state is restored from a
+                    snapshot) and iterations 4..n-1 run in order, plainly.
+
+An exception raised by the out-of-order last iteration ends the trace as it would have in plain tracing,
+although plain tracing may have met it in an earlier iteration (the same statement; index values in the
+message may differ; an access past the buffer's end is foreseen and such loops are traced plainly). A loop
+that a `try` or `with` encloses, in its frame or a caller's, is traced plainly: a handled exception would
+otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's --no-replicate) turns replication off.
+"""
+import dis
+import os
+import sys
+from operator import attrgetter
+
+from .loopcheck import loop_shape
+from .replay import write_iterations
+from .tracer import T, Buffer
+from .views import INDIRECT_SEEN, Tensor, _pending
+
+WARMUP = 4
+# The checks of one loop cost about as much as a dozen plain iterations: shorter loops are traced plainly.
+# KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
+MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
+# Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
+# iteration makes the same calls; watching each one would cost more than replication saves.
+WATCHED = 1
+_FRONTEND = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
+assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
+                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
+_TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
+_MISSING = object()
+# Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0}
+
+
+def iterate(r, depth, frame):
+    """The loop values of range r at loop depth `depth` (a generator, as TracedRange.__iter__ is), or None
+    when this loop is not a candidate."""
+    if len(r) < MIN_TRIPS or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
+        return None
+    if not _kernel_file(frame.f_code.co_filename):
+        return None  # a loop inside the front end itself (fori_loop) or a library
+    shape = loop_shape(frame)
+    if shape is None or _may_be_caught(frame):
+        return None
+    return _run(_Replicator(frame, shape, r, depth), r, depth)
+
+
+def _may_be_caught(frame):
+    """Whether an exception leaving the loop could be handled by a `try` (or `with`) around it in this frame or a
+    caller's: the out-of-order last iteration could then raise where plain tracing would have recorded the
+    iterations before the failing one and carried on."""
+    f = frame
+    stop = T.stop_code
+    while f is not None and f.f_code is not stop and f.f_code.co_filename != _RUNNER:
+        code = f.f_code
+        spans = _handlers.get(code)
+        if spans is None:
+            spans = _handlers[code] = tuple((e.start, e.end) for e in dis._parse_exception_table(code))
+        lasti = f.f_lasti
+        for start, end in spans:
+            if start <= lasti < end:
+                return True
+        f = f.f_back
+    return False
+
+
+_handlers = {}  # code -> (start, end) byte offsets its exception handlers cover
+_RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner.py")
+
+
+def _kernel_file(filename):
+    """T.file_id(filename) >= 0 without registering the file: `files` must list only what plain tracing lists,
+    in its order."""
+    fid = T._file_ids.get(filename)
+    if fid is not None:
+        return fid >= 0
+    kd = T.kernel_dir
+    return bool(kd) and filename.startswith(kd) and filename.endswith(".py")
+
+
+def _run(rep, r, depth):
+    t = T
+    iters = t.iters
+    n = len(r)
+    t.replicator = rep
+    i = 0
+    try:
+        while i < n:
+            v = r[i]
+            iters[depth] = v
+            t.iter_tuple = tuple(iters)
+            if not rep.active:
+                yield v
+                i += 1
+                continue
+            rep.begin(i)
+            if i == WATCHED:
+                sys.setprofile(rep.hook)
+                yield v
+                sys.setprofile(None)
+            else:
+                yield v
+            rep.end(i)
+            if rep.active and i == WARMUP - 1:
+                if rep.decide():
+                    v = r[n - 1]
+                    iters[depth] = v
+                    t.iter_tuple = tuple(iters)
+                    rep.begin_last()
+                    sys.setprofile(rep.hook)
+                    yield v
+                    sys.setprofile(None)
+                    if rep.finish_last():
+                        STATS["loops"] += 1
+                        STATS["iterations"] += n - 1 - WARMUP
+                        return
+                    STATS["rolled_back"] += 1
+                    rep.rollback()
+                rep.give_up()
+            i += 1
+    finally:
+        if sys.getprofile() == rep.hook:
+            sys.setprofile(None)
+        if t.replicator is rep:
+            t.replicator = None
+
+
+class _Replicator:
+    """The records, snapshots and decision for one run of one loop (see the module comment)."""
+
+    def __init__(self, frame, shape, r, depth):
+        self.frame = frame
+        self.shape = shape
+        self.r = r
+        self.depth = depth
+        self.active = True
+        self.bad = False
+        self.local = None
+        self.marks = []      # (instruction start, buffer start) per iteration, then of the last one
+        self.ends = []       # (instruction end, buffer end) per iteration
+        self.carried0 = None
+        self.loop_ids = set()
+        self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
+        self.states = []     # per iteration: the steady-state snapshot at its end
+        self.buf_slots = []  # per iteration: the slots of its new buffers at its end
+
+    def hook(self, frame, event, arg):
+        if event == "call" or event == "c_call":
+            if not frame.f_code.co_filename.startswith(_FRONTEND):
+                self.bad = True  # kernel code called (a helper, a builtin): anything may happen there
+
+    def abort(self):
+        """A nested loop starts in the body: this loop is traced plainly (the inner one may replicate)."""
+        self.bad = True
+        if sys.getprofile() == self.hook:
+            sys.setprofile(None)
+        T.replicator = None
+
+    def give_up(self):
+        self.active = False
+        self.frame = self.local = None
+        self.fresh = self.states = self.buf_slots = None
+
+    # ------------------------------------------------------------------ per iteration
+    def begin(self, i):
+        if i == 0:
+            self._sync()
+            self.carried0 = tuple(self._lookup(n) for n in self.shape.carried)
+            if any(v is _MISSING for v in self.carried0):  # not `in`: `==` on a tensor records an op
+                self.give_up()
+        self.marks.append((len(T.instrs), len(T.buffers)))
+
+    def end(self, i):
+        if not self.active:
+            return
+        self._sync()
+        if self.bad or not self._names_ok():
+            self.give_up()
+            return
+        a, c = self.marks[i]
+        e, d = len(T.instrs), len(T.buffers)
+        self.ends.append((e, d))
+        bufs = T.buffers[c:d]
+        self.fresh.append({id(b): k for k, b in enumerate(bufs)})
+        self.loop_ids.update(map(id, bufs))
+        # Iteration 0 may differ from the others (first-use effects): only its new buffers are needed.
+        self.buf_slots.append([_buffer_slots(b) for b in bufs] if i else None)
+        self.states.append(self._state(i) if i else None)
+
+    def _sync(self):
+        """Read the loop frame's variables once per check (f_locals rebuilds its dict on every access)."""
+        self.local = self.frame.f_locals
+
+    def _lookup(self, name, local=None):
+        v = (local if local is not None else self.local).get(name, _MISSING)
+        if v is _MISSING:
+            v = self.frame.f_globals.get(name, _MISSING)
+        return v
+
+    def _names_ok(self):
+        """Carried names still hold their objects (identity: `==` on tensors would record an operation),
+        subscripted names hold tensors, and no `t[...] = nl.load(...)` is half done."""
+        if _pending[0] is not None:
+            return False
+        local = self.local
+        for name, was in zip(self.shape.carried, self.carried0):
+            if self._lookup(name, local) is not was:
+                return False
+        return all(isinstance(self._lookup(n, local), Tensor) for n in self.shape.tensor_names)
+
+    def _pre_loop(self, i):
+        """Buffers made before the loop that iteration i touches, in a deterministic order."""
+        seen = {}
+        a, _ = self.marks[i]
+        e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
+        loop_ids = self.loop_ids
+        for ins in T.instrs[a:e]:
+            for ap in ins.dst:
+                b = ap[0]
+                if id(b) not in loop_ids:
+                    seen[id(b)] = b
+            for ap in ins.src:
+                b = ap[0]
+                if id(b) not in loop_ids:
+                    seen[id(b)] = b
+        for v in self._tensors():
+            b = v.buf
+            if id(b) not in loop_ids:
+                seen[id(b)] = b
+        return list(seen.values())
+
+    def _tensors(self):
+        return [v for v in map(self._lookup, self.shape.carried) if isinstance(v, Tensor)]
+
+    def _state(self, i):
+        """What must not change from one iteration to the next: the tracer's counters and the touched
+        buffers made before the loop (and the tensors the body carries)."""
+        t = T
+        pre = self._pre_loop(i)
+        return ((len(t.diagnostics), len(t._warned), len(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
+                 len(t.arenas), len(t.stand_ins), INDIRECT_SEEN[0], t.nc_version),
+                tuple(id(b) for b in pre), tuple(_buffer_slots(b) for b in pre), tuple(id(b.producer) for b in pre),
+                tuple(_tensor_slots(v) for v in self._tensors()))
+
+    # ------------------------------------------------------------------ the decision
+    def decide(self):
+        d1 = self._describe(1)
+        d2 = self._describe(2)
+        d3 = self._describe(3)
+        if d1 is None or d2 is None or d3 is None:
+            return False
+        if not (d1[0] == d2[0] == d3[0]) or not (self.states[1] == self.states[2] == self.states[3]):
+            return False
+        if not (self.buf_slots[1] == self.buf_slots[2] == self.buf_slots[3]):
+            return False
+        step = [y - x for x, y in zip(d2[1], d3[1])]
+        if step != [y - x for x, y in zip(d1[1], d2[1])]:
+            return False
+        self.static = d3[0]
+        self.base = d3[1]
+        self.step = step
+        return self._last_in_bounds()
+
+    def _last_in_bounds(self):
+        """Whether every operand that moves stays inside its buffer in the last iteration. The last iteration
+        runs before the ones between, so an access it makes out of bounds would be reported with its own
+        indices where plain tracing reports an earlier iteration's: such loops are traced plainly. (An
+        access that leaves an inner dimension but stays inside the buffer is not caught here.)"""
+        a, _ = self.marks[WARMUP - 1]
+        e, _ = self.ends[WARMUP - 1]
+        m = len(self.r) - WARMUP
+        step = self.step
+        k = 0
+        for ins in T.instrs[a:e]:
+            for ap in ins.dst + ins.src:
+                dp, do = step[k], step[k + 1]
+                k += 2
+                if dp == 0 and do == 0:
+                    continue
+                b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
+                span = 0
+                for st, c in pat:
+                    span += (c - 1) * st
+                if off < 0 or p0 < -1:
+                    return False
+                if b.memory == "hbm":
+                    n = 1
+                    for d in b.shape:
+                        n *= d
+                    if off + span >= n:
+                        return False
+                elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
+                    return False
+        return True
+
+    def _describe(self, i, last=False):
+        """(everything that must be equal, the integers that may step) of iteration i's records."""
+        a, c = self.marks[i]
+        e, d = self.ends[i] if not last else (len(T.instrs), len(T.buffers))
+        fresh = self.fresh[i] if not last else {id(b): k for k, b in enumerate(T.buffers[c:d])}
+        loop_ids = self.loop_ids
+        static = [d - c]
+        dyn = []
+        depth = self.depth
+        value = self.r[i if not last else len(self.r) - 1]
+        instrs = T.instrs[a:e]
+        index = {id(ins): k for k, ins in enumerate(instrs)}
+        for ins in instrs:
+            it = ins.iter
+            if len(it) != depth + 1 or it[depth] != value:
+                return None
+            attrs = _value_key(ins.attrs)
+            ranges = _value_key(ins.ranges)
+            if attrs is None or ranges is None:
+                return None
+            ops = []
+            for ap in ins.dst + ins.src:
+                b = ap[0]
+                k = fresh.get(id(b))
+                if k is None:
+                    if id(b) in loop_ids:
+                        return None  # a buffer of another iteration
+                    ref = ("p", id(b))
+                else:
+                    ref = ("f", k)
+                ops.append((ref, ap[2], ap[4], ap[5]))
+                dyn.append(ap[1])
+                dyn.append(ap[3])
+            static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], ins.pid,
+                           ranges, len(ins.dst), tuple(ops)))
+        for b in T.buffers[c:d]:
+            p = b.producer
+            if p is None:
+                static.append(None)
+            elif id(p) in index:
+                static.append(("i", index[id(p)]))
+            else:
+                static.append(("o", id(p)))
+            rap = b.rap
+            if rap is not None and rap[0][0] is not b:
+                return None
+        return static, dyn
+
+    # ------------------------------------------------------------------ the last iteration
+    def begin_last(self):
+        t = T
+        self._sync()
+        self.marks.append((len(t.instrs), len(t.buffers)))
+        self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
+                      set(t.stand_ins), INDIRECT_SEEN[0])
+        keep = {}
+        for i in range(WARMUP):
+            for b in self._pre_loop(i):
+                keep[id(b)] = b
+        self.saved_bufs = [(b, _buffer_slots(b), b.producer) for b in keep.values()]
+        self.saved_tensors = [(v, _tensor_slots(v), v.checks) for v in self._tensors()]
+
+    def finish_last(self):
+        self._sync()
+        if self.bad or not self._names_ok():
+            return False
+        last = WARMUP
+        desc = self._describe(last, last=True)
+        if desc is None or desc[0] != self.static:
+            return False
+        m = len(self.r) - 1 - (WARMUP - 1)
+        if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
+            return False
+        a, c = self.marks[last]
+        self.ends.append((len(T.instrs), len(T.buffers)))
+        self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
+        self.loop_ids.update(map(id, T.buffers[c:]))
+        if [_buffer_slots(b) for b in T.buffers[c:]] != self.buf_slots[WARMUP - 1]:
+            return False
+        if self._state(last) != self.states[WARMUP - 1]:
+            return False
+        self._splice()
+        return True
+
+    def rollback(self):
+        t = T
+        a, c = self.marks[WARMUP]
+        loop_ids = self.loop_ids | set(map(id, t.buffers[c:]))
+        kept = {id(b) for b, _, _ in self.saved_bufs}
+        for ins in t.instrs[a:]:
+            for ap in ins.dst + ins.src:
+                if id(ap[0]) not in loop_ids and id(ap[0]) not in kept:
+                    from .errors import TraceError
+                    raise TraceError("internal", "loop replication touched a buffer it cannot restore",
+                                     "trace again with KL_TRACE_REPLICATE=0 (and please report this kernel)")
+        del t.instrs[a:]
+        del t.buffers[c:]
+        nd, warned, api, ordinal, nshared, stand_ins, indirect = self.saved
+        del t.diagnostics[nd:]
+        t._warned = warned
+        t.api_seen = api
+        t.shared_ordinal = ordinal
+        del t.shared_allocs[nshared:]
+        t.stand_ins = stand_ins
+        INDIRECT_SEEN[0] = indirect
+        for b, slots, producer in self.saved_bufs:
+            _restore(b, _BUF_SLOTS, slots)
+            b.producer = producer
+        for v, slots, checks in self.saved_tensors:
+            _restore(v, _TENSOR_SLOTS, slots)
+            v.checks = checks
+
+    # ------------------------------------------------------------------ writing iterations 4..n-2
+    def _splice(self):
+        """Write iterations 4..n-2 from iteration 3 and put them before the last one's records."""
+        t = T
+        a, c = self.marks[WARMUP]
+        last_instrs = t.instrs[a:]
+        last_bufs = t.buffers[c:]
+        del t.instrs[a:]
+        del t.buffers[c:]
+        ta, tc = self.marks[WARMUP - 1]
+        te, td = self.ends[WARMUP - 1]
+        tmpl = t.instrs[ta:te]
+        producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
+        r = self.r
+        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step,
+                         tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)], t.instrs, t.buffers)
+        t.instrs.extend(last_instrs)
+        t.buffers.extend(last_bufs)
+
+
+def _producer_ref(p, tmpl):
+    if p is None:
+        return None
+    for k, ins in enumerate(tmpl):
+        if ins is p:
+            return k
+    return p
+
+
+_get_slots = attrgetter(*_BUF_SLOTS)
+_MM_KEYS = _BUF_SLOTS.index("mm_keys")
+_PRODUCER = _BUF_SLOTS.index("producer")
+
+
+def _buffer_slots(b):
+    """A buffer's fields as a tuple: `mm_keys` frozen, `rap` without the buffer itself, `producer` None
+    (compared relative to the iteration by _describe)."""
+    out = list(_get_slots(b))
+    if b.mm_keys is not None:
+        out[_MM_KEYS] = frozenset(b.mm_keys)
+    out[_PRODUCER] = None
+    rap = b.rap
+    if rap is not None:
+        out[-1] = (rap[0][1:], rap[1])
+    return tuple(out)
+
+
+def _restore(obj, names, slots):
+    for s, v in zip(names, slots):
+        if s == "mm_keys" and v is not None:
+            v = set(v)
+        elif s == "rap" and v is not None:
+            v = ((obj,) + v[0], v[1])
+        elif s == "producer" or s == "checks":
+            continue  # restored by the caller
+        setattr(obj, s, v)
+
+
+def _tensor_slots(v):
+    """A tensor's fields; `checks` (index expressions, whose `==` builds a mask) by identity."""
+    return tuple(id(v.checks) if s == "checks" else getattr(v, s) for s in _TENSOR_SLOTS)
+
+
+_PLAIN = (int, str, bool, type(None))
+
+
+def _value_key(v):
+    """A key equal for two values only if they render the same (floats by repr: 0.0 and -0.0 differ), or
+    None for a value this cannot vouch for."""
+    tv = type(v)
+    if tv in _PLAIN:
+        return (tv, v)
+    if tv is float:
+        return (tv, repr(v))
+    if tv is dict:
+        out = []
+        for k, x in v.items():
+            kx = _value_key(x)
+            if kx is None or type(k) is not str:
+                return None
+            out.append((k, kx))
+        return (tv, tuple(out))
+    if tv is tuple or tv is list:
+        out = []
+        for x in v:
+            kx = _value_key(x)
+            if kx is None:
+                return None
+            out.append(kx)
+        return (tv, tuple(out))
+    return ("id", id(v))  # the same object renders the same

@@ -1,0 +1,244 @@
+"""Loops that loop replication must trace exactly as plain tracing does (tests/frontend/test_replication.py).
+
+Each kernel takes a [R, 64] float32 tensor `a` (R = 128 x rows) and names what it tries to trip up.
+"""
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+from rep_helper import tile_starts
+
+TRACE_LOG = []
+
+
+def _rows(a, k):
+    return a[k * 128:(k + 1) * 128, :]
+
+
+@nki.jit
+def plain_affine(a):
+    """The replicable case: a straight-line body, affine in the loop variable."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        y = nl.multiply(x, 2.0)
+        nl.store(out[k * 128:(k + 1) * 128, :], value=y)
+    return out
+
+
+@nki.jit
+def branch_on_k(a):
+    """Control flow follows the loop variable: iteration 11 stores something else."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        if k == 11:
+            x = nl.exp(x)
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def tile_used_after(a):
+    """A tile made in the loop is used after it: it must be the last iteration's."""
+    n = a.shape[0] // 128
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        y = nl.add(x, 1.0)
+    z = nl.multiply(y, x)
+    nl.store(out, value=z)
+    return out
+
+
+@nki.jit
+def list_appended(a):
+    """A Python list grows in the loop and is used after it."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    tiles = []
+    for k in nl.affine_range(n):
+        tiles.append(nl.load(a[k * 128:(k + 1) * 128, :]))
+    for k in nl.affine_range(len(tiles)):
+        nl.store(out[k * 128:(k + 1) * 128, :], value=tiles[k])
+    return out
+
+
+@nki.jit
+def counter_carried(a):
+    """An integer carried from one iteration to the next picks the rows."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    row = 0
+    for k in nl.affine_range(n):
+        x = nl.load(a[row:row + 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+        row += 128
+    return out
+
+
+@nki.jit
+def helper_with_state(a):
+    """A kernel helper called in the body keeps state of its own and branches on it."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(_rows(a, k))
+        TRACE_LOG.append(k)
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def nested(a):
+    """Nested loops: the outer one runs plainly, the inner one may be replicated."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for i in nl.affine_range(2):
+        for k in nl.affine_range(n // 2):
+            x = nl.load(a[(i * (n // 2) + k) * 128:(i * (n // 2) + k + 1) * 128, :])
+            nl.store(out[(i * (n // 2) + k) * 128:(i * (n // 2) + k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def late_exception(a):
+    """Reads past the end of `a` from iteration a.shape[0] // 128 on: the trace must fail the same way."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n + 3):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[0:128, :], value=x)
+    return out
+
+
+def _fails_at(k):
+    assert k != 13, "iteration 13 is refused"
+    return k
+
+
+@nki.jit
+def helper_raises(a):
+    """A helper raises in one middle iteration only."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[_fails_at(k) * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def short_loops(a):
+    """Trip counts 1 and 2 (and the loop after them, long)."""
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(1):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    for k in nl.affine_range(2):
+        x = nl.load(a[(k + 1) * 128:(k + 2) * 128, :])
+        nl.store(out[(k + 1) * 128:(k + 2) * 128, :], value=x)
+    for k in nl.affine_range(a.shape[0] // 128 - 3):
+        x = nl.load(a[(k + 3) * 128:(k + 4) * 128, :])
+        nl.store(out[(k + 3) * 128:(k + 4) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def modulo_buffers(a):
+    """Double buffering by k % 2, and rows picked by k // 4 and by k * k (not affine)."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    bufs = nl.ndarray((2, nl.par_dim(128), 64), dtype=a.dtype, buffer=nl.sbuf)
+    for k in nl.affine_range(n):
+        bufs[k % 2] = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[(k // 4) * 128:(k // 4 + 1) * 128, :], value=bufs[k % 2])
+    for k in nl.affine_range(n // 4):
+        x = nl.load(a[k * k:k * k + 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def table_lookup(a):
+    """Rows looked up in a Python table by the loop variable (affine for the first entries only)."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    starts = [128 * k for k in range(6)] + [0] * (n - 6)
+    for k in nl.affine_range(n):
+        x = nl.load(a[starts[k]:starts[k] + 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def carried_tile(a):
+    """The previous iteration's tile is used in the next one."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    cur = nl.load(a[0:128, :])
+    for k in nl.affine_range(n - 1):
+        prev = cur
+        cur = nl.load(a[(k + 1) * 128:(k + 2) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(prev, cur))
+    return out
+
+
+@nki.jit
+def psum_accumulate(a, w):
+    """PSUM accumulation over a long K loop, the accumulator read after the loop."""
+    k_tiles = a.shape[0] // 128
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    acc = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)
+    for k in nl.affine_range(k_tiles):
+        lhs = nl.load(w[k * 128:(k + 1) * 128, :])
+        rhs = nl.load(a[k * 128:(k + 1) * 128, :])
+        acc += nl.matmul(lhs, rhs, transpose_x=True)
+    nl.store(out, value=nl.copy(acc, dtype=a.dtype))
+    return out
+
+
+@nki.jit
+def clamped_tail(a):
+    """Rows not a multiple of 128: Python slicing clamps the last tile (or the front end refuses it)."""
+    n = (a.shape[0] + 127) // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def column_overrun(a):
+    """Columns run past the end of `a` in the last iterations only (the rows stay inside)."""
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(20):
+        x = nl.load(a[0:128, k * 4:k * 4 + 8])
+        nl.store(out[0:128, 0:8], value=x)
+    return out
+
+
+@nki.jit
+def helper_generator(a):
+    """The loop is in a helper file's generator: replication must not list that file in the IR."""
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for s in tile_starts(a.shape[0] // 128):
+        x = nl.load(a[s:s + 128, :])
+        nl.store(out[s:s + 128, :], value=x)
+    return out
+
+
+@nki.jit
+def caught_overrun(a):
+    """The kernel catches the error of a late iteration and carries on: the iterations before it stay."""
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    try:
+        for k in nl.affine_range(20):
+            x = nl.load(a[0:128, k * 4:k * 4 + 8])
+            nl.store(out[0:128, 0:8], value=x)
+    except Exception:
+        pass
+    y = nl.load(a[0:128, 0:64])
+    nl.store(out, value=y)
+    return out

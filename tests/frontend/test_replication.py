@@ -1,0 +1,234 @@
+"""Loop replication (kltrace/replicate.py) gives exactly the IR of plain tracing.
+
+Every kernel is traced twice in fresh interpreters, with KL_TRACE_REPLICATE=0 and =1, and the two IR
+documents must be byte-identical (or the two traces fail with the same error). The replication figures
+the front end prints on stderr show that the replicated cases really were replicated and the adversarial
+ones (replication/adversarial.py) really fell back to plain tracing, so a test cannot pass by never
+replicating. KL_TRACE_REPLICATE_MIN_TRIPS=6 lets the short loops of the small corpus kernels replicate too.
+"""
+import json
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+import kltest
+from kltest import good, run
+
+ADV = os.path.join(kltest.HERE, "replication", "adversarial.py")
+EXAMPLES = os.path.join(kltest.ROOT, "examples")
+CURRENT = os.path.join(kltest.HERE, "current")
+_STATS = re.compile(r"replicated (\d+) loops \((\d+) iterations\), (\d+) rolled back")
+SHORT = {"KL_TRACE_REPLICATE_MIN_TRIPS": "6"}
+
+
+def both(*args, env=None, flags=()):
+    """(plain result, replicated result) of one trace."""
+    env = dict(env or {})
+    plain = run(*args, env=dict(env, KL_TRACE_REPLICATE="0"), flags=flags)
+    rep = run(*args, env=dict(env, KL_TRACE_REPLICATE="1"), flags=flags)
+    return plain, rep
+
+
+def stats(result):
+    m = _STATS.search(result.stderr)
+    return tuple(map(int, m.groups())) if m else None
+
+
+class Agreement(unittest.TestCase):
+    maxDiff = 2000
+
+    def same(self, *args, env=None, flags=()):
+        """Assert both ways agree; returns the replicated run's (loops, iterations, rolled back)."""
+        plain, rep = both(*args, env=env, flags=flags)
+        self.assertEqual(plain.rc, rep.rc, plain.stdout + plain.stderr + rep.stdout + rep.stderr)
+        if plain.rc == 0:
+            self.assertTrue(plain.text == rep.text, f"the IR differs with replication: {args}")
+            self.assertEqual(stats(plain)[:2], (0, 0))
+            return stats(rep)
+        self.assertEqual(plain.error, rep.error)
+        return None
+
+
+class Adversarial(Agreement):
+    """Kernels written to trip replication up: each must agree, and replicate only where it is sound."""
+
+    def kernel(self, name, rows=2560, extra=()):
+        return self.same("--kernel-file", ADV, "--kernel", name, "--arg", f"a={rows}x64:float32", *extra)
+
+    def test_affine_body_replicates(self):
+        loops, iterations, _ = self.kernel("plain_affine")
+        self.assertEqual((loops, iterations), (1, 20 - 5))
+
+    def test_control_flow_on_the_loop_variable(self):
+        self.assertEqual(self.kernel("branch_on_k")[0], 0)
+
+    def test_tile_made_in_the_loop_used_after_it(self):
+        self.assertEqual(self.kernel("tile_used_after")[0], 1)
+
+    def test_python_list_appended(self):
+        self.assertEqual(self.kernel("list_appended")[0], 0)
+
+    def test_integer_carried_between_iterations(self):
+        self.assertEqual(self.kernel("counter_carried")[0], 0)
+
+    def test_kernel_helper_with_side_effects(self):
+        self.assertEqual(self.kernel("helper_with_state")[0], 0)
+
+    def test_nested_loops_replicate_the_inner_one(self):
+        loops, _, _ = self.kernel("nested", rows=8192)
+        self.assertEqual(loops, 2)  # the inner loop, once per outer iteration; the outer one plainly
+
+    def test_exception_in_a_late_iteration(self):
+        self.assertIsNone(self.kernel("late_exception", rows=4096))
+        self.assertIsNone(self.kernel("helper_raises"))
+
+    def test_trip_counts_one_and_two(self):
+        loops, _, _ = self.kernel("short_loops")
+        self.assertEqual(loops, 1)  # only the long third loop
+        self.assertEqual(self.kernel("short_loops", extra=(), rows=640)[0], 0)
+        self.assertEqual(self.same("--kernel-file", ADV, "--kernel", "short_loops", "--arg", "a=640x64:float32",
+                                   env=SHORT)[0], 0)
+
+    def test_modulo_floor_division_and_squares(self):
+        self.assertEqual(self.kernel("modulo_buffers")[0], 0)
+
+    def test_python_table_indexed_by_the_loop_variable(self):
+        self.assertEqual(self.kernel("table_lookup")[0], 0)
+
+    def test_tile_of_the_previous_iteration(self):
+        self.assertEqual(self.kernel("carried_tile")[0], 0)
+
+    def test_psum_accumulation(self):
+        loops, _, _ = self.same("--kernel-file", ADV, "--kernel", "psum_accumulate", "--arg", "a=4096x64:bfloat16",
+                                "--arg", "w=4096x128:bfloat16")
+        self.assertEqual(loops, 1)
+
+    def test_partial_last_tile_is_refused_the_same_way(self):
+        self.assertIsNone(self.kernel("clamped_tail", rows=4032))
+
+    def test_inner_dimension_overrun(self):
+        # Known difference (replicate.py): the out-of-order last iteration reports its own columns.
+        plain, rep = both("--kernel-file", ADV, "--kernel", "column_overrun", "--arg", "a=256x64:float32")
+        self.assertEqual((plain.rc, rep.rc), (2, 2))
+        for key in ("code", "file", "line", "hint"):
+            self.assertEqual(plain.error[key], rep.error[key])
+
+    def test_exception_caught_around_the_loop(self):
+        loops, _, _ = self.kernel("caught_overrun", rows=256)
+        self.assertEqual(loops, 0)
+
+    def test_loop_in_a_helper_generator(self):
+        plain, rep = both("--kernel-file", ADV, "--kernel", "helper_generator", "--arg", "a=2560x64:float32")
+        self.assertEqual((plain.rc, rep.rc), (0, 0), plain.stdout + rep.stdout + plain.stderr + rep.stderr)
+        self.assertEqual(rep.ir["files"], ["adversarial.py"])  # the helper's file is not listed (as plainly)
+        self.assertTrue(plain.text == rep.text)
+
+    def test_switch_turns_it_off(self):
+        r = run("--kernel-file", ADV, "--kernel", "plain_affine", "--arg", "a=2560x64:float32", "--no-replicate",
+                env={"KL_TRACE_REPLICATE": "1"})
+        self.assertEqual(r.rc, 0, r.stdout + r.stderr)
+        self.assertEqual(stats(r)[0], 0)
+
+
+class Examples(Agreement):
+    """Every example, as the application traces it; the matmuls replicate with the default threshold."""
+
+    def test_every_example(self):
+        replicated = {}
+        for name in sorted(os.listdir(EXAMPLES)):
+            if not os.path.isfile(os.path.join(EXAMPLES, name, "task.json")):
+                continue
+            with self.subTest(example=name):
+                replicated[name] = self.same("--task", os.path.join(EXAMPLES, name), flags=kltest.APP_FLAGS)[0]
+        for name in ("matmul_basic_tiled", "matmul_blocked", "matmul_hoisted"):
+            self.assertGreater(replicated[name], 0, name)
+
+    def test_short_loops_of_every_example(self):
+        for name in sorted(os.listdir(EXAMPLES)):
+            if name.startswith("matmul") or not os.path.isfile(os.path.join(EXAMPLES, name, "task.json")):
+                continue
+            with self.subTest(example=name):
+                self.same("--task", os.path.join(EXAMPLES, name), env=SHORT, flags=kltest.APP_FLAGS)
+
+    def test_binary_form_too(self):
+        data = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for mode in ("0", "1"):
+                out = os.path.join(tmp, f"ir{mode}.bin")
+                proc = subprocess.run([kltest.PYTHON, *kltest.APP_FLAGS, kltest.MAIN, "--task",
+                                       os.path.join(EXAMPLES, "matmul_blocked"), "--format", "binary", "-o", out],
+                                      capture_output=True, text=True, env=dict(os.environ, KL_TRACE_REPLICATE=mode))
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                with open(out, "rb") as fh:
+                    data[mode] = fh.read()
+        self.assertTrue(data["0"] == data["1"])
+
+    def test_numerics_mode_is_unchanged(self):
+        docs = []
+        for mode in ("0", "1"):
+            r = run("--task", os.path.join(EXAMPLES, "matmul_basic_tiled"), "--numerics",
+                    env={"KL_TRACE_REPLICATE": mode})
+            self.assertEqual(r.rc, 0, r.stdout + r.stderr)
+            doc = json.loads(r.text)
+            del doc["value_ms"]  # wall time
+            docs.append(doc)
+        self.assertTrue(docs[0] == docs[1])
+
+
+# Corpus kernels under tests/frontend/good with arguments that give their loops enough iterations.
+GOOD = [
+    ("vadd_legacy.py", "a=4096x512:float32", "b=4096x512:float32"),
+    ("vadd_nki.py", "a=4096x512:float32", "b=4096x512:float32"),
+    ("matmul_tiled_legacy.py", "lhsT=2048x256:bfloat16", "rhs=2048x1024:bfloat16"),
+    ("matmul_nki.py", "lhsT=2048x128:bfloat16", "rhs=2048x512:bfloat16"),
+    ("mask_arange.py", "a=3000x64:float32"),
+    ("spmd_legacy.py", "a=2048x512:float32", "--grid", "2x2"),
+    ("load_into_views.py", "a=128x64:float32", "b=128x64:float32"),
+    ("locs_and_scalars.py", "a=2048x64:float32"),
+    ("misc_legacy.py", "a=128x256:bfloat16", "w=128x64:bfloat16"),
+    ("reduce_broadcast.py", "a=128x512:float32", "c=128x4x8:float32"),
+    ("reduce_rmsnorm.py", "act=3000x256:float32", "gain=256:float32"),
+    ("reduce_softmax.py", "x=128x512:float32"),
+    ("with_helper.py", "a=128x64:float32"),
+    ("helper_ops.py", "a=128x64:float32"),
+    ("psum_name_accumulate.py", "a=128x64:float32"),
+]
+
+
+class Corpus(Agreement):
+    """The corpus kernels under tests/ (good/ and current/), with short loops replicating too."""
+
+    def test_good_kernels(self):
+        total = 0
+        for entry in GOOD:
+            args = ["--kernel-file", good(entry[0])]
+            rest = list(entry[1:])
+            while rest:
+                a = rest.pop(0)
+                args += [a, rest.pop(0)] if a.startswith("--") else ["--arg", a]
+            with self.subTest(kernel=entry[0]):
+                s = self.same(*args, env=SHORT)
+                total += s[0] if s else 0
+        self.assertGreater(total, 5)
+
+    def test_current_nki_kernels(self):
+        with open(os.path.join(CURRENT, "compat.json"), encoding="utf-8") as fh:
+            entries = json.load(fh)["entries"]
+        for e in entries:
+            args = ["--kernel-file", os.path.join(CURRENT, e["file"]), "--kernel", e["kernel"]]
+            if "package_root" in e:
+                args += ["--package-root", os.path.join(CURRENT, e["package_root"])]
+            for a in e["args"]:
+                args += ["--arg", f"{a['name']}={'x'.join(map(str, a['shape']))}:{a['dtype']}"]
+            for k, v in e.get("scalars", {}).items():
+                args += ["--scalar", f"{k}={v}"]
+            if e.get("hw"):
+                args += ["--target", e["hw"]]
+            with self.subTest(kernel=e["file"]):
+                self.same(*args, env=SHORT)
+
+
+if __name__ == "__main__":
+    unittest.main()
