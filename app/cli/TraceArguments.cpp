@@ -1,9 +1,26 @@
 #include "cli/TraceArguments.h"
 
+#include "ir/IrBinary.h"
+
 #include <filesystem>
+#include <fstream>
 
 namespace kl::app {
 namespace fs = std::filesystem;
+
+namespace {
+
+/// A Kernel IR given where a kernel is expected (binary by its magic, JSON by its name): the front end would
+/// try to run it as Python and fail with a syntax error that says nothing about --ir.
+bool looksLikeKernelIr(const fs::path& file) {
+    if (file.extension() == ".klir" || file.extension() == ".json") {
+        return true;
+    }
+    std::ifstream in(file, std::ios::binary);
+    return in && sim::BinaryIrReader::startsWithMagic(in);
+}
+
+} // namespace
 
 Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& args, bool requireOutput) {
     TraceArguments parsed;
@@ -68,6 +85,16 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
     if (fs::is_directory(input, ec)) {
         request.taskDir = input;
     } else if (fs::is_regular_file(input, ec)) {
+        if (fs::path(input).filename() == "task.json") {
+            return makeError(ErrorCode::InvalidArgument, "give the task's folder, not its task.json",
+                             fs::path(input).parent_path().string());
+        }
+        if (looksLikeKernelIr(input)) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "this looks like a Kernel IR file, not a kernel: give it with --ir (simulate, findings, "
+                             "export-trace), or give the kernel's .py file or its task folder",
+                             input);
+        }
         request.kernelFile = input;
     } else {
         return makeError(ErrorCode::NotFound, "no such task folder or kernel file", input);

@@ -22,6 +22,11 @@ bool tooBroad(const fs::path& folder) {
     if (folder == folder.root_path()) {
         return true;
     }
+    // The shared scratch folders: mounting one would show the kernel everyone's files there and would hide
+    // the sandbox's own private /tmp, so Python would find no writable temporary folder.
+    if (folder == "/tmp" || folder == "/var/tmp" || folder == "/dev/shm") {
+        return true;
+    }
     const char* home = std::getenv("HOME");
     std::error_code ec;
     const fs::path realHome = home && *home ? fs::weakly_canonical(home, ec) : fs::path();

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <cerrno>
 #include <fmt/format.h>
+#include <fstream>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -62,6 +63,33 @@ TEST_P(HostileKernel, CannotReadAFileBesideItsFolder) {
         trace(ws.writeKernel("", "    raise ValueError(open(" + quoted(ws.secretFile()) + ").read())"));
     expectKernelError(seen, "FileNotFoundError");
     EXPECT_EQ(seen.message.find("TOPSECRET"), std::string::npos);
+}
+
+/// A kernel saved straight into /tmp: the sandbox mounts that file alone, not the shared /tmp, so the kernel
+/// keeps its private writable /tmp and cannot read what others left in the real one.
+TEST_P(HostileKernel, AKernelSavedInTmpSeesItsPrivateTmpNotTheSharedOne) {
+    const std::string tag = std::to_string(::getpid()) + (GetParam() == Privilege::Nobody ? "n" : "a");
+    const fs::path secret = "/tmp/kl-shared-secret-" + tag + ".txt";
+    const fs::path kernel = "/tmp/kl-kernel-in-tmp-" + tag + ".py";
+    kl::core::TraceRequest request =
+        ws.writeKernel("import tempfile", "    tempfile.TemporaryFile().close()\n    raise ValueError(open(" +
+                                              quoted(secret) + ").read())");
+    {
+        std::ofstream(secret) << "TOPSECRET";
+        std::error_code ec;
+        fs::copy_file(request.kernelFile, kernel, fs::copy_options::overwrite_existing, ec);
+        ASSERT_FALSE(ec) << ec.message();
+        fs::permissions(kernel, fs::perms(0644));
+    }
+    request.kernelFile = kernel;
+    const Observed seen = trace(request);
+    std::error_code ec;
+    fs::remove(secret, ec);
+    fs::remove(kernel, ec);
+    expectKernelError(seen, "FileNotFoundError");
+    EXPECT_NE(seen.message.find("kl-shared-secret"), std::string::npos) << seen.message;
+    EXPECT_EQ(seen.message.find("TOPSECRET"), std::string::npos);
+    EXPECT_EQ(seen.message.find("temporary directory"), std::string::npos) << seen.message;
 }
 
 TEST_P(HostileKernel, SeesNoHomeNoEnvironmentAndNoOtherProcesses) {
