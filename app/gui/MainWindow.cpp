@@ -387,6 +387,7 @@ void MainWindow::buildMenus() {
     m_teaching->attach(this, menuBar()->addMenu(tr("&Teaching")));
     connect(m_teaching, &TeachingController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_teaching, &TeachingController::whatIfRunChanged, m_page, &views::TimelinePage::showSecondRun);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)

@@ -162,6 +162,7 @@ void TeachingController::setBaseRun(std::shared_ptr<const core::RunOutcome> outc
         return;
     }
     m_base = std::move(outcome);
+    emit whatIfRunChanged(nullptr, QString());
     m_baseFolder = std::move(taskFolder);
     m_baseHardware = std::move(hardware);
     m_cache.insert(keyOf(m_baseFolder, m_baseHardware), m_base);
@@ -414,6 +415,10 @@ void TeachingController::showStepRuns(quint64 generation, std::shared_ptr<const 
 }
 
 void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
+    if (overrides.empty()) {
+        ++m_whatIfGeneration; // a run still on its way is for values no longer set
+        emit whatIfRunChanged(nullptr, QString());
+    }
     if (!m_base || !m_base->ir || !m_baseProfile || overrides.empty()) {
         return;
     }
@@ -427,7 +432,7 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
             const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
             return Timed{std::move(result), took.count()};
         },
-        [this, generation](Timed timed) {
+        [this, generation, overrides](Timed timed) {
             if (generation != m_whatIfGeneration) {
                 return; // the settings changed again meanwhile
             }
@@ -436,6 +441,11 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
                 return;
             }
             m_whatIf->showResult(*timed.first, timed.second);
+            emit whatIfRunChanged(*timed.first,
+                                  tr("What-if: %1 on %2 with %3")
+                                      .arg(taskName(m_baseFolder), m_baseHardware,
+                                           QString::fromStdString(
+                                               core::describeOverrides(m_baseProfile->profile, overrides))));
             emit whatIfShown();
         });
 }

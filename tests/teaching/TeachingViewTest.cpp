@@ -163,8 +163,18 @@ private slots:
         kl::app::TeachingController controller;
         controller.setBaseRun(outcome, QStringLiteral(KL_SOURCE_DIR "/examples/softmax"), QStringLiteral("trn1"));
         QSignalSpy shown(&controller, &kl::app::TeachingController::whatIfShown);
+        QSignalSpy stacked(&controller, &kl::app::TeachingController::whatIfRunChanged);
         controller.whatIfPanel()->setOverrides({{"dma.fixed_latency", 300}});
         QVERIFY(shown.wait(10000));
+        // The re-simulated run goes to the timeline too, titled with the task and the changed field.
+        QVERIFY(!stacked.isEmpty());
+        const auto run = stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>();
+        QVERIFY(run != nullptr);
+        QCOMPARE(run->summary.totalPs, result->summary.totalPs - 1'000'000);
+        const QString title = stacked.last().at(1).toString();
+        QVERIFY2(title.contains(QStringLiteral("Row softmax")) && title.contains(QStringLiteral("fixed")), qPrintable(title));
+        controller.whatIfPanel()->setOverrides({}); // back to the base: the stacked run goes
+        QVERIFY(stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>() == nullptr);
         auto* table = controller.whatIfPanel()->table();
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Total time"));
         // 1300 ns -> 300 ns of fixed latency: the total drops by exactly 1 us.

@@ -88,9 +88,17 @@ std::optional<std::size_t> TimelineView::rowAt(int y) const {
     return row < m_rows->rowCount() ? std::optional(row) : std::nullopt;
 }
 
+TimePs TimelineView::extentPs() const {
+    return std::max<TimePs>({m_rows ? m_rows->endTime() : 0, m_extentPs, 1000});
+}
+
+void TimelineView::setExtentPs(TimePs endPs) {
+    m_extentPs = endPs;
+}
+
 void TimelineView::setVisibleRange(TimePs t0, TimePs t1) {
     // At least 1 ns wide, and never wholly outside [0, end]: the user cannot get lost.
-    const TimePs end = m_rows ? std::max<TimePs>(m_rows->endTime(), 1000) : 1000;
+    const TimePs end = extentPs();
     TimePs span = std::clamp<TimePs>(t1 - t0, 1000, end * 4);
     t0 = std::clamp<TimePs>(t0, -span / 2, end - span / 2);
     if (t0 == m_t0 && t0 + span == m_t1) {
@@ -104,7 +112,7 @@ void TimelineView::setVisibleRange(TimePs t0, TimePs t1) {
 }
 
 void TimelineView::fit() {
-    const TimePs end = m_rows ? std::max<TimePs>(m_rows->endTime(), 1000) : 1000;
+    const TimePs end = extentPs();
     const TimePs margin = end / 50;
     setVisibleRange(-margin, end + margin);
 }

@@ -52,6 +52,9 @@ public:
     [[nodiscard]] TimePs visibleStart() const { return m_t0; }
     [[nodiscard]] TimePs visibleEnd() const { return m_t1; }
     void fit();
+    /// The latest time the view scrolls and fits to, if later than its own run's end: a run stacked under
+    /// another shares one time axis, so both views must accept the same ranges (0: the run's own end).
+    void setExtentPs(TimePs endPs);
     void zoomBy(double factor, double anchorFraction = 0.5);
     void panBy(double fractionOfWidth);
 
@@ -113,6 +116,7 @@ protected:
 
 private:
     [[nodiscard]] double plotWidth() const;
+    [[nodiscard]] TimePs extentPs() const;
     [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
     [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
     void paintRuler(QPainter& painter);
@@ -130,6 +134,7 @@ private:
     std::shared_ptr<const sim::SimResult> m_result;
     TimePs m_t0 = 0;
     TimePs m_t1 = 1;
+    TimePs m_extentPs = 0;
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
