@@ -747,7 +747,7 @@ void MainWindow::checkHardwareAction() {
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {
     setRunning(false);
     m_run = outcome;
-    m_page->setRun(outcome->result);
+    m_page->setRun(outcome->result, outcome->ir);
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);

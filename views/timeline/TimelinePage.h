@@ -29,7 +29,8 @@ class TimelinePage : public QWidget {
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
 
-    void setRun(std::shared_ptr<const sim::SimResult> result);
+    /// The run on screen and, if known, its IR (the selection's arrows then come from every producer).
+    void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir = nullptr);
     void showMessage(const QString& title, const QString& text);
     /// Stacks a second run (a what-if re-simulation) under the base run's lanes, on the same time axis: zoom
     /// and scroll in either view move both. A null run removes it.

@@ -1,6 +1,7 @@
 #include "timeline/TimelineView.h"
 
 #include "common/Contrast.h"
+#include "timeline/InstructionProducers.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineColours.h"
 
@@ -52,7 +53,14 @@ QSize TimelineView::sizeHint() const {
     return {900, kRulerHeight + rows * kRowHeight + 4};
 }
 
+void TimelineView::setIr(std::shared_ptr<const sim::KernelIr> ir) {
+    m_ir = std::move(ir);
+    buildFlows();
+    update();
+}
+
 void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
+    m_ir.reset(); // the IR belongs to the previous run until setIr() says otherwise
     m_result = std::move(result);
     m_rows = m_result ? std::make_unique<TimelineRows>(m_result) : nullptr;
     m_selected.reset();
@@ -182,6 +190,14 @@ void TimelineView::buildFlows() {
     }
     if (tl.cause(selected) != sim::WaitCause::None || from) {
         m_flows.push_back({from.value_or(selected), selected, FlowArrow::Kind::WaitedOn, label});
+    }
+    // Every other producer too (an instruction waits for all its inputs; the run records only the last one).
+    if (m_ir && m_ir->instructions().size() == tl.size()) {
+        for (const std::uint32_t producer : instructionProducers(*m_ir, selected, kMaxDependantArrows)) {
+            if (producer != from) {
+                m_flows.push_back({producer, selected, FlowArrow::Kind::Producer, {}});
+            }
+        }
     }
     for (std::uint32_t i = selected + 1; i < tl.size(); ++i) {
         if (tl.waitOn(i) == selected) {
@@ -405,8 +421,12 @@ void TimelineView::paintFlow(QPainter& painter, const FlowArrow& flow) {
         return;
     }
     const bool dark = isDarkPalette(palette());
-    const QColor colour = flow.kind == FlowArrow::Kind::WaitedOn ? (dark ? QColor(255, 110, 100) : QColor(200, 40, 40))
-                                                                 : (dark ? QColor(90, 210, 140) : QColor(30, 130, 75));
+    QColor colour = dark ? QColor(90, 210, 140) : QColor(30, 130, 75); // dependants
+    if (flow.kind == FlowArrow::Kind::WaitedOn) {
+        colour = dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
+    } else if (flow.kind == FlowArrow::Kind::Producer) {
+        colour = dark ? QColor(150, 170, 230) : QColor(70, 90, 160); // inputs that were ready in time
+    }
     const QPointF b(xOf(tl.mainStartPs(flow.to)), rowCentreY(*rowTo));
     if (flow.from != flow.to) {
         // A Bezier leaving the producer's end and entering the consumer's start horizontally, as Perfetto's flows.
