@@ -64,6 +64,7 @@
 #include <QStatusBar>
 #include <QStyle>
 
+#include <algorithm>
 #include <utility>
 
 namespace kl::app {
@@ -143,10 +144,8 @@ void MainWindow::buildReview() {
     auto* agreement = new views::AgreementPane;
     auto* agreementDock =
         addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
-    if (auto* annotations = findChild<QDockWidget*>(QStringLiteral("annotationsDock"))) {
-        tabifyDockWidget(annotations, agreementDock);
-    }
     if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
+        tabifyDockWidget(inspector, agreementDock);
         inspector->raise(); // tabifying brought the new tab forward; the inspector is what a first run needs
     }
     // The agreement comes forward for a team review only; otherwise the inspector stays in front.
@@ -245,9 +244,10 @@ void MainWindow::buildDocks() {
     m_annotationList = new views::AnnotationListPane;
     auto* annotations =
         addPaneDock(tr("Annotations"), QStringLiteral("annotationsDock"), m_annotationList, Qt::RightDockWidgetArea);
-    tabifyDockWidget(inspector, rubric);
-    tabifyDockWidget(rubric, annotations);
-    inspector->raise();
+    // The rubric and the annotations are read together while scoring: each gets its own part of the right
+    // column, under the inspector (the agreement joins the inspector as a tab).
+    splitDockWidget(inspector, rubric, Qt::Vertical);
+    splitDockWidget(rubric, annotations, Qt::Vertical);
 
     // The findings table has six columns: it gets the window's width, below the centre.
     m_findingsPane = new views::FindingsPane;
@@ -415,6 +415,14 @@ void MainWindow::showEvent(QShowEvent* event) {
         auto* findings = findChild<QDockWidget*>(QStringLiteral("findingsDock"));
         if (findings != nullptr && findings->isVisible()) {
             resizeDocks({findings}, {std::max(fontMetrics().height() * 9, height() / 5)}, Qt::Vertical);
+        }
+        // The right column: the rubric (the longest list) takes the most, inspector and annotations share the rest.
+        const QList<QDockWidget*> right{findChild<QDockWidget*>(QStringLiteral("inspectorDock")),
+                                        findChild<QDockWidget*>(QStringLiteral("rubricDock")),
+                                        findChild<QDockWidget*>(QStringLiteral("annotationsDock"))};
+        if (std::ranges::all_of(right, [](QDockWidget* d) { return d != nullptr && d->isVisible(); })) {
+            const int column = height();
+            resizeDocks(right, {column * 3 / 10, column * 4 / 10, column * 3 / 10}, Qt::Vertical);
         }
     }
 }
