@@ -74,6 +74,13 @@ private slots:
                                                           .arg(editor->objectName(), lexer->description(style))
                                                           .arg(style)
                                                           .arg(ratio)));
+                    // Strings and docstrings: a soft tone, not the light theme's red lifted into a glaring one.
+                    const QColor c = lexer->color(style);
+                    const bool reddish = c.hslSaturationF() > 0.4 && (c.hslHue() < 20 || c.hslHue() > 340);
+                    QVERIFY2(!(lexer->description(style).contains(QLatin1String("string"), Qt::CaseInsensitive) &&
+                               reddish),
+                             qPrintable(QStringLiteral("%1 style %2 is %3").arg(editor->objectName(),
+                                                                                lexer->description(style), c.name())));
                 }
             }
         }
