@@ -68,7 +68,7 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
         return QBrush(dark ? Qt::white : Qt::black);
     }
     if (role == Qt::ToolTipRole) {
-        return tr("Line %1: %2 instructions, %3 us of lane time (%4% of the run)")
+        return tr("Line %1: %2 instructions, busy %3 us summed over their lanes (%4% of all lanes' busy time)")
             .arg(row.line)
             .arg(row.instructions)
             .arg(static_cast<double>(row.timePs) / 1e6, 0, 'f', 3)
@@ -78,6 +78,15 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant HotLinesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case TimeColumn: return tr("Busy time of the line's instructions, summed over the lanes they ran on");
+        case ShareColumn:
+            return tr("The line's part of the busy time summed over every engine and DMA queue (all lines together: "
+                      "at most 100%)");
+        default: return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
     }
