@@ -135,6 +135,30 @@ private slots:
         QCOMPARE(steps.last().at(0).toInt(), 1);
     }
 
+    void lessonStateFollowsTheComparisonOnScreen() {
+        // The user picks another comparison while a lesson step is shown: the step's figures go, the panel says
+        // why and offers the step again; a step run still on its way is dropped.
+        kl::app::TeachingController controller;
+        controller.setRunProvider([](const kl::core::RunRequest&) -> kl::Expected<kl::core::RunOutcome> {
+            return std::unexpected(kl::Error{kl::ErrorCode::Io, "no runs in this test"});
+        });
+        LessonPanel* panel = controller.lessonPanel();
+        QVERIFY(panel->step() != nullptr);
+        panel->setNumbers({{"a.total_us", 253.06}});
+        QVERIFY(panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
+        QVERIFY(panel->isOnScreen());
+        controller.comparePair(QStringLiteral("/nonexistent/a"), QStringLiteral("trn1"), QStringLiteral("/nonexistent/b"),
+                               QStringLiteral("trn2"));
+        QVERIFY(!panel->isOnScreen());
+        QVERIFY(!panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
+        QVERIFY(!panel->againButton()->isHidden());
+        QSignalSpy steps(panel, &LessonPanel::stepChanged);
+        QTest::mouseClick(panel->againButton(), Qt::LeftButton);
+        QCOMPARE(steps.count(), 1);
+        QVERIFY(panel->isOnScreen());
+        QVERIFY(panel->againButton()->isHidden());
+    }
+
     void whatIfPanelReportsChangedFieldsOnly() {
         kl::views::WhatIfPanel panel;
         const auto profile = kl::sim::test::profile("trn1");
