@@ -57,6 +57,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -404,6 +405,16 @@ void MainWindow::restoreWindowState() {
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
     }
+    // The plots under the timeline as the user left them; on a first start on a short screen (1280x800) two of
+    // the three, so each gets more than the minimum height (the DMA bandwidth is also in the DMA lanes).
+    const QVariant plots = settings.value(QStringLiteral("window/plots"));
+    const bool shortScreen = screen() != nullptr && screen()->availableGeometry().height() < 1000;
+    for (int i = 0; i < views::RunPlots::kPlotCount; ++i) {
+        const auto plot = static_cast<views::RunPlots::Plot>(i);
+        const bool shown = plots.isValid() ? plots.toString().contains(QString::number(i))
+                                           : !(shortScreen && plot == views::RunPlots::Plot::Dma);
+        m_page->plots()->setPlotShown(plot, shown);
+    }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -435,6 +446,13 @@ void MainWindow::saveWindowState() const {
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
     }
+    QString plots;
+    for (int i = 0; i < views::RunPlots::kPlotCount; ++i) {
+        if (m_page->plots()->isPlotShown(static_cast<views::RunPlots::Plot>(i))) {
+            plots += QString::number(i);
+        }
+    }
+    settings.setValue(QStringLiteral("window/plots"), plots);
 }
 
 void MainWindow::resetLayout() {

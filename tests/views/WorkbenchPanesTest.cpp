@@ -3,13 +3,17 @@
 #include "result/SyntheticRun.h"
 
 #include "common/StartPage.h"
+#include "plots/RunPlots.h"
 #include "compare/CompareView.h"
 #include "source/HotLinesView.h"
 #include "timeline/SecondRunPane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
 
+#include <qcustomplot.h>
+
 #include <QListWidget>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
@@ -81,6 +85,42 @@ private slots:
         QVERIFY(!page.secondRun()->isHidden());
         page.setRun(kl::sim::makeSyntheticRun(100)); // a new base run: the old what-if says nothing about it
         QVERIFY(page.secondRun()->isHidden());
+    }
+
+    void fewerPlotsGetMoreHeightEach() {
+        using Plot = kl::views::RunPlots::Plot;
+        kl::views::RunPlots plots;
+        plots.resize(1000, 220);
+        plots.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plots));
+        plots.setResult(kl::sim::makeSyntheticRun(200));
+        const int before = plots.plotHeight(Plot::Memory);
+        QCOMPARE(plots.legend()->itemCount(), 5);
+        const int minimumBefore = plots.minimumSizeHint().height();
+        // Hidden from the Plots menu in the legend row's corner, as a user would.
+        QMenu* menu = plots.plotsButton()->menu();
+        QVERIFY(menu != nullptr);
+        QCOMPARE(menu->actions().size(), kl::views::RunPlots::kPlotCount);
+        menu->actions().at(static_cast<int>(Plot::Dma))->trigger();
+        QVERIFY(!plots.isPlotShown(Plot::Dma));
+        QCOMPARE(plots.plotHeight(Plot::Dma), 0);
+        QVERIFY2(plots.plotHeight(Plot::Memory) > before * 13 / 10,
+                 qPrintable(QStringLiteral("%1 -> %2 px").arg(before).arg(plots.plotHeight(Plot::Memory))));
+        QCOMPARE(plots.legend()->itemCount(), 4); // no key for a plot not shown
+        QVERIFY(plots.minimumSizeHint().height() < minimumBefore);
+        // The time labels stay under the last plot shown; the shared axis keeps its ticks.
+        QVERIFY(plots.plot()->axisRect(plots.plot()->axisRectCount() - 1)->axis(QCPAxis::atBottom)->tickLabels());
+        QVERIFY(!plots.tickPositions().isEmpty());
+        plots.setSelectedRange(1000, 50'000);
+        QCOMPARE(plots.shadedRangePs().first, 1000.0);
+        // The last plot cannot go: something must carry the time axis.
+        plots.setPlotShown(Plot::Memory, false);
+        plots.setPlotShown(Plot::Overlap, false);
+        QVERIFY(plots.isPlotShown(Plot::Overlap));
+        QVERIFY(menu->actions().at(static_cast<int>(Plot::Overlap))->isChecked());
+        plots.setPlotShown(Plot::Dma, true);
+        QVERIFY(plots.isPlotShown(Plot::Dma));
+        QVERIFY(menu->actions().at(static_cast<int>(Plot::Dma))->isChecked());
     }
 
     void hotLinesKeepRoomForSeveralRows() {
