@@ -454,11 +454,11 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
                 return;
             }
             m_whatIf->showResult(*timed.first, timed.second);
-            emit whatIfRunChanged(*timed.first,
-                                  tr("What-if: %1 on %2 with %3")
-                                      .arg(taskName(m_baseFolder), m_baseHardware,
-                                           QString::fromStdString(
-                                               core::describeOverrides(m_baseProfile->profile, overrides))));
+            emit whatIfRunChanged(
+                *timed.first,
+                tr("What-if: %1 on %2 with %3")
+                    .arg(taskName(m_baseFolder), m_baseHardware,
+                         QString::fromStdString(core::describeOverrides(m_baseProfile->profile, overrides))));
             emit whatIfShown();
         });
 }

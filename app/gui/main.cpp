@@ -31,8 +31,9 @@ int main(int argc, char** argv) {
                                  QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
 
-    kl::app::applyTheme(app, kl::app::themeFromName(parser.isSet(theme) ? parser.value(theme)
-                                                                         : QSettings().value(QStringLiteral("theme")).toString()));
+    kl::app::applyTheme(app, kl::app::themeFromName(parser.isSet(theme)
+                                                        ? parser.value(theme)
+                                                        : QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
     // The workspace's docks are chosen before the first show, so the window opens at its size with them.
     if (kl::app::Workspaces::Kind kind;

@@ -34,10 +34,10 @@ struct LineCostTable {
     std::uint64_t instructions = 0;
     std::uint64_t attributedInstructions = 0;
     double maxShare = 0;
-    sim::TimePs dmaPs = 0;          ///< the part of totalPs on DMA queues
-    sim::TimePs spanPs = 0;         ///< first start to last end: the run's wall-clock length
-    std::uint32_t engineLanes = 0;  ///< engine rows with some time (TensorE counts once)
-    std::uint32_t dmaQueues = 0;    ///< DMA queues with some time
+    sim::TimePs dmaPs = 0;         ///< the part of totalPs on DMA queues
+    sim::TimePs spanPs = 0;        ///< first start to last end: the run's wall-clock length
+    std::uint32_t engineLanes = 0; ///< engine rows with some time (TensorE counts once)
+    std::uint32_t dmaQueues = 0;   ///< DMA queues with some time
 
     [[nodiscard]] const LineCost* find(int line) const;
     /// The lines, most expensive first (ties by line number).

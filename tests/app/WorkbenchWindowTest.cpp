@@ -77,10 +77,10 @@ private slots:
                     // Strings and docstrings: a soft tone, not the light theme's red lifted into a glaring one.
                     const QColor c = lexer->color(style);
                     const bool reddish = c.hslSaturationF() > 0.4 && (c.hslHue() < 20 || c.hslHue() > 340);
-                    QVERIFY2(!(lexer->description(style).contains(QLatin1String("string"), Qt::CaseInsensitive) &&
-                               reddish),
-                             qPrintable(QStringLiteral("%1 style %2 is %3").arg(editor->objectName(),
-                                                                                lexer->description(style), c.name())));
+                    QVERIFY2(
+                        !(lexer->description(style).contains(QLatin1String("string"), Qt::CaseInsensitive) && reddish),
+                        qPrintable(QStringLiteral("%1 style %2 is %3")
+                                       .arg(editor->objectName(), lexer->description(style), c.name())));
                 }
             }
         }
@@ -145,19 +145,19 @@ private slots:
         for (QDockWidget* d : {rubric, annotations, inspector}) {
             QVERIFY2(d->isVisible() && !d->visibleRegion().isEmpty(), qPrintable(d->objectName()));
             QCOMPARE(window.dockWidgetArea(d), Qt::RightDockWidgetArea);
-            QVERIFY2(d->height() >= 6 * lines, qPrintable(QStringLiteral("%1: %2 px").arg(d->objectName()).arg(d->height())));
+            QVERIFY2(d->height() >= 6 * lines,
+                     qPrintable(QStringLiteral("%1: %2 px").arg(d->objectName()).arg(d->height())));
         }
         // A short screen shows two plots under the timeline, so each has more than the minimum height.
         const bool shortScreen = available.height() < 1000;
         QCOMPARE(window.timelinePage()->plots()->isPlotShown(kl::views::RunPlots::Plot::Dma), !shortScreen);
         QVERIFY(!rubric->geometry().intersects(annotations->geometry()));
         QVERIFY(rubric->height() >= annotations->height()); // the rubric is the longer list
-        QVERIFY2(available.contains(window.frameGeometry()),
-                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
-                                .arg(window.frameGeometry().width())
-                                .arg(window.frameGeometry().height())
-                                .arg(available.width())
-                                .arg(available.height())));
+        QVERIFY2(available.contains(window.frameGeometry()), qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                                                            .arg(window.frameGeometry().width())
+                                                                            .arg(window.frameGeometry().height())
+                                                                            .arg(available.width())
+                                                                            .arg(available.height())));
     }
 
     void workspacesSwitchLayoutsAndStayOnScreen() {

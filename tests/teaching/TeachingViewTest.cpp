@@ -147,8 +147,8 @@ private slots:
         panel->setNumbers({{"a.total_us", 253.06}});
         QVERIFY(panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
         QVERIFY(panel->isOnScreen());
-        controller.comparePair(QStringLiteral("/nonexistent/a"), QStringLiteral("trn1"), QStringLiteral("/nonexistent/b"),
-                               QStringLiteral("trn2"));
+        controller.comparePair(QStringLiteral("/nonexistent/a"), QStringLiteral("trn1"),
+                               QStringLiteral("/nonexistent/b"), QStringLiteral("trn2"));
         QVERIFY(!panel->isOnScreen());
         QVERIFY(!panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
         QVERIFY(!panel->againButton()->isHidden());
@@ -196,7 +196,8 @@ private slots:
         QVERIFY(run != nullptr);
         QCOMPARE(run->summary.totalPs, result->summary.totalPs - 1'000'000);
         const QString title = stacked.last().at(1).toString();
-        QVERIFY2(title.contains(QStringLiteral("Row softmax")) && title.contains(QStringLiteral("fixed")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("Row softmax")) && title.contains(QStringLiteral("fixed")),
+                 qPrintable(title));
         controller.whatIfPanel()->setOverrides({}); // back to the base: the stacked run goes
         QVERIFY(stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>() == nullptr);
         auto* table = controller.whatIfPanel()->table();

@@ -87,10 +87,11 @@ private slots:
         const int sb = t.buffer("sb", "sbuf", {128, 8192});
         const int sd = t.buffer("sd", "sbuf", {128, 64});
         const int sc = t.buffer("sc", "sbuf", {128, 64});
-        t.add("dma_copy", "dma", {t.whole(sa)}, {t.whole(a)});                                           // 0
-        t.add("dma_copy", "dma", {t.whole(sd)}, {t.whole(d)});                                           // 1
-        t.add("dma_copy", "dma", {t.whole(sb)}, {t.whole(b)});                                           // 2
-        t.add("tensor_tensor", "vector", {t.whole(sc)}, {t.whole(sa), t.part(sb, 0, 128, 0, 64)}, {{"op0", "add"}}); // 3
+        t.add("dma_copy", "dma", {t.whole(sa)}, {t.whole(a)}); // 0
+        t.add("dma_copy", "dma", {t.whole(sd)}, {t.whole(d)}); // 1
+        t.add("dma_copy", "dma", {t.whole(sb)}, {t.whole(b)}); // 2
+        t.add("tensor_tensor", "vector", {t.whole(sc)}, {t.whole(sa), t.part(sb, 0, 128, 0, 64)},
+              {{"op0", "add"}}); // 3
         auto ir = std::make_shared<const kl::sim::KernelIr>(t.load());
         auto run = kl::sim::Simulator::run(*ir, kl::sim::test::profile("trn1"));
         QVERIFY(run.has_value());
@@ -103,11 +104,12 @@ private slots:
         view.setIr(ir);
         const auto& flows = view.flowArrows();
         const auto into = [&](std::uint32_t from) {
-            return std::find_if(flows.begin(), flows.end(), [&](const auto& f) { return f.from == from && f.to == 3u; });
+            return std::find_if(flows.begin(), flows.end(),
+                                [&](const auto& f) { return f.from == from && f.to == 3u; });
         };
         QVERIFY(into(0) != flows.end());
         QVERIFY(into(2) != flows.end());
-        QVERIFY(into(1) == flows.end()); // not an input
+        QVERIFY(into(1) == flows.end());                               // not an input
         QCOMPARE(into(2)->kind, kl::views::FlowArrow::Kind::WaitedOn); // the big load finished last
         QVERIFY2(into(2)->label.contains(QStringLiteral("#2")), qPrintable(into(2)->label));
         QCOMPARE(into(0)->kind, kl::views::FlowArrow::Kind::Producer);

@@ -56,7 +56,8 @@ private slots:
         page.setRun(kl::sim::makeSyntheticRun(100));
         QVERIFY(page.secondRun()->isHidden());
         // The what-if run is twice as long: the shared axis must reach its end from either view.
-        page.showSecondRun(kl::sim::makeSyntheticRun(200), QStringLiteral("What-if: softmax on trn1 with dma.queues 16 -> 4"));
+        page.showSecondRun(kl::sim::makeSyntheticRun(200),
+                           QStringLiteral("What-if: softmax on trn1 with dma.queues 16 -> 4"));
         QVERIFY(page.secondRun()->isVisible());
         QCOMPARE(page.secondRun()->title(), QStringLiteral("What-if: softmax on trn1 with dma.queues 16 -> 4"));
         kl::views::TimelineView* base = page.timeline();

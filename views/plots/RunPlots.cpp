@@ -23,8 +23,8 @@ namespace kl::views {
 
 namespace {
 
-constexpr double kPsPerUs = 1; // keys are picoseconds, as on the timeline
-constexpr int kMinPlotHeight = 35;  // below this a plot's two value labels overlap
+constexpr double kPsPerUs = 1;       // keys are picoseconds, as on the timeline
+constexpr int kMinPlotHeight = 35;   // below this a plot's two value labels overlap
 constexpr int kPlotFrameHeight = 45; // the legend row and the time labels under the last plot
 
 const char* const kPlotNames[] = {QT_TRANSLATE_NOOP("kl::views::RunPlots", "Memory (SBUF, PSUM)"),

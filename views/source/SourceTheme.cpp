@@ -27,13 +27,13 @@ struct DarkTone {
     QRgb colour;
 };
 constexpr DarkTone kDarkTones[] = {
-    {"comment", 0x8fb37a},       // sage green
-    {"triple", 0xb5c99a},        // docstrings: paler green, apart from code
-    {"string", 0xdcae82},        // warm tan
-    {"character", 0xdcae82},     // C++ character literals read as strings
+    {"comment", 0x8fb37a},   // sage green
+    {"triple", 0xb5c99a},    // docstrings: paler green, apart from code
+    {"string", 0xdcae82},    // warm tan
+    {"character", 0xdcae82}, // C++ character literals read as strings
     {"regular expression", 0xd7a0c8},
     {"number", 0xb5cea8},
-    {"keyword", 0x82b4f0},       // soft blue
+    {"keyword", 0x82b4f0}, // soft blue
     {"decorator", 0xdcdcaa},
     {"preprocessor", 0xc8a0e6},
 };
