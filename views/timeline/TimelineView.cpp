@@ -199,12 +199,11 @@ void TimelineView::buildFlows() {
             }
         }
     }
-    for (std::uint32_t i = selected + 1; i < tl.size(); ++i) {
+    std::size_t dependants = 0;
+    for (std::uint32_t i = selected + 1; i < tl.size() && dependants < kMaxDependantArrows; ++i) {
         if (tl.waitOn(i) == selected) {
             m_flows.push_back({selected, i, FlowArrow::Kind::Dependant, {}});
-            if (m_flows.size() > kMaxDependantArrows) {
-                break;
-            }
+            ++dependants;
         }
     }
 }
