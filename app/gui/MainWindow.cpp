@@ -58,6 +58,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -143,8 +144,14 @@ void MainWindow::buildReview() {
     connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
 
     auto* agreement = new views::AgreementPane;
+    // Its tables and buttons want 400 px of height; in a scroll area it shares the inspector's tab stack without
+    // pushing the rubric and annotations below it off a 800 px screen.
+    auto* agreementScroll = new QScrollArea;
+    agreementScroll->setWidget(agreement);
+    agreementScroll->setWidgetResizable(true);
+    agreementScroll->setFrameShape(QFrame::NoFrame);
     auto* agreementDock =
-        addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
+        addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreementScroll, Qt::RightDockWidgetArea);
     if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
         tabifyDockWidget(inspector, agreementDock);
         inspector->raise(); // tabifying brought the new tab forward; the inspector is what a first run needs
@@ -434,6 +441,8 @@ void MainWindow::showEvent(QShowEvent* event) {
         if (std::ranges::all_of(right, [](QDockWidget* d) { return d != nullptr && d->isVisible(); })) {
             const int column = height();
             resizeDocks(right, {column * 3 / 10, column * 4 / 10, column * 3 / 10}, Qt::Vertical);
+            // Wide enough for the rubric's item names on two lines rather than four.
+            resizeDocks({right.front()}, {std::max(300, width() / 5)}, Qt::Horizontal);
         }
     }
 }

@@ -139,12 +139,15 @@ private slots:
         QDockWidget* annotations = dock("annotationsDock");
         QDockWidget* inspector = dock("inspectorDock");
         QCOMPARE(window.workspaces()->current(), kl::app::Workspaces::Kind::Review);
+
         QVERIFY(!window.tabifiedDockWidgets(rubric).contains(annotations));
         QVERIFY(window.tabifiedDockWidgets(inspector).contains(dock("agreementDock")));
         const int lines = window.fontMetrics().height();
         for (QDockWidget* d : {rubric, annotations, inspector}) {
             QVERIFY2(d->isVisible() && !d->visibleRegion().isEmpty(), qPrintable(d->objectName()));
             QCOMPARE(window.dockWidgetArea(d), Qt::RightDockWidgetArea);
+            QVERIFY2(d->width() >= 280,
+                     qPrintable(QStringLiteral("%1: %2 px wide").arg(d->objectName()).arg(d->width())));
             QVERIFY2(d->height() >= 6 * lines,
                      qPrintable(QStringLiteral("%1: %2 px").arg(d->objectName()).arg(d->height())));
         }

@@ -191,7 +191,9 @@ void RunPlots::relayoutPlots() {
     // the layout and hides with its axes and graphs (its children), and its selection shade.
     QCPLayoutGrid* grid = m_plot->plotLayout();
     for (QCPAxisRect* rect : m_rects) {
-        grid->take(rect);
+        if (rect->layout() == grid) {
+            grid->take(rect);
+        }
     }
     grid->simplify();
     QCPAxisRect* last = nullptr;

@@ -52,14 +52,14 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     timelineLayout->addWidget(m_legend);
     timelineLayout->addWidget(buildFindBar());
     timelineLayout->addWidget(scroll, 1);
+    // A second run (what-if) shares the timeline's part of the splitter, under the base run's lanes.
     m_second = new SecondRunPane;
     m_second->hide();
+    timelineLayout->addWidget(m_second, 1);
     m_splitter->addWidget(timelineBox);
-    m_splitter->addWidget(m_second);
     m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 3);
-    m_splitter->setStretchFactor(2, 2);
+    m_splitter->setStretchFactor(1, 2);
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_splitter);
     connect(m_timeline, &TimelineView::visibleRangeChanged, m_plots, &RunPlots::setTimeRange);
