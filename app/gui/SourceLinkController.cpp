@@ -376,8 +376,8 @@ void SourceLinkController::showCosts() {
     }
     m_hotLines->model()->setTable(m_cost, m_nki->text().split(QLatin1Char('\n')));
     const QString file = m_nki->fileName().isEmpty() ? tr("the kernel") : m_nki->fileName();
-    m_hotLines->setSummary(tr("%n line(s). ", nullptr, static_cast<int>(m_cost.lines.size())) +
-                           QString::fromStdString(core::laneTimeSummary(m_cost, file.toStdString())));
+    const QString lines = m_cost.lines.size() == 1 ? tr("1 line. ") : tr("%1 lines. ").arg(m_cost.lines.size());
+    m_hotLines->setSummary(lines + QString::fromStdString(core::laneTimeSummary(m_cost, file.toStdString())));
 }
 
 void SourceLinkController::highlightInstructions(std::vector<std::uint32_t> indices) {

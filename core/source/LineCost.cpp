@@ -96,21 +96,25 @@ LineCostTable computeLineCost(const sim::TimelineData& tl, std::uint32_t fileInd
 }
 
 std::string laneTimeSummary(const LineCostTable& table, std::string_view fileName) {
-    const auto us = [](sim::TimePs ps) { return fmt::format("{:.2f} us", static_cast<double>(ps) / 1e6); };
+    // Milliseconds past 1000 us, as the timeline's axis reads a run that long.
+    const auto time = [](sim::TimePs ps) {
+        const double us = static_cast<double>(ps) / 1e6;
+        return us >= 1000 ? fmt::format("{:.2f} ms", us / 1000) : fmt::format("{:.2f} us", us);
+    };
     const auto count = [](std::uint32_t n, const char* one, const char* many) {
         return fmt::format("{} {}", n, n == 1 ? one : many);
     };
-    std::string out = fmt::format("The run spans {}; its lanes were busy {} in all, summed over {} and {}",
-                                  us(table.spanPs), us(table.totalPs), count(table.engineLanes, "engine", "engines"),
-                                  count(table.dmaQueues, "DMA queue", "DMA queues"));
+    std::string out =
+        fmt::format("Run {}; busy {} summed over {} and {}", time(table.spanPs), time(table.totalPs),
+                    count(table.engineLanes, "engine", "engines"), count(table.dmaQueues, "DMA queue", "DMA queues"));
     if (table.spanPs > 0) {
-        out += fmt::format(" (DMA {}; {:.1f} lanes busy at once on average)", us(table.dmaPs),
+        out += fmt::format(" ({:.1f} busy at once on average)",
                            static_cast<double>(table.totalPs) / static_cast<double>(table.spanPs));
     }
     const double attributed =
         table.totalPs > 0 ? 100.0 * static_cast<double>(table.attributedPs) / static_cast<double>(table.totalPs) : 0;
-    out += fmt::format(". Lines of {} account for {:.1f}% of that busy time; a line's Share is its part of it.",
-                       fileName.empty() ? std::string_view("the kernel") : fileName, attributed);
+    out += fmt::format("; {:.1f}% of it on lines of {}. Share: a line's part of that sum.", attributed,
+                       fileName.empty() ? std::string_view("the kernel") : fileName);
     return out;
 }
 

@@ -45,11 +45,10 @@ struct LineCostTable {
 };
 
 /// The table's figures in words for the hot-lines list: the run's length, the busy time summed over the lanes
-/// (and over how many engines and DMA queues), so a sum far past the run's length explains itself, and the
-/// share of that sum on lines of `fileName`. Example:
-///   "The run spans 253.06 us; its lanes were busy 2066.00 us in all, summed over 3 engines and 16 DMA queues
-///   (DMA 1900.00 us; 8.2 lanes busy at once on average). Lines of kernel.py account for 83.0% of that busy
-///   time; a line's Share is its part of it."
+/// and over how many engines and DMA queues (so a sum far past the run's length explains itself), and the share
+/// of that sum on lines of `fileName`. Example:
+///   "Run 253.06 us; busy 2.07 ms summed over 3 engines and 16 DMA queues (8.2 busy at once on average);
+///   83.0% of it on lines of kernel.py. Share: a line's part of that sum."
 [[nodiscard]] std::string laneTimeSummary(const LineCostTable& table, std::string_view fileName);
 
 /// Which entry of `SimResult::files` is `fileName` (matched on the last path component); `kNoIndex`

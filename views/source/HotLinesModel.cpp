@@ -50,7 +50,11 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case LineColumn: return row.line;
-        case TimeColumn: return QStringLiteral("%1 us").arg(static_cast<double>(row.timePs) / 1e6, 0, 'f', 2);
+        case TimeColumn: { // milliseconds past 1000 us, as the timeline's axis reads a run that long
+            const double us = static_cast<double>(row.timePs) / 1e6;
+            return us >= 1000 ? QStringLiteral("%1 ms").arg(us / 1000, 0, 'f', 2)
+                              : QStringLiteral("%1 us").arg(us, 0, 'f', 2);
+        }
         case ShareColumn: return QStringLiteral("%1%").arg(100.0 * row.share, 0, 'f', 1);
         case CountColumn: return row.instructions;
         case CodeColumn: return row.line >= 1 && row.line <= m_text.size() ? m_text[row.line - 1].trimmed() : QString();
