@@ -413,9 +413,9 @@ void MainWindow::restoreWindowState() {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
     }
     if (!settings.contains(QStringLiteral("window/") + m_page->splitter()->objectName())) {
-        // First start: the plots get nearly half of the timeline's page (proportions; the splitter scales them),
+        // First start: the plots get two fifths of the timeline's page (proportions; the splitter scales them),
         // so each plot is more than a strip; the lanes scroll.
-        m_page->splitter()->setSizes({55, 45});
+        m_page->splitter()->setSizes({60, 40});
     }
     // The plots under the timeline as the user left them; on a first start on a short screen (1280x800) two of
     // the three, so each gets more than the minimum height (the DMA bandwidth is also in the DMA lanes).
