@@ -15,7 +15,9 @@ SecondRunPane::SecondRunPane(QWidget* parent) : QWidget(parent) {
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("secondRunTitle"));
     m_title->setTextFormat(Qt::PlainText);
-    m_title->setWordWrap(true);
+    // One line, cut at the right if need be (the whole title is the tooltip): showing the lanes must not raise the
+    // window's minimum height past a 800 px screen.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -35,6 +37,7 @@ SecondRunPane::SecondRunPane(QWidget* parent) : QWidget(parent) {
     scroll->setWidget(m_timeline);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(TimelineView::kRulerHeight + TimelineView::kRowHeight);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -45,6 +48,7 @@ SecondRunPane::SecondRunPane(QWidget* parent) : QWidget(parent) {
 
 void SecondRunPane::setRun(std::shared_ptr<const sim::SimResult> run, const QString& title) {
     m_title->setText(title);
+    m_title->setToolTip(title);
     m_timeline->setResult(std::move(run));
 }
 
