@@ -36,6 +36,22 @@ private slots:
                                 .arg(tree->header()->sectionSize(0))
                                 .arg(tree->viewport()->width())));
         QVERIFY(!tree->horizontalScrollBar()->isVisible());
+        // A name longer than its column wraps onto more lines (the row grows) instead of ending in "...".
+        pane.resize(240, 700);
+        QTest::qWait(20);
+        bool wrapped = false;
+        for (int g = 0; g < tree->topLevelItemCount() && !wrapped; ++g) {
+            for (int i = 0; i < tree->topLevelItem(g)->childCount() && !wrapped; ++i) {
+                QTreeWidgetItem* item = tree->topLevelItem(g)->child(i);
+                const int needed = tree->fontMetrics().horizontalAdvance(item->text(0));
+                if (needed > tree->header()->sectionSize(0)) {
+                    QVERIFY2(tree->visualItemRect(item).height() >= 2 * tree->fontMetrics().height(),
+                             qPrintable(item->text(0)));
+                    wrapped = true;
+                }
+            }
+        }
+        QVERIFY2(wrapped, "no item name was longer than its column: the check did not run");
     }
 
     void annotationTextKeepsTheRoomAndTooltipsHoldEverything() {
