@@ -80,6 +80,16 @@ private slots:
                      qPrintable(tip));
         }
         QVERIFY2(table->rowHeight(0) > table->fontMetrics().height() + 4, "the wrapped text gets more than one line");
+        // A long anchor ("time 1000.00-9000.00 us") keeps its capped width: the text keeps the most room.
+        kl::core::Annotation b = a;
+        b.id = 8;
+        b.anchor = kl::core::Anchor::timeRange(1'000'000'000, 9'000'000'000);
+        pane.setAnnotations({a, b});
+        QTest::qWait(20);
+        QVERIFY2(table->columnWidth(kl::views::AnnotationListModel::Anchor) <= table->columnWidth(text),
+                 qPrintable(QStringLiteral("anchor %1, text %2")
+                                .arg(table->columnWidth(kl::views::AnnotationListModel::Anchor))
+                                .arg(table->columnWidth(text))));
     }
 };
 
