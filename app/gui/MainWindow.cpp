@@ -57,6 +57,8 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -64,6 +66,7 @@
 #include <QStatusBar>
 #include <QStyle>
 
+#include <algorithm>
 #include <utility>
 
 namespace kl::app {
@@ -141,12 +144,16 @@ void MainWindow::buildReview() {
     connect(m_review, &ReviewSession::failed, this, [this](const QString& message) { reportProblem(message); });
 
     auto* agreement = new views::AgreementPane;
+    // Its tables and buttons want 400 px of height; in a scroll area it shares the inspector's tab stack without
+    // pushing the rubric and annotations below it off a 800 px screen.
+    auto* agreementScroll = new QScrollArea;
+    agreementScroll->setWidget(agreement);
+    agreementScroll->setWidgetResizable(true);
+    agreementScroll->setFrameShape(QFrame::NoFrame);
     auto* agreementDock =
-        addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreement, Qt::RightDockWidgetArea);
-    if (auto* annotations = findChild<QDockWidget*>(QStringLiteral("annotationsDock"))) {
-        tabifyDockWidget(annotations, agreementDock);
-    }
+        addPaneDock(tr("Agreement"), QStringLiteral("agreementDock"), agreementScroll, Qt::RightDockWidgetArea);
     if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
+        tabifyDockWidget(inspector, agreementDock);
         inspector->raise(); // tabifying brought the new tab forward; the inspector is what a first run needs
     }
     // The agreement comes forward for a team review only; otherwise the inspector stays in front.
@@ -245,9 +252,10 @@ void MainWindow::buildDocks() {
     m_annotationList = new views::AnnotationListPane;
     auto* annotations =
         addPaneDock(tr("Annotations"), QStringLiteral("annotationsDock"), m_annotationList, Qt::RightDockWidgetArea);
-    tabifyDockWidget(inspector, rubric);
-    tabifyDockWidget(rubric, annotations);
-    inspector->raise();
+    // The rubric and the annotations are read together while scoring: each gets its own part of the right
+    // column, under the inspector (the agreement joins the inspector as a tab).
+    splitDockWidget(inspector, rubric, Qt::Vertical);
+    splitDockWidget(rubric, annotations, Qt::Vertical);
 
     // The findings table has six columns: it gets the window's width, below the centre.
     m_findingsPane = new views::FindingsPane;
@@ -387,6 +395,7 @@ void MainWindow::buildMenus() {
     m_teaching->attach(this, menuBar()->addMenu(tr("&Teaching")));
     connect(m_teaching, &TeachingController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_teaching, &TeachingController::whatIfRunChanged, m_page, &views::TimelinePage::showSecondRun);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
@@ -403,6 +412,21 @@ void MainWindow::restoreWindowState() {
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         splitter->restoreState(settings.value(QStringLiteral("window/") + splitter->objectName()).toByteArray());
     }
+    if (!settings.contains(QStringLiteral("window/") + m_page->splitter()->objectName())) {
+        // First start: the plots get two fifths of the timeline's page (proportions; the splitter scales them),
+        // so each plot is more than a strip; the lanes scroll.
+        m_page->splitter()->setSizes({60, 40});
+    }
+    // The plots under the timeline as the user left them; on a first start on a short screen (1280x800) two of
+    // the three, so each gets more than the minimum height (the DMA bandwidth is also in the DMA lanes).
+    const QVariant plots = settings.value(QStringLiteral("window/plots"));
+    const bool shortScreen = screen() != nullptr && screen()->availableGeometry().height() < 1000;
+    for (int i = 0; i < views::RunPlots::kPlotCount; ++i) {
+        const auto plot = static_cast<views::RunPlots::Plot>(i);
+        const bool shown = plots.isValid() ? plots.toString().contains(QString::number(i))
+                                           : !(shortScreen && plot == views::RunPlots::Plot::Dma);
+        m_page->plots()->setPlotShown(plot, shown);
+    }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -415,6 +439,16 @@ void MainWindow::showEvent(QShowEvent* event) {
         if (findings != nullptr && findings->isVisible()) {
             resizeDocks({findings}, {std::max(fontMetrics().height() * 9, height() / 5)}, Qt::Vertical);
         }
+        // The right column: the rubric (the longest list) takes the most, inspector and annotations share the rest.
+        const QList<QDockWidget*> right{findChild<QDockWidget*>(QStringLiteral("inspectorDock")),
+                                        findChild<QDockWidget*>(QStringLiteral("rubricDock")),
+                                        findChild<QDockWidget*>(QStringLiteral("annotationsDock"))};
+        if (std::ranges::all_of(right, [](QDockWidget* d) { return d != nullptr && d->isVisible(); })) {
+            const int column = height();
+            resizeDocks(right, {column * 3 / 10, column * 4 / 10, column * 3 / 10}, Qt::Vertical);
+            // Wide enough for the rubric's item names on two lines rather than four.
+            resizeDocks({right.front()}, {std::max(300, width() / 5)}, Qt::Horizontal);
+        }
     }
 }
 
@@ -426,6 +460,13 @@ void MainWindow::saveWindowState() const {
     for (QSplitter* splitter : {m_centre, m_sources, m_page->splitter()}) {
         settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
     }
+    QString plots;
+    for (int i = 0; i < views::RunPlots::kPlotCount; ++i) {
+        if (m_page->plots()->isPlotShown(static_cast<views::RunPlots::Plot>(i))) {
+            plots += QString::number(i);
+        }
+    }
+    settings.setValue(QStringLiteral("window/plots"), plots);
 }
 
 void MainWindow::resetLayout() {
@@ -746,7 +787,7 @@ void MainWindow::checkHardwareAction() {
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {
     setRunning(false);
     m_run = outcome;
-    m_page->setRun(outcome->result);
+    m_page->setRun(outcome->result, outcome->ir);
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);

@@ -375,15 +375,9 @@ void SourceLinkController::showCosts() {
         }
     }
     m_hotLines->model()->setTable(m_cost, m_nki->text().split(QLatin1Char('\n')));
-    const double attributed =
-        m_cost.totalPs > 0 ? 100.0 * static_cast<double>(m_cost.attributedPs) / static_cast<double>(m_cost.totalPs)
-                           : 0.0;
-    m_hotLines->setSummary(tr("%1 lines, %2 us of lane time over all engines and queues; %3% attributed to "
-                              "lines of %4. Each instruction's time on its lane counts for its innermost line.")
-                               .arg(m_cost.lines.size())
-                               .arg(static_cast<double>(m_cost.totalPs) / 1e6, 0, 'f', 2)
-                               .arg(attributed, 0, 'f', 1)
-                               .arg(m_nki->fileName().isEmpty() ? tr("the kernel") : m_nki->fileName()));
+    const QString file = m_nki->fileName().isEmpty() ? tr("the kernel") : m_nki->fileName();
+    const QString lines = m_cost.lines.size() == 1 ? tr("1 line. ") : tr("%1 lines. ").arg(m_cost.lines.size());
+    m_hotLines->setSummary(lines + QString::fromStdString(core::laneTimeSummary(m_cost, file.toStdString())));
 }
 
 void SourceLinkController::highlightInstructions(std::vector<std::uint32_t> indices) {

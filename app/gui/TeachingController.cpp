@@ -151,7 +151,11 @@ void TeachingController::attach(QMainWindow* window, QMenu* menu) {
     // A lesson starts when its dock is first shown, so opening the window does not trace anything.
     connect(m_lessonDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && m_lessons->step()) {
-            showLessonStep(m_lessons->currentLesson(), m_lessons->currentStep());
+            if (m_lessons->isOnScreen()) {
+                showLessonStep(m_lessons->currentLesson(), m_lessons->currentStep());
+            } else {
+                m_lessons->showAgain(); // opening the lessons brings their step back over another comparison
+            }
         }
     });
 }
@@ -162,6 +166,7 @@ void TeachingController::setBaseRun(std::shared_ptr<const core::RunOutcome> outc
         return;
     }
     m_base = std::move(outcome);
+    emit whatIfRunChanged(nullptr, QString());
     m_baseFolder = std::move(taskFolder);
     m_baseHardware = std::move(hardware);
     m_cache.insert(keyOf(m_baseFolder, m_baseHardware), m_base);
@@ -262,6 +267,11 @@ void TeachingController::compareWith(const QString& taskFolder, const QString& h
 void TeachingController::comparePair(const QString& folderA, const QString& hardwareA, const QString& folderB,
                                      const QString& hardwareB) {
     const quint64 generation = ++m_compareGeneration;
+    // The compare view leaves the lesson's step: a step run still on its way must not replace this comparison,
+    // and the lesson's figures no longer describe what is on screen.
+    ++m_stepGeneration;
+    m_lessons->leaveScreen(tr("The compare view now shows another comparison, so this step's figures are "
+                              "cleared."));
     m_compare->clear(
         tr("Running %1 on %2 and %3 on %4...").arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
     showCompareDock();
@@ -326,6 +336,7 @@ void TeachingController::showLessonStep(int lesson, int step) {
     }
     const core::LessonStep s = *current;
     const quint64 generation = ++m_stepGeneration;
+    ++m_compareGeneration; // a comparison the user asked for earlier and still on its way is dropped
     const QString folder = exampleFolder(s.task);
     const QString hardware = QString::fromStdString(s.hardware);
     m_lessons->setStatus(tr("Running %1 on %2...").arg(QString::fromStdString(s.task), hardware));
@@ -343,6 +354,9 @@ void TeachingController::showLessonStep(int lesson, int step) {
             const QString ch = QString::fromStdString(s.compare->hardware);
             m_lessons->setStatus(tr("Running %1 on %2...").arg(QString::fromStdString(s.compare->task), ch));
             fetchRun(cf, ch, [=, this](std::shared_ptr<const core::RunOutcome> b, const QString& errorB) {
+                if (generation != m_stepGeneration) {
+                    return;
+                }
                 if (!b) {
                     m_lessons->setStatus(errorB);
                     return;
@@ -382,7 +396,7 @@ void TeachingController::showStepRuns(quint64 generation, std::shared_ptr<const 
         return;
     }
     const QString folder = exampleFolder(s->task);
-    const QString labelA = tr("%1 on %2").arg(QString::fromStdString(s->task), QString::fromStdString(s->hardware));
+    const QString labelA = tr("%1 on %2").arg(taskName(folder), QString::fromStdString(s->hardware));
     if (b) {
         const QString folderB = s->compare ? exampleFolder(s->compare->task) : folder;
         m_compare->setRuns(side(a, folder, labelA), side(b, folderB, labelB));
@@ -414,6 +428,10 @@ void TeachingController::showStepRuns(quint64 generation, std::shared_ptr<const 
 }
 
 void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
+    if (overrides.empty()) {
+        ++m_whatIfGeneration; // a run still on its way is for values no longer set
+        emit whatIfRunChanged(nullptr, QString());
+    }
     if (!m_base || !m_base->ir || !m_baseProfile || overrides.empty()) {
         return;
     }
@@ -427,7 +445,7 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
             const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
             return Timed{std::move(result), took.count()};
         },
-        [this, generation](Timed timed) {
+        [this, generation, overrides](Timed timed) {
             if (generation != m_whatIfGeneration) {
                 return; // the settings changed again meanwhile
             }
@@ -436,6 +454,11 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
                 return;
             }
             m_whatIf->showResult(*timed.first, timed.second);
+            emit whatIfRunChanged(
+                *timed.first,
+                tr("What-if: %1 on %2 with %3")
+                    .arg(taskName(m_baseFolder), m_baseHardware,
+                         QString::fromStdString(core::describeOverrides(m_baseProfile->profile, overrides))));
             emit whatIfShown();
         });
 }

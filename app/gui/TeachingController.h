@@ -74,6 +74,9 @@ signals:
     void lessonStepShown(int lesson, int step);
     /// A what-if re-simulation finished and its figures are on screen.
     void whatIfShown();
+    /// The what-if run to stack under the base run's timeline, titled with the task and the changed fields;
+    /// null when there is none any more (values back to the base, or a new base run).
+    void whatIfRunChanged(std::shared_ptr<const kl::sim::SimResult> run, const QString& title);
 
 private:
     void buildWidgets();

@@ -23,11 +23,17 @@ int main(int argc, char** argv) {
                                        QStringLiteral("Layout to open in: review, teaching or compare."),
                                        QStringLiteral("name"));
     parser.addOption(workspace);
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("Colours for this session: light or dark (the saved choice stays)."),
+                                   QStringLiteral("name"));
+    parser.addOption(theme);
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
 
-    kl::app::applyTheme(app, kl::app::themeFromName(QSettings().value(QStringLiteral("theme")).toString()));
+    kl::app::applyTheme(app, kl::app::themeFromName(parser.isSet(theme)
+                                                        ? parser.value(theme)
+                                                        : QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
     // The workspace's docks are chosen before the first show, so the window opens at its size with them.
     if (kl::app::Workspaces::Kind kind;

@@ -2,8 +2,11 @@
 
 #include "ir/KernelIr.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace kl::core {
@@ -47,10 +50,29 @@ std::uint32_t findSourceFile(const sim::SimResult& result, std::string_view file
 LineCostTable computeLineCost(const sim::TimelineData& tl, std::uint32_t fileIndex) {
     LineCostTable table;
     std::map<int, LineCost> byLine;
+    std::vector<bool> laneUsed;
+    sim::TimePs first = std::numeric_limits<sim::TimePs>::max();
+    sim::TimePs last = 0;
     for (std::size_t i = 0; i < tl.size(); ++i) {
         const sim::TimePs duration = std::max<sim::TimePs>(0, tl.endPs(i) - tl.mainStartPs(i));
         table.totalPs += duration;
         ++table.instructions;
+        first = std::min(first, tl.startPs(i));
+        last = std::max(last, tl.endPs(i));
+        // TensorE's two rows are one engine: a matmul's time sits on its MultiplyMoving row.
+        const std::uint16_t lane = tl.lane(i) == static_cast<std::uint16_t>(sim::Lane::LoadStationary)
+                                       ? static_cast<std::uint16_t>(sim::Lane::MultiplyMoving)
+                                       : tl.lane(i);
+        if (lane >= laneUsed.size()) {
+            laneUsed.resize(lane + 1u, false);
+        }
+        if (duration > 0 && !laneUsed[lane]) {
+            laneUsed[lane] = true;
+            ++(lane >= sim::kComputeLanes ? table.dmaQueues : table.engineLanes);
+        }
+        if (lane >= sim::kComputeLanes) {
+            table.dmaPs += duration;
+        }
         if (!inFile(tl, i, fileIndex)) {
             table.unattributedPs += duration;
             continue;
@@ -63,6 +85,7 @@ LineCostTable computeLineCost(const sim::TimelineData& tl, std::uint32_t fileInd
         table.attributedPs += duration;
         ++table.attributedInstructions;
     }
+    table.spanPs = last > first ? last - first : 0;
     table.lines.reserve(byLine.size());
     for (auto& [line, cost] : byLine) {
         cost.share = table.totalPs > 0 ? static_cast<double>(cost.timePs) / static_cast<double>(table.totalPs) : 0.0;
@@ -70,6 +93,29 @@ LineCostTable computeLineCost(const sim::TimelineData& tl, std::uint32_t fileInd
         table.lines.push_back(cost);
     }
     return table;
+}
+
+std::string laneTimeSummary(const LineCostTable& table, std::string_view fileName) {
+    // Milliseconds past 1000 us, as the timeline's axis reads a run that long.
+    const auto time = [](sim::TimePs ps) {
+        const double us = static_cast<double>(ps) / 1e6;
+        return us >= 1000 ? fmt::format("{:.2f} ms", us / 1000) : fmt::format("{:.2f} us", us);
+    };
+    const auto count = [](std::uint32_t n, const char* one, const char* many) {
+        return fmt::format("{} {}", n, n == 1 ? one : many);
+    };
+    std::string out =
+        fmt::format("Run {}; busy {} summed over {} and {}", time(table.spanPs), time(table.totalPs),
+                    count(table.engineLanes, "engine", "engines"), count(table.dmaQueues, "DMA queue", "DMA queues"));
+    if (table.spanPs > 0) {
+        out += fmt::format(" ({:.1f} busy at once on average)",
+                           static_cast<double>(table.totalPs) / static_cast<double>(table.spanPs));
+    }
+    const double attributed =
+        table.totalPs > 0 ? 100.0 * static_cast<double>(table.attributedPs) / static_cast<double>(table.totalPs) : 0;
+    out += fmt::format("; {:.1f}% of it on lines of {}. Share: a line's part of that sum.", attributed,
+                       fileName.empty() ? std::string_view("the kernel") : fileName);
+    return out;
 }
 
 std::vector<std::uint32_t> instructionsOnLines(const sim::TimelineData& tl, std::uint32_t fileIndex, int first,

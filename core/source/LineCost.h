@@ -3,6 +3,7 @@
 #include "result/SimResult.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,11 +34,22 @@ struct LineCostTable {
     std::uint64_t instructions = 0;
     std::uint64_t attributedInstructions = 0;
     double maxShare = 0;
+    sim::TimePs dmaPs = 0;         ///< the part of totalPs on DMA queues
+    sim::TimePs spanPs = 0;        ///< first start to last end: the run's wall-clock length
+    std::uint32_t engineLanes = 0; ///< engine rows with some time (TensorE counts once)
+    std::uint32_t dmaQueues = 0;   ///< DMA queues with some time
 
     [[nodiscard]] const LineCost* find(int line) const;
     /// The lines, most expensive first (ties by line number).
     [[nodiscard]] std::vector<LineCost> byCost() const;
 };
+
+/// The table's figures in words for the hot-lines list: the run's length, the busy time summed over the lanes
+/// and over how many engines and DMA queues (so a sum far past the run's length explains itself), and the share
+/// of that sum on lines of `fileName`. Example:
+///   "Run 253.06 us; busy 2.07 ms summed over 3 engines and 16 DMA queues (8.2 busy at once on average);
+///   83.0% of it on lines of kernel.py. Share: a line's part of that sum."
+[[nodiscard]] std::string laneTimeSummary(const LineCostTable& table, std::string_view fileName);
 
 /// Which entry of `SimResult::files` is `fileName` (matched on the last path component); `kNoIndex`
 /// when none is. A run with one file and a caller that does not know the name passes an empty name:

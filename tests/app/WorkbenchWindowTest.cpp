@@ -1,5 +1,6 @@
 // The window as an expert meets it (issue 21): shortcuts survive a modal dialog, the dark theme reaches the
-// source panes and the plots with readable contrast, the left docks keep a usable size.
+// source panes and the plots with readable contrast, the left docks keep a usable size, the rubric and the
+// annotations are visible at once.
 #include "gui/MainWindow.h"
 #include "gui/Theme.h"
 #include "gui/WorkspaceTrust.h"
@@ -73,6 +74,13 @@ private slots:
                                                           .arg(editor->objectName(), lexer->description(style))
                                                           .arg(style)
                                                           .arg(ratio)));
+                    // Strings and docstrings: a soft tone, not the light theme's red lifted into a glaring one.
+                    const QColor c = lexer->color(style);
+                    const bool reddish = c.hslSaturationF() > 0.4 && (c.hslHue() < 20 || c.hslHue() > 340);
+                    QVERIFY2(
+                        !(lexer->description(style).contains(QLatin1String("string"), Qt::CaseInsensitive) && reddish),
+                        qPrintable(QStringLiteral("%1 style %2 is %3")
+                                       .arg(editor->objectName(), lexer->description(style), c.name())));
                 }
             }
         }
@@ -114,6 +122,45 @@ private slots:
             QVERIFY2(minimum.width() >= 150, name);
             QVERIFY2(minimum.height() >= 3 * window.fontMetrics().height(), name);
         }
+    }
+
+    void reviewShowsRubricAndAnnotationsAtOnce() {
+        // First start (no saved layout), on the screen this test runs on (1280x800, and 1920x1080 as a second
+        // ctest entry): the rubric and the annotations each get their own visible part of the right column.
+        QSettings().clear();
+        MainWindow window;
+        const QRect available = window.screen()->availableGeometry();
+        window.resize(available.size());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        auto dock = [&](const char* name) { return window.findChild<QDockWidget*>(QString::fromLatin1(name)); };
+        QDockWidget* rubric = dock("rubricDock");
+        QDockWidget* annotations = dock("annotationsDock");
+        QDockWidget* inspector = dock("inspectorDock");
+        QCOMPARE(window.workspaces()->current(), kl::app::Workspaces::Kind::Review);
+
+        QVERIFY(!window.tabifiedDockWidgets(rubric).contains(annotations));
+        QVERIFY(window.tabifiedDockWidgets(inspector).contains(dock("agreementDock")));
+        const int lines = window.fontMetrics().height();
+        for (QDockWidget* d : {rubric, annotations, inspector}) {
+            QVERIFY2(d->isVisible() && !d->visibleRegion().isEmpty(), qPrintable(d->objectName()));
+            QCOMPARE(window.dockWidgetArea(d), Qt::RightDockWidgetArea);
+            QVERIFY2(d->width() >= 280,
+                     qPrintable(QStringLiteral("%1: %2 px wide").arg(d->objectName()).arg(d->width())));
+            QVERIFY2(d->height() >= 6 * lines,
+                     qPrintable(QStringLiteral("%1: %2 px").arg(d->objectName()).arg(d->height())));
+        }
+        // A short screen shows two plots under the timeline, so each has more than the minimum height.
+        const bool shortScreen = available.height() < 1000;
+        QCOMPARE(window.timelinePage()->plots()->isPlotShown(kl::views::RunPlots::Plot::Dma), !shortScreen);
+        QVERIFY(!rubric->geometry().intersects(annotations->geometry()));
+        QVERIFY(rubric->height() >= annotations->height()); // the rubric is the longer list
+        QVERIFY2(available.contains(window.frameGeometry()), qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                                                            .arg(window.frameGeometry().width())
+                                                                            .arg(window.frameGeometry().height())
+                                                                            .arg(available.width())
+                                                                            .arg(available.height())));
     }
 
     void workspacesSwitchLayoutsAndStayOnScreen() {

@@ -84,3 +84,38 @@ TEST(LineCost, FindSourceFileMatchesTheFileName) {
     EXPECT_EQ(kl::core::findSourceFile(result, "kernel.py"), 1U);
     EXPECT_EQ(kl::core::findSourceFile(result, "other.py"), kl::sim::kNoIndex);
 }
+
+TEST(LineCost, LaneTimeSummaryExplainsASumPastTheRunsLength) {
+    // One engine instruction and four DMA transfers on four queues, all at once: 5 us of lane time in a 1 us run.
+    kl::sim::TimelineData tl;
+    const auto add = [&](std::uint16_t lane, int line) {
+        kl::sim::TimelineData::Record r;
+        r.irId = static_cast<std::uint32_t>(tl.size());
+        r.mainStartPs = 0;
+        r.endPs = 1'000'000;
+        r.lane = lane;
+        r.op = lane >= kl::sim::kComputeLanes ? kl::sim::Op::DmaCopy : kl::sim::Op::TensorTensor;
+        r.loc = {0, static_cast<std::uint32_t>(line)};
+        tl.append(r);
+    };
+    add(static_cast<std::uint16_t>(kl::sim::Lane::Vector), 3);
+    for (std::uint32_t q = 0; q < 4; ++q) {
+        add(kl::sim::dmaLane(q), 5);
+    }
+    const auto table = computeLineCost(tl, 0);
+    EXPECT_EQ(table.totalPs, 5'000'000);
+    EXPECT_EQ(table.spanPs, 1'000'000);
+    EXPECT_EQ(table.dmaPs, 4'000'000);
+    EXPECT_EQ(table.engineLanes, 1U);
+    EXPECT_EQ(table.dmaQueues, 4U);
+    double shares = 0;
+    for (const auto& line : table.lines) {
+        shares += line.share;
+    }
+    EXPECT_LE(shares, 1.0 + 1e-12); // a share of the summed busy time: never past 100% together
+    const std::string text = kl::core::laneTimeSummary(table, "kernel.py");
+    EXPECT_NE(text.find("Run 1.00 us"), std::string::npos) << text;
+    EXPECT_NE(text.find("busy 5.00 us summed over 1 engine and 4 DMA queues"), std::string::npos) << text;
+    EXPECT_NE(text.find("5.0 busy at once"), std::string::npos) << text;
+    EXPECT_NE(text.find("100.0% of it on lines of kernel.py"), std::string::npos) << text;
+}

@@ -135,6 +135,30 @@ private slots:
         QCOMPARE(steps.last().at(0).toInt(), 1);
     }
 
+    void lessonStateFollowsTheComparisonOnScreen() {
+        // The user picks another comparison while a lesson step is shown: the step's figures go, the panel says
+        // why and offers the step again; a step run still on its way is dropped.
+        kl::app::TeachingController controller;
+        controller.setRunProvider([](const kl::core::RunRequest&) -> kl::Expected<kl::core::RunOutcome> {
+            return std::unexpected(kl::Error{kl::ErrorCode::Io, "no runs in this test"});
+        });
+        LessonPanel* panel = controller.lessonPanel();
+        QVERIFY(panel->step() != nullptr);
+        panel->setNumbers({{"a.total_us", 253.06}});
+        QVERIFY(panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
+        QVERIFY(panel->isOnScreen());
+        controller.comparePair(QStringLiteral("/nonexistent/a"), QStringLiteral("trn1"),
+                               QStringLiteral("/nonexistent/b"), QStringLiteral("trn2"));
+        QVERIFY(!panel->isOnScreen());
+        QVERIFY(!panel->textView()->toPlainText().contains(QStringLiteral("253.1")));
+        QVERIFY(!panel->againButton()->isHidden());
+        QSignalSpy steps(panel, &LessonPanel::stepChanged);
+        QTest::mouseClick(panel->againButton(), Qt::LeftButton);
+        QCOMPARE(steps.count(), 1);
+        QVERIFY(panel->isOnScreen());
+        QVERIFY(panel->againButton()->isHidden());
+    }
+
     void whatIfPanelReportsChangedFieldsOnly() {
         kl::views::WhatIfPanel panel;
         const auto profile = kl::sim::test::profile("trn1");
@@ -163,14 +187,26 @@ private slots:
         kl::app::TeachingController controller;
         controller.setBaseRun(outcome, QStringLiteral(KL_SOURCE_DIR "/examples/softmax"), QStringLiteral("trn1"));
         QSignalSpy shown(&controller, &kl::app::TeachingController::whatIfShown);
+        QSignalSpy stacked(&controller, &kl::app::TeachingController::whatIfRunChanged);
         controller.whatIfPanel()->setOverrides({{"dma.fixed_latency", 300}});
         QVERIFY(shown.wait(10000));
+        // The re-simulated run goes to the timeline too, titled with the task and the changed field.
+        QVERIFY(!stacked.isEmpty());
+        const auto run = stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>();
+        QVERIFY(run != nullptr);
+        QCOMPARE(run->summary.totalPs, result->summary.totalPs - 1'000'000);
+        const QString title = stacked.last().at(1).toString();
+        QVERIFY2(title.contains(QStringLiteral("Row softmax")) && title.contains(QStringLiteral("fixed")),
+                 qPrintable(title));
+
         auto* table = controller.whatIfPanel()->table();
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Total time"));
         // 1300 ns -> 300 ns of fixed latency: the total drops by exactly 1 us.
         const double base = static_cast<double>(result->summary.totalPs) / 1e6;
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("%1 us").arg(base, 0, 'f', 2));
         QCOMPARE(table->item(0, 2)->text(), QStringLiteral("%1 us").arg(base - 1.0, 0, 'f', 2));
+        controller.whatIfPanel()->setOverrides({}); // back to the base: the stacked run goes
+        QVERIFY(stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>() == nullptr);
     }
 };
 

@@ -36,6 +36,22 @@ private slots:
                                 .arg(tree->header()->sectionSize(0))
                                 .arg(tree->viewport()->width())));
         QVERIFY(!tree->horizontalScrollBar()->isVisible());
+        // A name longer than its column wraps onto more lines (the row grows) instead of ending in "...".
+        pane.resize(240, 700);
+        QTest::qWait(20);
+        bool wrapped = false;
+        for (int g = 0; g < tree->topLevelItemCount() && !wrapped; ++g) {
+            for (int i = 0; i < tree->topLevelItem(g)->childCount() && !wrapped; ++i) {
+                QTreeWidgetItem* item = tree->topLevelItem(g)->child(i);
+                const int needed = tree->fontMetrics().horizontalAdvance(item->text(0));
+                if (needed > tree->header()->sectionSize(0)) {
+                    QVERIFY2(tree->visualItemRect(item).height() >= 2 * tree->fontMetrics().height(),
+                             qPrintable(item->text(0)));
+                    wrapped = true;
+                }
+            }
+        }
+        QVERIFY2(wrapped, "no item name was longer than its column: the check did not run");
     }
 
     void annotationTextKeepsTheRoomAndTooltipsHoldEverything() {
@@ -64,6 +80,16 @@ private slots:
                      qPrintable(tip));
         }
         QVERIFY2(table->rowHeight(0) > table->fontMetrics().height() + 4, "the wrapped text gets more than one line");
+        // A long anchor ("time 1000.00-9000.00 us") keeps its capped width: the text keeps the most room.
+        kl::core::Annotation b = a;
+        b.id = 8;
+        b.anchor = kl::core::Anchor::timeRange(1'000'000'000, 9'000'000'000);
+        pane.setAnnotations({a, b});
+        QTest::qWait(20);
+        QVERIFY2(table->columnWidth(kl::views::AnnotationListModel::Anchor) <= table->columnWidth(text),
+                 qPrintable(QStringLiteral("anchor %1, text %2")
+                                .arg(table->columnWidth(kl::views::AnnotationListModel::Anchor))
+                                .arg(table->columnWidth(text))));
     }
 };
 

@@ -1,6 +1,8 @@
 // The timeline reads like a profiler's (issue 21, item 2): a colour key outside the data, busy percentages
 // beside the lanes, flow arrows for the selection, one time axis for the timeline and its plots (same ticks,
 // same pixels, with or without a scroll bar), the dragged range on every plot, units and precise times.
+#include "TestIr.h"
+#include "engine/Simulator.h"
 #include "result/SyntheticRun.h"
 
 #include "common/Contrast.h"
@@ -72,6 +74,49 @@ private slots:
         QVERIFY(hasDependant);
         view.selectInstruction(std::nullopt);
         QVERIFY(view.flowArrows().empty());
+    }
+
+    void selectionDrawsArrowsFromEveryProducer() {
+        // Two loads feed an add; an unrelated load sits between them. The add waited on the later load only,
+        // but depends on both: both get an arrow, the wait cause goes on the one that held it.
+        kl::sim::test::TestIr t;
+        const int a = t.buffer("a", "hbm", {128, 64});
+        const int b = t.buffer("b", "hbm", {128, 8192});
+        const int d = t.buffer("d", "hbm", {128, 64});
+        const int sa = t.buffer("sa", "sbuf", {128, 64});
+        const int sb = t.buffer("sb", "sbuf", {128, 8192});
+        const int sd = t.buffer("sd", "sbuf", {128, 64});
+        const int sc = t.buffer("sc", "sbuf", {128, 64});
+        t.add("dma_copy", "dma", {t.whole(sa)}, {t.whole(a)}); // 0
+        t.add("dma_copy", "dma", {t.whole(sd)}, {t.whole(d)}); // 1
+        t.add("dma_copy", "dma", {t.whole(sb)}, {t.whole(b)}); // 2
+        t.add("tensor_tensor", "vector", {t.whole(sc)}, {t.whole(sa), t.part(sb, 0, 128, 0, 64)},
+              {{"op0", "add"}}); // 3
+        auto ir = std::make_shared<const kl::sim::KernelIr>(t.load());
+        auto run = kl::sim::Simulator::run(*ir, kl::sim::test::profile("trn1"));
+        QVERIFY(run.has_value());
+        TimelineView view;
+        view.resize(1100, 300);
+        view.setResult(*run);
+        view.selectInstruction(3);
+        const auto without = view.flowArrows(); // without the IR: only the recorded wait
+        QCOMPARE(std::count_if(without.begin(), without.end(), [](const auto& f) { return f.to == 3u; }), 1);
+        view.setIr(ir);
+        const auto& flows = view.flowArrows();
+        const auto into = [&](std::uint32_t from) {
+            return std::find_if(flows.begin(), flows.end(),
+                                [&](const auto& f) { return f.from == from && f.to == 3u; });
+        };
+        QVERIFY(into(0) != flows.end());
+        QVERIFY(into(2) != flows.end());
+        QVERIFY(into(1) == flows.end());                               // not an input
+        QCOMPARE(into(2)->kind, kl::views::FlowArrow::Kind::WaitedOn); // the big load finished last
+        QVERIFY2(into(2)->label.contains(QStringLiteral("#2")), qPrintable(into(2)->label));
+        QCOMPARE(into(0)->kind, kl::views::FlowArrow::Kind::Producer);
+        QVERIFY(into(0)->label.isEmpty());
+        // The picture: painting with every arrow does not fail, and the producers are listed once each.
+        QCOMPARE(std::count_if(flows.begin(), flows.end(), [](const auto& f) { return f.to == 3u; }), 2);
+        view.grab();
     }
 
     void legendNamesTheColoursInUse() {

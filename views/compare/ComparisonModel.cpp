@@ -92,19 +92,19 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) {
         return {};
+    }
+    // The columns are narrow: "A" and "B" head them (the runs' titles stand over their timelines), the whole
+    // title is the tooltip; a long title centred in a narrow header lost both ends.
+    if (role == Qt::ToolTipRole) {
+        const std::string& label = section == A ? m_comparison.labelA() : m_comparison.labelB();
+        return (section == A || section == B) && !label.empty() ? QVariant(QString::fromStdString(label)) : QVariant();
     }
     switch (section) {
     case Figure: return tr("Figure");
-    case A:
-        return m_comparison.labelA().empty()
-                   ? tr("A")
-                   : QStringLiteral("A: %1").arg(QString::fromStdString(m_comparison.labelA()));
-    case B:
-        return m_comparison.labelB().empty()
-                   ? tr("B")
-                   : QStringLiteral("B: %1").arg(QString::fromStdString(m_comparison.labelB()));
+    case A: return tr("A");
+    case B: return tr("B");
     case Delta: return tr("Delta");
     case DeltaPct: return tr("Delta %");
     default: return {};

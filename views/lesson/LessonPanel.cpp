@@ -36,6 +36,10 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("color: gray;"));
+    m_again = new QPushButton(tr("Show this step again"));
+    m_again->setObjectName(QStringLiteral("lessonShowAgain"));
+    m_again->hide();
+    connect(m_again, &QPushButton::clicked, this, &LessonPanel::showAgain);
 
     auto* nav = new QHBoxLayout;
     nav->addWidget(m_previous);
@@ -56,6 +60,7 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split, 1);
     layout->addLayout(nav);
     layout->addWidget(m_status);
+    layout->addWidget(m_again);
 
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_updating) {
@@ -152,12 +157,35 @@ void LessonPanel::goToStep(int index) {
         return;
     }
     m_step = index;
-    m_numbers.clear();
     m_updating = true;
     m_steps->setCurrentRow(index);
     m_updating = false;
+    enterStep();
+}
+
+void LessonPanel::showAgain() {
+    if (step()) {
+        enterStep();
+    }
+}
+
+void LessonPanel::leaveScreen(const QString& why) {
+    if (!step() || !m_onScreen) {
+        return;
+    }
+    m_onScreen = false;
+    m_numbers.clear();
     render();
-    const core::LessonStep& s = steps[static_cast<std::size_t>(index)];
+    setStatus(why);
+    m_again->show();
+}
+
+void LessonPanel::enterStep() {
+    m_onScreen = true;
+    m_again->hide();
+    m_numbers.clear();
+    render();
+    const core::LessonStep& s = *step();
     emit stepChanged(m_lesson, m_step);
     emit taskRequested(QString::fromStdString(s.task), QString::fromStdString(s.hardware));
     if (s.compare) {

@@ -40,11 +40,18 @@ public:
     /// Live numbers for the current step (A = its run, B = its comparison or what-if run).
     void setNumbers(const core::LessonNumbers& numbers);
     void setStatus(const QString& text);
+    /// The views no longer show the current step (the user chose another comparison): its live numbers are
+    /// cleared, the status says `why`, and "Show this step again" re-enters it.
+    void leaveScreen(const QString& why);
+    [[nodiscard]] bool isOnScreen() const { return m_onScreen; }
+    /// Re-enters the current step (its anchors are requested again).
+    void showAgain();
 
     [[nodiscard]] QListWidget* stepList() const { return m_steps; }
     [[nodiscard]] QTextBrowser* textView() const { return m_text; }
     [[nodiscard]] QPushButton* nextButton() const { return m_next; }
     [[nodiscard]] QPushButton* previousButton() const { return m_previous; }
+    [[nodiscard]] QPushButton* againButton() const { return m_again; }
 
 signals:
     /// Every step entered: first this, then the anchor signals that apply to the step.
@@ -62,6 +69,7 @@ protected:
 
 private:
     void render();
+    void enterStep();
 
     std::vector<core::Lesson> m_lessons;
     core::LessonNumbers m_numbers;
@@ -75,7 +83,9 @@ private:
     QLabel* m_status = nullptr;
     QPushButton* m_previous = nullptr;
     QPushButton* m_next = nullptr;
+    QPushButton* m_again = nullptr;
     bool m_updating = false;
+    bool m_onScreen = true;
 };
 
 } // namespace kl::views

@@ -10,15 +10,27 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
-#include <QToolTip>
 #include <QFontMetrics>
+#include <QMenu>
+#include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <iterator>
 
 namespace kl::views {
 
 namespace {
 
-constexpr double kPsPerUs = 1; // keys are picoseconds, as on the timeline
+constexpr double kPsPerUs = 1;       // keys are picoseconds, as on the timeline
+constexpr int kMinPlotHeight = 35;   // below this a plot's two value labels overlap
+constexpr int kPlotFrameHeight = 45; // the legend row and the time labels under the last plot
+
+const char* const kPlotNames[] = {QT_TRANSLATE_NOOP("kl::views::RunPlots", "Memory (SBUF, PSUM)"),
+                                  QT_TRANSLATE_NOOP("kl::views::RunPlots", "DMA bandwidth"),
+                                  QT_TRANSLATE_NOOP("kl::views::RunPlots", "DMA / compute overlap")};
+static_assert(std::size(kPlotNames) == kl::views::RunPlots::kPlotCount);
 
 // Step data from intervals: 1 inside, 0 outside.
 void setIntervalData(QCPGraph* graph, const core::Intervals& intervals) {
@@ -89,17 +101,15 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     // The legend must not set the window's minimum width: the plot may be narrower than its one-row legend.
     // Three plots of at least 35 px under a legend row and over the time labels: below this QCustomPlot's
     // layout squeezes the legend out of sight and the axis labels into each other.
-    m_plot->setMinimumSize(200, 150);
+    m_plot->setMinimumSize(200, kPlotFrameHeight + kPlotCount * kMinPlotHeight);
     QCPAxisRect* memory = addRect(tr("Mem %"));
     QCPAxisRect* dma = addRect(tr("GB/s"));
     QCPAxisRect* overlap = addRect(tr("Overlap"));
+    m_rects = {memory, dma, overlap};
     memory->axis(QCPAxis::atLeft)->setRange(0, 105);
     overlap->axis(QCPAxis::atLeft)->setRange(0, 1.15);
     overlap->axis(QCPAxis::atLeft)->setTicks(false);
     // Time labels once, under the last plot; the others keep their ticks and grid on the same positions.
-    for (QCPAxisRect* rect : {memory, dma}) {
-        rect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    }
 
     m_sbuf = addStepGraph(m_plot, memory, tr("SBUF"), QColor(), true);
     m_psum = addStepGraph(m_plot, memory, tr("PSUM"), QColor(), false);
@@ -123,9 +133,92 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
         shade->setVisible(false);
         m_selection.push_back(shade);
     }
+    buildPlotsMenu();
+    relayoutPlots();
     applyColours();
     PlotTheme::follow(m_plot);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RunPlots::showValueAt);
+    m_plot->replot();
+}
+
+void RunPlots::buildPlotsMenu() {
+    // In the legend row's left corner, over the value-axis labels' column, so it costs the plots no height.
+    m_plotsButton = new QToolButton(m_plot);
+    m_plotsButton->setObjectName(QStringLiteral("plotsButton"));
+    m_plotsButton->setText(tr("Plots"));
+    m_plotsButton->setToolTip(tr("Choose the plots under the timeline: fewer plots get more height each"));
+    m_plotsButton->setPopupMode(QToolButton::InstantPopup);
+    m_plotsButton->setAutoRaise(true);
+    auto* menu = new QMenu(m_plotsButton);
+    for (int i = 0; i < kPlotCount; ++i) {
+        QAction* action = menu->addAction(tr(kPlotNames[i]));
+        action->setCheckable(true);
+        action->setChecked(m_shown[i]);
+        connect(action, &QAction::toggled, this, [this, i](bool on) { setPlotShown(static_cast<Plot>(i), on); });
+    }
+    connect(this, &RunPlots::shownPlotsChanged, menu, [this, menu] {
+        const auto actions = menu->actions();
+        for (int i = 0; i < kPlotCount; ++i) {
+            const QSignalBlocker block(actions[i]);
+            actions[i]->setChecked(m_shown[i]);
+        }
+    });
+    m_plotsButton->setMenu(menu);
+    m_plotsButton->move(2, 0);
+}
+
+void RunPlots::setPlotShown(Plot plot, bool shown) {
+    const auto i = static_cast<std::size_t>(plot);
+    if (m_shown[i] == shown || (!shown && std::count(std::begin(m_shown), std::end(m_shown), true) == 1)) {
+        emit shownPlotsChanged(); // a refused change puts the menu's check mark back
+        return;
+    }
+    m_shown[i] = shown;
+    relayoutPlots();
+    emit shownPlotsChanged();
+}
+
+bool RunPlots::isPlotShown(Plot plot) const {
+    return m_shown[static_cast<std::size_t>(plot)];
+}
+
+int RunPlots::plotHeight(Plot plot) const {
+    return isPlotShown(plot) ? m_rects[static_cast<int>(plot)]->rect().height() : 0;
+}
+
+void RunPlots::relayoutPlots() {
+    // The shown plots go back into the layout under the legend row, in their fixed order; a hidden plot leaves
+    // the layout and hides with its axes and graphs (its children), and its selection shade.
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    for (QCPAxisRect* rect : m_rects) {
+        if (rect->layout() == grid) {
+            grid->take(rect);
+        }
+    }
+    grid->simplify();
+    QCPAxisRect* last = nullptr;
+    int shownCount = 0;
+    for (int i = 0; i < kPlotCount; ++i) {
+        QCPAxisRect* rect = m_rects[i];
+        rect->setVisible(m_shown[i]);
+        if (m_shown[i]) {
+            grid->addElement(grid->rowCount(), 0, rect);
+            rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+            last = rect;
+            ++shownCount;
+        }
+    }
+    last->axis(QCPAxis::atBottom)->setTickLabels(true); // time labels once, under the last plot
+    m_legend->clearItems();
+    for (QCPGraph* graph : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {
+        if (graph->keyAxis()->axisRect()->visible()) {
+            m_legend->addItem(new QCPPlottableLegendItem(m_legend, graph));
+        }
+    }
+    for (int i = 0; i < kPlotCount && i < m_selection.size(); ++i) {
+        m_selection[i]->setVisible(m_shown[i] && m_selection[i]->visible());
+    }
+    m_plot->setMinimumHeight(kPlotFrameHeight + shownCount * kMinPlotHeight);
     m_plot->replot();
 }
 
@@ -178,7 +271,7 @@ QCPAxisRect* RunPlots::addRect(const QString& label) {
 }
 
 void RunPlots::setLeftMargin(int pixels) {
-    for (QCPAxisRect* rect : m_plot->axisRects()) {
+    for (QCPAxisRect* rect : m_rects) {
         QMargins m = rect->margins();
         m.setLeft(pixels);
         rect->setMargins(m);
@@ -188,7 +281,7 @@ void RunPlots::setLeftMargin(int pixels) {
 
 void RunPlots::setHorizontalMargins(int left, int right) {
     bool changed = false;
-    for (QCPAxisRect* rect : m_plot->axisRects()) {
+    for (QCPAxisRect* rect : m_rects) {
         QMargins m = rect->margins();
         changed = changed || m.left() != left || m.right() != right;
         m.setLeft(left);
@@ -213,6 +306,12 @@ QVector<double> RunPlots::tickPositions() const {
 
 std::pair<double, double> RunPlots::shadedRangePs() const {
     QCPItemRect* shade = m_selection.front();
+    for (int i = 0; i < m_selection.size(); ++i) {
+        if (m_shown[i]) {
+            shade = m_selection[i];
+            break;
+        }
+    }
     if (!shade->visible()) {
         return {0, 0};
     }
@@ -220,8 +319,9 @@ std::pair<double, double> RunPlots::shadedRangePs() const {
 }
 
 void RunPlots::setSelectedRange(qint64 t0Ps, qint64 t1Ps) {
-    for (QCPItemRect* shade : m_selection) {
-        shade->setVisible(t1Ps > t0Ps);
+    for (int i = 0; i < m_selection.size(); ++i) {
+        QCPItemRect* shade = m_selection[i];
+        shade->setVisible(t1Ps > t0Ps && m_shown[i]);
         shade->topLeft->setCoords(static_cast<double>(t0Ps), 0);
         shade->bottomRight->setCoords(static_cast<double>(t1Ps), 1);
     }
@@ -257,7 +357,7 @@ void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result) {
 }
 
 void RunPlots::setTimeRange(qint64 t0Ps, qint64 t1Ps) {
-    for (QCPAxisRect* rect : m_plot->axisRects()) {
+    for (QCPAxisRect* rect : m_rects) {
         rect->axis(QCPAxis::atBottom)
             ->setRange(static_cast<double>(t0Ps) / kPsPerUs, static_cast<double>(t1Ps) / kPsPerUs);
     }

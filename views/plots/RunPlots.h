@@ -11,6 +11,7 @@ class QCPAxisRect;
 class QCPGraph;
 class QCPItemRect;
 class QCPLegend;
+class QToolButton;
 
 namespace kl::views {
 
@@ -20,11 +21,22 @@ namespace kl::views {
 /// Keys are picoseconds and the axes tick as the timeline's ruler does (TimeTicker); the owner lines the plot
 /// area up with the timeline's lanes to the pixel (setHorizontalMargins). The legend is a row above the plots,
 /// never over the data; a range selected on the timeline is shaded on every plot. The plots never pan or zoom
-/// by themselves.
+/// by themselves. Each plot can be hidden ("Plots" menu in the legend row's left corner): on a small screen fewer
+/// plots get more height each.
 class RunPlots : public QWidget {
     Q_OBJECT
 public:
+    enum class Plot { Memory, Dma, Overlap };
+    static constexpr int kPlotCount = 3;
+
     explicit RunPlots(QWidget* parent = nullptr);
+
+    /// Shows or hides one plot; the last one shown cannot be hidden (the time labels live under it).
+    void setPlotShown(Plot plot, bool shown);
+    [[nodiscard]] bool isPlotShown(Plot plot) const;
+    /// The height one plot gets now, in pixels (for tests).
+    [[nodiscard]] int plotHeight(Plot plot) const;
+    [[nodiscard]] QToolButton* plotsButton() const { return m_plotsButton; }
 
     void setResult(std::shared_ptr<const sim::SimResult> result);
     /// Left edge of the plot area in pixels, so it can line up with the timeline's label column.
@@ -48,6 +60,9 @@ public slots:
     /// Shades [t0, t1) on every plot; t1 <= t0 clears it.
     void setSelectedRange(qint64 t0Ps, qint64 t1Ps);
 
+signals:
+    void shownPlotsChanged();
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -55,6 +70,8 @@ private:
     QCPAxisRect* addRect(const QString& label);
     void showValueAt(QMouseEvent* event);
     void applyColours();
+    void relayoutPlots();
+    void buildPlotsMenu();
 
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_sbuf = nullptr;
@@ -64,6 +81,9 @@ private:
     QCPGraph* m_exposed = nullptr;
     QCPLegend* m_legend = nullptr;
     QList<QCPItemRect*> m_selection; ///< one shade per plot
+    QList<QCPAxisRect*> m_rects;     ///< every plot, shown or not, in Plot order
+    bool m_shown[kPlotCount] = {true, true, true};
+    QToolButton* m_plotsButton = nullptr;
     std::shared_ptr<const sim::SimResult> m_result;
 };
 

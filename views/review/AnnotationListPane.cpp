@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QTableView>
 
+#include <algorithm>
 #include <set>
 
 namespace kl::views {
@@ -106,6 +107,11 @@ void AnnotationListPane::setAnnotations(std::vector<core::Annotation> annotation
     m_model->setAnnotations(std::move(annotations));
     refreshFilterChoices();
     m_table->resizeColumnsToContents();
+    // Fitting to contents must not give a long anchor ("time 1000.00-9000.00 us") or item the text's room: they
+    // keep at most their set width (the tooltip holds them whole).
+    for (const int c : {AnnotationListModel::Anchor, AnnotationListModel::Item, AnnotationListModel::Author}) {
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), m_table->fontMetrics().averageCharWidth() * 11));
+    }
     if (selected != 0) {
         selectId(selected);
     }

@@ -1,5 +1,7 @@
 #include "review/ScorecardPane.h"
 
+#include "review/WrappingItemDelegate.h"
+
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -49,6 +51,7 @@ ScorecardPane::ScorecardPane(QWidget* parent) : QWidget(parent) {
     m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_tree->setWordWrap(true);
     m_tree->setUniformRowHeights(false);
+    m_tree->setItemDelegateForColumn(0, new WrappingItemDelegate(m_tree));
     m_tree->setRootIsDecorated(true);
     m_guidance = new QTextBrowser;
     auto* split = new QSplitter(Qt::Vertical);

@@ -50,7 +50,11 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case LineColumn: return row.line;
-        case TimeColumn: return QStringLiteral("%1 us").arg(static_cast<double>(row.timePs) / 1e6, 0, 'f', 2);
+        case TimeColumn: { // milliseconds past 1000 us, as the timeline's axis reads a run that long
+            const double us = static_cast<double>(row.timePs) / 1e6;
+            return us >= 1000 ? QStringLiteral("%1 ms").arg(us / 1000, 0, 'f', 2)
+                              : QStringLiteral("%1 us").arg(us, 0, 'f', 2);
+        }
         case ShareColumn: return QStringLiteral("%1%").arg(100.0 * row.share, 0, 'f', 1);
         case CountColumn: return row.instructions;
         case CodeColumn: return row.line >= 1 && row.line <= m_text.size() ? m_text[row.line - 1].trimmed() : QString();
@@ -68,7 +72,7 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
         return QBrush(dark ? Qt::white : Qt::black);
     }
     if (role == Qt::ToolTipRole) {
-        return tr("Line %1: %2 instructions, %3 us of lane time (%4% of the run)")
+        return tr("Line %1: %2 instructions, busy %3 us summed over their lanes (%4% of all lanes' busy time)")
             .arg(row.line)
             .arg(row.instructions)
             .arg(static_cast<double>(row.timePs) / 1e6, 0, 'f', 3)
@@ -78,6 +82,15 @@ QVariant HotLinesModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant HotLinesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case TimeColumn: return tr("Busy time of the line's instructions, summed over the lanes they ran on");
+        case ShareColumn:
+            return tr("The line's part of the busy time summed over every engine and DMA queue (all lines together: "
+                      "at most 100%)");
+        default: return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
     }

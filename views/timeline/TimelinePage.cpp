@@ -3,6 +3,7 @@
 #include "common/PlaceholderPane.h"
 #include "plots/RunPlots.h"
 #include "timeline/InstructionFinder.h"
+#include "timeline/SecondRunPane.h"
 #include "timeline/TimelineLegend.h"
 #include "timeline/TimelineView.h"
 
@@ -51,6 +52,10 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     timelineLayout->addWidget(m_legend);
     timelineLayout->addWidget(buildFindBar());
     timelineLayout->addWidget(scroll, 1);
+    // A second run (what-if) shares the timeline's part of the splitter, under the base run's lanes.
+    m_second = new SecondRunPane;
+    m_second->hide();
+    timelineLayout->addWidget(m_second, 1);
     m_splitter->addWidget(timelineBox);
     m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 3);
@@ -59,6 +64,15 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
     m_stack->addWidget(m_splitter);
     connect(m_timeline, &TimelineView::visibleRangeChanged, m_plots, &RunPlots::setTimeRange);
     connect(m_timeline, &TimelineView::selectionRangeChanged, m_plots, &RunPlots::setSelectedRange);
+    TimelineView* second = m_second->timeline();
+    connect(m_timeline, &TimelineView::visibleRangeChanged, this,
+            [this, second](qint64 t0, qint64 t1) { linkRange(m_timeline, second, t0, t1); });
+    connect(second, &TimelineView::visibleRangeChanged, this,
+            [this, second](qint64 t0, qint64 t1) { linkRange(second, m_timeline, t0, t1); });
+    connect(m_second, &SecondRunPane::removeRequested, this, [this] {
+        clearSecondRun();
+        emit secondRunRemoved();
+    });
     // Any change of either widget's geometry (a scroll bar appearing narrows the timeline) re-aligns them.
     m_timeline->installEventFilter(this);
     m_plots->installEventFilter(this);
@@ -158,14 +172,54 @@ void TimelinePage::findNext(int direction) {
     m_findCount->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
 }
 
-void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result) {
+void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir) {
     m_result = result;
     m_matches.clear();
     m_plots->setResult(result);
+    clearSecondRun(); // a what-if of the previous run says nothing about this one
     m_timeline->setResult(result);
+    m_timeline->setIr(std::move(ir));
     m_legend->refresh();
     m_plots->setTimeRange(m_timeline->visibleStart(), m_timeline->visibleEnd());
     m_stack->setCurrentWidget(result ? static_cast<QWidget*>(m_splitter) : m_placeholder);
+}
+
+void TimelinePage::linkRange(TimelineView* from, TimelineView* to, qint64 t0, qint64 t1) {
+    // One time axis: the other view follows (its own signal then comes back here and is ignored).
+    if (m_linking || m_second->isHidden() || from == to) {
+        return;
+    }
+    m_linking = true;
+    to->setVisibleRange(t0, t1);
+    m_linking = false;
+}
+
+void TimelinePage::shareExtent() {
+    // Both views must accept the same ranges, so each scrolls to the later of the two runs' ends (alone: 0,
+    // its own end).
+    TimePs end = 0;
+    if (!m_second->isHidden() && m_second->timeline()->rows() && m_timeline->rows()) {
+        end = std::max(m_timeline->rows()->endTime(), m_second->timeline()->rows()->endTime());
+    }
+    m_timeline->setExtentPs(end);
+    m_second->timeline()->setExtentPs(end);
+}
+
+void TimelinePage::showSecondRun(std::shared_ptr<const sim::SimResult> run, const QString& title) {
+    if (!run) {
+        clearSecondRun();
+        return;
+    }
+    m_second->setRun(std::move(run), title);
+    m_second->show();
+    shareExtent();
+    m_second->timeline()->setVisibleRange(m_timeline->visibleStart(), m_timeline->visibleEnd());
+}
+
+void TimelinePage::clearSecondRun() {
+    m_second->hide();
+    m_second->setRun(nullptr, QString());
+    shareExtent();
 }
 
 void TimelinePage::showMessage(const QString& title, const QString& text) {

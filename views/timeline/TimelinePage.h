@@ -17,6 +17,7 @@ namespace kl::views {
 
 class PlaceholderPane;
 class RunPlots;
+class SecondRunPane;
 class TimelineLegend;
 class TimelineView;
 
@@ -28,8 +29,15 @@ class TimelinePage : public QWidget {
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
 
-    void setRun(std::shared_ptr<const sim::SimResult> result);
+    /// The run on screen and, if known, its IR (the selection's arrows then come from every producer).
+    void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir = nullptr);
     void showMessage(const QString& title, const QString& text);
+    /// Stacks a second run (a what-if re-simulation) under the base run's lanes, on the same time axis: zoom
+    /// and scroll in either view move both. A null run removes it.
+    void showSecondRun(std::shared_ptr<const sim::SimResult> run, const QString& title);
+    void clearSecondRun();
+    /// The stacked run's pane (hidden while there is none).
+    [[nodiscard]] SecondRunPane* secondRun() const { return m_second; }
     [[nodiscard]] TimelineView* timeline() const { return m_timeline; }
     [[nodiscard]] RunPlots* plots() const { return m_plots; }
     [[nodiscard]] QSplitter* splitter() const { return m_splitter; }
@@ -44,12 +52,18 @@ public:
     [[nodiscard]] const std::vector<std::uint32_t>& matches() const { return m_matches; }
     [[nodiscard]] QLineEdit* findField() const { return m_findField; }
 
+signals:
+    /// The user removed the stacked run (its Remove button).
+    void secondRunRemoved();
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QWidget* buildFindBar();
     void closeFindBar();
+    void linkRange(TimelineView* from, TimelineView* to, qint64 t0, qint64 t1);
+    void shareExtent();
 
     QStackedWidget* m_stack = nullptr;
     QWidget* m_findBar = nullptr;
@@ -63,6 +77,8 @@ private:
     TimelineView* m_timeline = nullptr;
     RunPlots* m_plots = nullptr;
     TimelineLegend* m_legend = nullptr;
+    SecondRunPane* m_second = nullptr;
+    bool m_linking = false;
 };
 
 } // namespace kl::views

@@ -1,6 +1,7 @@
 #include "timeline/TimelineView.h"
 
 #include "common/Contrast.h"
+#include "timeline/InstructionProducers.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineColours.h"
 
@@ -52,7 +53,14 @@ QSize TimelineView::sizeHint() const {
     return {900, kRulerHeight + rows * kRowHeight + 4};
 }
 
+void TimelineView::setIr(std::shared_ptr<const sim::KernelIr> ir) {
+    m_ir = std::move(ir);
+    buildFlows();
+    update();
+}
+
 void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
+    m_ir.reset(); // the IR belongs to the previous run until setIr() says otherwise
     m_result = std::move(result);
     m_rows = m_result ? std::make_unique<TimelineRows>(m_result) : nullptr;
     m_selected.reset();
@@ -88,9 +96,17 @@ std::optional<std::size_t> TimelineView::rowAt(int y) const {
     return row < m_rows->rowCount() ? std::optional(row) : std::nullopt;
 }
 
+TimePs TimelineView::extentPs() const {
+    return std::max<TimePs>({m_rows ? m_rows->endTime() : 0, m_extentPs, 1000});
+}
+
+void TimelineView::setExtentPs(TimePs endPs) {
+    m_extentPs = endPs;
+}
+
 void TimelineView::setVisibleRange(TimePs t0, TimePs t1) {
     // At least 1 ns wide, and never wholly outside [0, end]: the user cannot get lost.
-    const TimePs end = m_rows ? std::max<TimePs>(m_rows->endTime(), 1000) : 1000;
+    const TimePs end = extentPs();
     TimePs span = std::clamp<TimePs>(t1 - t0, 1000, end * 4);
     t0 = std::clamp<TimePs>(t0, -span / 2, end - span / 2);
     if (t0 == m_t0 && t0 + span == m_t1) {
@@ -104,7 +120,7 @@ void TimelineView::setVisibleRange(TimePs t0, TimePs t1) {
 }
 
 void TimelineView::fit() {
-    const TimePs end = m_rows ? std::max<TimePs>(m_rows->endTime(), 1000) : 1000;
+    const TimePs end = extentPs();
     const TimePs margin = end / 50;
     setVisibleRange(-margin, end + margin);
 }
@@ -175,12 +191,19 @@ void TimelineView::buildFlows() {
     if (tl.cause(selected) != sim::WaitCause::None || from) {
         m_flows.push_back({from.value_or(selected), selected, FlowArrow::Kind::WaitedOn, label});
     }
-    for (std::uint32_t i = selected + 1; i < tl.size(); ++i) {
+    // Every other producer too (an instruction waits for all its inputs; the run records only the last one).
+    if (m_ir && m_ir->instructions().size() == tl.size()) {
+        for (const std::uint32_t producer : instructionProducers(*m_ir, selected, kMaxDependantArrows)) {
+            if (producer != from) {
+                m_flows.push_back({producer, selected, FlowArrow::Kind::Producer, {}});
+            }
+        }
+    }
+    std::size_t dependants = 0;
+    for (std::uint32_t i = selected + 1; i < tl.size() && dependants < kMaxDependantArrows; ++i) {
         if (tl.waitOn(i) == selected) {
             m_flows.push_back({selected, i, FlowArrow::Kind::Dependant, {}});
-            if (m_flows.size() > kMaxDependantArrows) {
-                break;
-            }
+            ++dependants;
         }
     }
 }
@@ -397,8 +420,12 @@ void TimelineView::paintFlow(QPainter& painter, const FlowArrow& flow) {
         return;
     }
     const bool dark = isDarkPalette(palette());
-    const QColor colour = flow.kind == FlowArrow::Kind::WaitedOn ? (dark ? QColor(255, 110, 100) : QColor(200, 40, 40))
-                                                                 : (dark ? QColor(90, 210, 140) : QColor(30, 130, 75));
+    QColor colour = dark ? QColor(90, 210, 140) : QColor(30, 130, 75); // dependants
+    if (flow.kind == FlowArrow::Kind::WaitedOn) {
+        colour = dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
+    } else if (flow.kind == FlowArrow::Kind::Producer) {
+        colour = dark ? QColor(150, 170, 230) : QColor(70, 90, 160); // inputs that were ready in time
+    }
     const QPointF b(xOf(tl.mainStartPs(flow.to)), rowCentreY(*rowTo));
     if (flow.from != flow.to) {
         // A Bezier leaving the producer's end and entering the consumer's start horizontally, as Perfetto's flows.

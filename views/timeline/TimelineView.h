@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/KernelIr.h"
 #include "timeline/TimelineRows.h"
 
 #include <QColor>
@@ -21,13 +22,14 @@ struct AnnotationBand {
 };
 
 /// A Perfetto-style flow arrow drawn for the selected instruction: from what it waited on (with the wait cause),
-/// or to an instruction that waited on it.
+/// from each other instruction it depends on through its operands (Producer), or to an instruction that waited
+/// on it.
 struct FlowArrow {
-    enum class Kind { WaitedOn, Dependant };
+    enum class Kind { WaitedOn, Producer, Dependant };
     std::uint32_t from = 0;
     std::uint32_t to = 0;
     Kind kind = Kind::WaitedOn;
-    QString label; ///< the wait cause and stall on a WaitedOn arrow; empty on dependants
+    QString label; ///< the wait cause and stall on a WaitedOn arrow; empty on the others
 };
 
 /// The simulated run on screen: one row per engine (TensorE as LoadStationary and MultiplyMoving rows) and
@@ -45,6 +47,8 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     void setResult(std::shared_ptr<const sim::SimResult> result);
+    /// The run's IR, for the selection's arrows from every producer (without it: only the one it waited on).
+    void setIr(std::shared_ptr<const sim::KernelIr> ir);
     [[nodiscard]] QSize sizeHint() const override; ///< every row at full height
     [[nodiscard]] const TimelineRows* rows() const { return m_rows.get(); }
 
@@ -52,6 +56,9 @@ public:
     [[nodiscard]] TimePs visibleStart() const { return m_t0; }
     [[nodiscard]] TimePs visibleEnd() const { return m_t1; }
     void fit();
+    /// The latest time the view scrolls and fits to, if later than its own run's end: a run stacked under
+    /// another shares one time axis, so both views must accept the same ranges (0: the run's own end).
+    void setExtentPs(TimePs endPs);
     void zoomBy(double factor, double anchorFraction = 0.5);
     void panBy(double fractionOfWidth);
 
@@ -113,6 +120,7 @@ protected:
 
 private:
     [[nodiscard]] double plotWidth() const;
+    [[nodiscard]] TimePs extentPs() const;
     [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
     [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
     void paintRuler(QPainter& painter);
@@ -128,8 +136,10 @@ private:
 
     std::unique_ptr<TimelineRows> m_rows;
     std::shared_ptr<const sim::SimResult> m_result;
+    std::shared_ptr<const sim::KernelIr> m_ir;
     TimePs m_t0 = 0;
     TimePs m_t1 = 1;
+    TimePs m_extentPs = 0;
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
