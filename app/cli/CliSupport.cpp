@@ -1,10 +1,10 @@
 #include "cli/CliSupport.h"
 
 #include "report/TextEscape.h"
+#include "support/AtomicFile.h"
 #include "support/ResourcePaths.h"
 
 #include <cstdio>
-#include <fstream>
 
 namespace kl::app {
 namespace fs = std::filesystem;
@@ -27,11 +27,9 @@ Expected<void> writeText(const std::string& path, const std::string& text, const
         std::fwrite(text.data(), 1, text.size(), stdout);
         return {};
     }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) {
-        return makeError(ErrorCode::Io, "cannot write " + what, path);
-    }
-    return {};
+    // Atomically: a reader (or a pipeline watching the folder) never sees half a file, and a failed write leaves
+    // the previous one in place.
+    return core::writeFileAtomically(path, text, /*privateToOwner=*/false, what);
 }
 
 void printText(std::FILE* stream, std::string_view text) {

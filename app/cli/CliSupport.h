@@ -13,7 +13,8 @@ namespace kl::app {
 /// Where to look for resources/hw: the source tree this binary was built from, then around the binary.
 [[nodiscard]] std::vector<std::filesystem::path> resourceBases();
 
-/// Writes `text` to `path` ('-' for stdout); `what` names the content in the error ("the JSON result").
+/// Writes `text` to `path` ('-' for stdout), atomically (core::writeFileAtomically): every file the CLI writes
+/// goes through here or that. `what` names the content in the error ("the JSON result").
 [[nodiscard]] Expected<void> writeText(const std::string& path, const std::string& text,
                                        const std::string& what = "the JSON result");
 
