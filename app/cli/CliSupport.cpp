@@ -4,6 +4,10 @@
 #include "support/AtomicFile.h"
 #include "support/ResourcePaths.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 namespace kl::app {
@@ -40,6 +44,34 @@ void printText(std::FILE* stream, std::string_view text) {
 int fail(const Error& error, int code) {
     printText(stderr, formatError(error) + "\n");
     return code;
+}
+
+Expected<std::vector<std::string>> takeOptions(const std::vector<std::string>& args,
+                                               std::initializer_list<std::string_view> valued, const TakeOption& take) {
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
+            rest.push_back(a);
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+        }
+        if (auto taken = take(a, args[++i]); !taken) {
+            return std::unexpected(taken.error());
+        }
+    }
+    return rest;
+}
+
+Expected<std::size_t> parseCount(std::string_view flag, const std::string& value) {
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+        return makeError(ErrorCode::InvalidArgument, fmt::format("{} needs a non-negative whole number", flag));
+    }
+    return n;
 }
 
 } // namespace kl::app

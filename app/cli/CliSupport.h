@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,5 +27,15 @@ void printText(std::FILE* stream, std::string_view text);
 
 /// Prints the error on stderr (printText) and returns `code`, for `return fail(e, 1);`.
 int fail(const Error& error, int code);
+
+/// The commands' one parser for their own valued flags: each `FLAG VALUE` pair whose flag is in `valued` goes to
+/// `take(flag, value)` (which may refuse the value), every other argument comes back in order (for
+/// parseTraceArguments or the command's positional arguments). "FLAG needs a value" when the value is missing.
+using TakeOption = std::function<Expected<void>(const std::string& flag, const std::string& value)>;
+[[nodiscard]] Expected<std::vector<std::string>> takeOptions(const std::vector<std::string>& args,
+                                                             std::initializer_list<std::string_view> valued,
+                                                             const TakeOption& take);
+/// `value` as a non-negative whole number, or "FLAG needs a non-negative whole number".
+[[nodiscard]] Expected<std::size_t> parseCount(std::string_view flag, const std::string& value);
 
 } // namespace kl::app

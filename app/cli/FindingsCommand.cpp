@@ -62,28 +62,20 @@ struct FindingsOptions {
 
 Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
     FindingsOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a != "--ir" && a != "--hw" && a != "--json" && a != "--rules" && a != "--numerics") {
-            o.traceArgs.push_back(a);
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
-        }
-        const std::string& v = args[++i];
-        if (a == "--ir") {
-            o.ir = v;
-        } else if (a == "--hw") {
-            o.hardware = v;
-        } else if (a == "--json") {
-            o.json = v;
-        } else if (a == "--numerics") {
-            o.numerics = v;
-        } else {
-            o.rules = v;
-        }
+    auto rest = takeOptions(
+        args, {"--ir", "--hw", "--json", "--rules", "--numerics"},
+        [&](const std::string& flag, const std::string& v) -> Expected<void> {
+            if (flag == "--hw") {
+                o.hardware = v;
+            } else {
+                (flag == "--ir" ? o.ir : flag == "--json" ? o.json : flag == "--rules" ? o.rules : o.numerics) = v;
+            }
+            return {};
+        });
+    if (!rest) {
+        return std::unexpected(rest.error());
     }
+    o.traceArgs = std::move(*rest);
     return o;
 }
 
