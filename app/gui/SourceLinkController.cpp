@@ -507,9 +507,10 @@ bool SourceLinkController::linkSelection() {
     link.nkiLast = n1;
     link.origin = core::LinkOrigin::Reviewer;
     link.state = core::LinkState::Accepted;
-    const auto before = m_undo->count();
+    // By index, not count: on a shared stack the push may drop a redo tail as long as the command it adds.
+    const auto before = m_undo->index();
     push(std::make_unique<core::AddLinkCommand>(link));
-    return m_undo->count() > before;
+    return m_undo->index() > before;
 }
 
 bool SourceLinkController::unlinkAtCaret() {

@@ -212,7 +212,8 @@ private slots:
         }
         QVERIFY(edit != nullptr);
         QAction* undo = edit->actions().front();
-        QVERIFY(undo->text().contains(QStringLiteral("Link CUDA 20-22")));
+        QVERIFY2(stack->undoText().startsWith(QStringLiteral("Link CUDA ")), qPrintable(stack->undoText()));
+        QVERIFY2(undo->text().endsWith(stack->undoText()), qPrintable(undo->text())); // Edit > Undo names the link
         undo->trigger();
         QCOMPARE(links->links().entries().size(), before);
         QCOMPARE(stack->index(), depth);  // the review edits made before the link are still there to undo
