@@ -46,6 +46,19 @@ int fail(const Error& error, int code) {
     return code;
 }
 
+bool printHelpIfAsked(const std::vector<std::string>& args, std::string_view usage) {
+    if (std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; })) {
+        return false;
+    }
+    std::fwrite(usage.data(), 1, usage.size(), stdout);
+    return true;
+}
+
+int usageError(const Error& error, std::string_view usage) {
+    std::fprintf(stderr, "%s\n\n%.*s", formatError(error).c_str(), static_cast<int>(usage.size()), usage.data());
+    return 2;
+}
+
 Expected<std::vector<std::string>> takeOptions(const std::vector<std::string>& args,
                                                std::initializer_list<std::string_view> valued, const TakeOption& take) {
     std::vector<std::string> rest;

@@ -28,6 +28,11 @@ void printText(std::FILE* stream, std::string_view text);
 /// Prints the error on stderr (printText) and returns `code`, for `return fail(e, 1);`.
 int fail(const Error& error, int code);
 
+/// `-h`/`--help` anywhere in `args`: prints `usage` on stdout and returns true (the command then exits 0).
+[[nodiscard]] bool printHelpIfAsked(const std::vector<std::string>& args, std::string_view usage);
+/// A bad command line: the error, a blank line and `usage` on stderr; returns 2, the exit code for usage errors.
+int usageError(const Error& error, std::string_view usage);
+
 /// The commands' one parser for their own valued flags: each `FLAG VALUE` pair whose flag is in `valued` goes to
 /// `take(flag, value)` (which may refuse the value), every other argument comes back in order (for
 /// parseTraceArguments or the command's positional arguments). "FLAG needs a value" when the value is missing.

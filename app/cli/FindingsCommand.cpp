@@ -198,16 +198,12 @@ Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::str
 } // namespace
 
 int runFindingsCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(usage().c_str(), stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, usage())) {
+        return 0;
     }
     auto options = splitOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
-        return 2;
+        return usageError(options.error(), usage());
     }
     if (options->ir && !options->traceArgs.empty()) {
         return fail(Error{ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file"}, 2);

@@ -133,16 +133,12 @@ bool missesARun(const core::report::ReportTask& t, bool visual) {
 } // namespace
 
 int runReportCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(kReportUsage, stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, kReportUsage)) {
+        return 0;
     }
     auto parsed = parseArgs(args);
     if (!parsed) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kReportUsage);
-        return 2;
+        return usageError(parsed.error(), kReportUsage);
     }
     const ReportArgs& a = *parsed;
     const bool visual = core::report::isVisual(*a.format);

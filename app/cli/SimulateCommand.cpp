@@ -157,16 +157,12 @@ Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
 } // namespace
 
 int runSimulateCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(usage().c_str(), stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, usage())) {
+        return 0;
     }
     auto options = splitOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
-        return 2;
+        return usageError(options.error(), usage());
     }
     // An explicit --hw is checked before tracing: a typo should not cost a trace.
     std::optional<Expected<sim::HardwareProfile>> profile;
