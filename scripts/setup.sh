@@ -11,6 +11,7 @@ packages=(
   bubblewrap libseccomp-dev
   xvfb xauth imagemagick poppler-utils fonts-dejavu-core
   help2man desktop-file-utils appstream lintian
+  clang-format python3-pyflakes
 )
 
 missing=()

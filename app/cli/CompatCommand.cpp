@@ -136,16 +136,12 @@ Expected<std::vector<core::CompatJob>> plan(const CompatOptions& o) {
 } // namespace
 
 int runCompatCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(kCompatUsage, stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, kCompatUsage)) {
+        return 0;
     }
     auto options = parseOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), kCompatUsage);
-        return 2;
+        return usageError(options.error(), kCompatUsage);
     }
     // The default profile must exist before anything runs; an entry's own "hw" is checked when it runs.
     auto profilePath = sim::ProfileLocator::resolve(options->settings.hardware, options->settings.bases);

@@ -12,7 +12,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 namespace kl::app {
@@ -114,13 +113,11 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
     }
     const std::string text = core::report::ChromeTrace::write(*result, traceOptions);
     const std::string out = request.output.string();
-    if (out == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
+    if (auto written = writeText(out, text, "the trace"); !written) {
+        return fail(written.error(), 1);
     }
-    std::ofstream file(out, std::ios::binary | std::ios::trunc);
-    if (!file || !file.write(text.data(), static_cast<std::streamsize>(text.size())) || !file.flush()) {
-        return fail(Error{ErrorCode::Io, "cannot write the trace", out}, 1);
+    if (out == "-") {
+        return 0;
     }
     std::fprintf(stderr, "wrote %s: %zu instructions, %.3f us simulated on %s\n", out.c_str(), result->timeline.size(),
                  static_cast<double>(result->summary.totalPs) / 1e6, choice.describe().c_str());

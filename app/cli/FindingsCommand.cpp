@@ -62,28 +62,20 @@ struct FindingsOptions {
 
 Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
     FindingsOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a != "--ir" && a != "--hw" && a != "--json" && a != "--rules" && a != "--numerics") {
-            o.traceArgs.push_back(a);
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
-        }
-        const std::string& v = args[++i];
-        if (a == "--ir") {
-            o.ir = v;
-        } else if (a == "--hw") {
-            o.hardware = v;
-        } else if (a == "--json") {
-            o.json = v;
-        } else if (a == "--numerics") {
-            o.numerics = v;
-        } else {
-            o.rules = v;
-        }
+    auto rest = takeOptions(
+        args, {"--ir", "--hw", "--json", "--rules", "--numerics"},
+        [&](const std::string& flag, const std::string& v) -> Expected<void> {
+            if (flag == "--hw") {
+                o.hardware = v;
+            } else {
+                (flag == "--ir" ? o.ir : flag == "--json" ? o.json : flag == "--rules" ? o.rules : o.numerics) = v;
+            }
+            return {};
+        });
+    if (!rest) {
+        return std::unexpected(rest.error());
     }
+    o.traceArgs = std::move(*rest);
     return o;
 }
 
@@ -206,16 +198,12 @@ Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::str
 } // namespace
 
 int runFindingsCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(usage().c_str(), stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, usage())) {
+        return 0;
     }
     auto options = splitOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
-        return 2;
+        return usageError(options.error(), usage());
     }
     if (options->ir && !options->traceArgs.empty()) {
         return fail(Error{ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file"}, 2);

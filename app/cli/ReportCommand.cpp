@@ -2,15 +2,11 @@
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
 
-#include "report/CsvReport.h"
-#include "report/HtmlReport.h"
-#include "report/JsonReport.h"
-#include "report/MarkdownReport.h"
 #include "report/ReportBuilder.h"
+#include "report/ReportWriter.h"
 #include "report/TextEscape.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
-#include "support/AtomicFile.h"
 #ifdef KL_HAVE_QT_REPORT
 #include "report/ReportQt.h"
 #endif
@@ -61,26 +57,12 @@ Options:
   --generated-at TEXT  the "generated" stamp (default: now, UTC), for reproducible output
 )";
 
-enum class Format { Html, Pdf, Markdown, Json, Csv };
-
-std::optional<Format> parseFormat(std::string_view s) {
-    if (s == "html" || s == "htm")
-        return Format::Html;
-    if (s == "pdf")
-        return Format::Pdf;
-    if (s == "md" || s == "markdown")
-        return Format::Markdown;
-    if (s == "json")
-        return Format::Json;
-    if (s == "csv")
-        return Format::Csv;
-    return std::nullopt;
-}
+using core::report::ReportFormat;
 
 struct ReportArgs {
     std::string review;
     std::optional<std::int64_t> task;
-    std::optional<Format> format;
+    std::optional<ReportFormat> format;
     std::string output;
     bool trust = false;       ///< --trust: the review's kernels may run
     bool quietStored = false; ///< --no-simulate: stored runs only, without the note about --trust
@@ -104,7 +86,7 @@ Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
             }
             r.task = id;
         } else if (a == "--format") {
-            r.format = parseFormat(args[++i]);
+            r.format = core::report::parseReportFormat(args[++i]);
             if (!r.format) {
                 return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", args[i]), {}, 0,
                                  "use html, pdf, md, json or csv");
@@ -131,7 +113,7 @@ Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
     }
     if (!r.format) {
         std::string ext = fs::path(r.output).extension().string();
-        r.format = ext.empty() ? std::nullopt : parseFormat(ext.substr(1));
+        r.format = ext.empty() ? std::nullopt : core::report::parseReportFormat(ext.substr(1));
         if (!r.format) {
             return makeError(ErrorCode::InvalidArgument, "give --format html|pdf|md|json|csv");
         }
@@ -148,28 +130,20 @@ bool missesARun(const core::report::ReportTask& t, bool visual) {
            (visual || t.metrics.empty() || std::any_of(t.annotations.begin(), t.annotations.end(), instructionAnchor));
 }
 
-Expected<void> writeReport(const std::string& path, const std::string& bytes) {
-    return core::writeFileAtomically(path, bytes, /*privateToOwner=*/false, "the report");
-}
-
 } // namespace
 
 int runReportCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(kReportUsage, stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, kReportUsage)) {
+        return 0;
     }
     auto parsed = parseArgs(args);
     if (!parsed) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kReportUsage);
-        return 2;
+        return usageError(parsed.error(), kReportUsage);
     }
     const ReportArgs& a = *parsed;
-    const bool visual = a.format == Format::Html || a.format == Format::Pdf;
+    const bool visual = core::report::isVisual(*a.format);
 #ifndef KL_HAVE_QT_REPORT
-    if (a.format == Format::Pdf) {
+    if (a.format == ReportFormat::Pdf) {
         return fail(Error{ErrorCode::Unsupported,
                           "this kernellens-cli was built without Qt and cannot write PDF",
                           {},
@@ -213,26 +187,20 @@ int runReportCommand(const std::vector<std::string>& args) {
         }
     }
     Expected<void> written;
-    switch (*a.format) {
-    case Format::Markdown: written = writeReport(a.output, core::report::MarkdownReport::write(*report)); break;
-    case Format::Json: written = writeReport(a.output, core::report::JsonReport::write(*report)); break;
-    case Format::Csv: written = writeReport(a.output, core::report::CsvReport::write(*report)); break;
-    case Format::Html:
-    case Format::Pdf: {
 #ifdef KL_HAVE_QT_REPORT
+    if (visual) {
         report::QtSession session;
         for (auto& t : report->tasks) {
             report::attachTimelineImage(t);
         }
-        if (a.format == Format::Pdf) {
-            written = report::writePdf(*report, a.output);
-            break;
-        }
+        written = a.format == ReportFormat::Pdf ? report::writePdf(*report, a.output)
+                                                : core::report::writeReport(*report, *a.format, a.output);
+    } else {
+        written = core::report::writeReport(*report, *a.format, a.output);
+    }
+#else
+    written = core::report::writeReport(*report, *a.format, a.output);
 #endif
-        written = writeReport(a.output, core::report::HtmlReport::write(*report));
-        break;
-    }
-    }
     if (!written) {
         return fail(written.error(), 1);
     }

@@ -58,35 +58,25 @@ struct SimulateOptions {
 /// Takes out the flags `simulate` adds to the trace flags; the rest go to parseTraceArguments.
 Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
     SimulateOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool ours = a == "--ir" || a == "--hw" || a == "--json" || a == "--timeline";
-        if (!ours) {
-            o.traceArgs.push_back(a);
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
-        }
-        const std::string& v = args[++i];
-        if (a == "--ir") {
-            o.ir = v;
-        } else if (a == "--hw") {
-            o.hardware = v;
-        } else if (a == "--json") {
-            o.json = v;
-        } else {
-            try {
-                std::size_t used = 0;
-                const long n = std::stol(v, &used);
-                if (used != v.size() || n < 0)
-                    throw std::invalid_argument(v);
-                o.timeline = static_cast<std::size_t>(n);
-            } catch (...) {
-                return makeError(ErrorCode::InvalidArgument, "--timeline needs a non-negative whole number");
-            }
-        }
+    auto rest = takeOptions(args, {"--ir", "--hw", "--json", "--timeline"},
+                            [&](const std::string& flag, const std::string& v) -> Expected<void> {
+                                if (flag == "--timeline") {
+                                    auto n = parseCount(flag, v);
+                                    if (!n) {
+                                        return std::unexpected(n.error());
+                                    }
+                                    o.timeline = *n;
+                                } else if (flag == "--hw") {
+                                    o.hardware = v;
+                                } else {
+                                    (flag == "--ir" ? o.ir : o.json) = v;
+                                }
+                                return {};
+                            });
+    if (!rest) {
+        return std::unexpected(rest.error());
     }
+    o.traceArgs = std::move(*rest);
     return o;
 }
 
@@ -167,16 +157,12 @@ Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
 } // namespace
 
 int runSimulateCommand(const std::vector<std::string>& args) {
-    for (const std::string& a : args) {
-        if (a == "-h" || a == "--help") {
-            std::fputs(usage().c_str(), stdout);
-            return 0;
-        }
+    if (printHelpIfAsked(args, usage())) {
+        return 0;
     }
     auto options = splitOptions(args);
     if (!options) {
-        std::fprintf(stderr, "%s\n\n%s", formatError(options.error()).c_str(), usage().c_str());
-        return 2;
+        return usageError(options.error(), usage());
     }
     // An explicit --hw is checked before tracing: a typo should not cost a trace.
     std::optional<Expected<sim::HardwareProfile>> profile;

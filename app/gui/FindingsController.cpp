@@ -1,5 +1,7 @@
 #include "gui/FindingsController.h"
 
+#include "common/QtText.h"
+
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/SourceLinkController.h"
@@ -19,15 +21,13 @@
 
 namespace kl::app {
 
+using views::toQString;
+
 namespace {
 
 constexpr std::int64_t kPsPerNs = 1000;
 /// Enough instructions to light up a finding's pattern without walking millions of them on the GUI thread.
 constexpr std::size_t kMaxHighlighted = 200'000;
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 } // namespace
 
@@ -85,7 +85,7 @@ std::optional<QString> FindingsController::whyNoReview() const {
     }
     if (m_session->file()->readOnly()) {
         return tr("The review is read-only (%1): findings cannot be accepted or dismissed.")
-            .arg(q(m_session->file()->readOnlyReason()));
+            .arg(toQString(m_session->file()->readOnlyReason()));
     }
     if (!m_session->currentTask() || !m_partOfReview) {
         return tr("The run on screen is not a task of the open review: choose the task in the Tasks list to "
@@ -167,7 +167,7 @@ void FindingsController::goToEvidence(const QString& key) {
         const sim::TimePs margin = std::max<sim::TimePs>((t1 - t0) / 10, 1000);
         m_panes.timeline->setVisibleRange(std::max<sim::TimePs>(0, t0 - margin), t1 + margin);
     }
-    emit statusMessage(tr("%1: %2 instruction(s) highlighted").arg(q(finding->title)).arg(instructions.size()));
+    emit statusMessage(tr("%1: %2 instruction(s) highlighted").arg(toQString(finding->title)).arg(instructions.size()));
 }
 
 bool FindingsController::accept(const QString& key) {
@@ -180,7 +180,7 @@ bool FindingsController::accept(const QString& key) {
         draft.annotation.anchor = core::Anchor::timeRange(0, m_run->result->summary.totalPs / kPsPerNs);
     }
     m_session->addAnnotation(std::move(draft.annotation));
-    emit statusMessage(tr("Accepted as an annotation: %1 (Ctrl+Z undoes it)").arg(q(finding->title)));
+    emit statusMessage(tr("Accepted as an annotation: %1 (Ctrl+Z undoes it)").arg(toQString(finding->title)));
     return true;
 }
 
@@ -204,10 +204,11 @@ bool FindingsController::askAndDismiss(const QString& key) {
         return false;
     }
     bool ok = false;
-    const QString reason = QInputDialog::getText(
-        m_panes.window, tr("Dismiss Finding"),
-        tr("Why does \"%1\" not apply? The reason is kept in the review and shown in reports.").arg(q(finding->title)),
-        QLineEdit::Normal, QString(), &ok);
+    const QString reason =
+        QInputDialog::getText(m_panes.window, tr("Dismiss Finding"),
+                              tr("Why does \"%1\" not apply? The reason is kept in the review and shown in reports.")
+                                  .arg(toQString(finding->title)),
+                              QLineEdit::Normal, QString(), &ok);
     if (ok && reason.trimmed().isEmpty()) {
         emit statusMessage(tr("Not dismissed: a dismissal needs a reason."));
         return false;

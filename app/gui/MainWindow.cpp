@@ -1,5 +1,7 @@
 #include "gui/MainWindow.h"
 
+#include "common/QtText.h"
+
 #include "gui/FindingsController.h"
 #include "gui/FocusRestorer.h"
 #include "gui/NumericsController.h"
@@ -71,11 +73,9 @@
 
 namespace kl::app {
 
-namespace {
+using views::toQString;
 
-QString toQString(const std::string& s) {
-    return QString::fromStdString(s);
-}
+namespace {
 
 QString readAll(const std::filesystem::path& path) {
     auto text = core::readTextFile(path);
@@ -123,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::buildReview() {
     m_review = new ReviewSession(this);
+    m_sourceLinks->shareUndoStack(m_review->undoStack()); // one undo stack: Edit > Undo undoes link edits too
     // Before the controller opens the first task: a review made from trusted task folders is trusted.
     connect(m_review, &ReviewSession::opened, this, [this] {
         if (std::exchange(m_trustNewReview, false)) {

@@ -1,11 +1,8 @@
 #include "gui/ReportExportDialog.h"
 
-#include "report/CsvReport.h"
-#include "report/HtmlReport.h"
-#include "report/JsonReport.h"
-#include "report/MarkdownReport.h"
 #include "report/ReportBuilder.h"
 #include "report/ReportQt.h"
+#include "report/ReportWriter.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
 
@@ -25,7 +22,6 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QSaveFile>
 
 #include <optional>
 
@@ -124,17 +120,6 @@ std::optional<ExportChoice> askForChoice(QWidget* parent, const QString& reviewP
     return choice;
 }
 
-Expected<void> saveBytes(const QString& path, const std::string& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(bytes.data(), static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) ||
-        !file.commit()) {
-        return makeError(ErrorCode::Io, "cannot write the report: " + file.errorString().toStdString(),
-                         path.toStdString());
-    }
-    return {};
-}
-
 /// Gathers the report task by task under a progress dialog; Cancelled when the user stops it.
 Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, const ExportChoice& choice,
                                       std::vector<std::string>& warnings) {
@@ -182,20 +167,13 @@ Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, c
 }
 
 Expected<void> writeReport(const core::report::Report& report, const ExportChoice& choice) {
-    const QString& ext = choice.extension;
-    if (ext == QLatin1String("pdf")) {
+    const auto format = core::report::parseReportFormat(choice.extension.toStdString());
+    if (format == core::report::ReportFormat::Pdf) {
         return report::writePdf(report, choice.path.toStdString());
     }
-    if (ext == QLatin1String("md")) {
-        return saveBytes(choice.path, core::report::MarkdownReport::write(report));
-    }
-    if (ext == QLatin1String("json")) {
-        return saveBytes(choice.path, core::report::JsonReport::write(report));
-    }
-    if (ext == QLatin1String("csv")) {
-        return saveBytes(choice.path, core::report::CsvReport::write(report));
-    }
-    return saveBytes(choice.path, core::report::HtmlReport::write(report));
+    // The same writer as `kernellens-cli report` (atomic, like QSaveFile was).
+    return core::report::writeReport(report, format.value_or(core::report::ReportFormat::Html),
+                                     choice.path.toStdString());
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "gui/ReviewSession.h"
 
+#include "common/QtText.h"
+
 #include "review/AnnotationCommands.h"
 #include "review/AddReplyCommand.h"
 #include "review/AdjudicateCommand.h"
@@ -20,19 +22,17 @@
 
 namespace kl::app {
 
+using views::toQString;
+
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString describe(const Error& e) {
-    QString text = q(e.message);
+    QString text = toQString(e.message);
     if (!e.file.empty()) {
-        text = q(e.file) + QStringLiteral(": ") + text;
+        text = toQString(e.file) + QStringLiteral(": ") + text;
     }
     if (!e.hint.empty()) {
-        text += QStringLiteral(" (") + q(e.hint) + QLatin1Char(')');
+        text += QStringLiteral(" (") + toQString(e.hint) + QLatin1Char(')');
     }
     return text;
 }
@@ -52,7 +52,7 @@ class CoreEditCommand : public QUndoCommand {
 public:
     CoreEditCommand(ReviewSession& session, std::unique_ptr<core::EditCommand> command, bool changesScores,
                     bool changesTasks)
-        : QUndoCommand(q(command->description())), m_session(session), m_command(std::move(command)),
+        : QUndoCommand(toQString(command->description())), m_session(session), m_command(std::move(command)),
           m_changesScores(changesScores), m_changesTasks(changesTasks) {}
 
     void redo() override { finish(m_command->apply(*m_session.file())); }
@@ -88,7 +88,7 @@ ReviewSession::~ReviewSession() {
 }
 
 QString ReviewSession::path() const {
-    return m_file ? q(m_file->path()) : QString();
+    return m_file ? toQString(m_file->path()) : QString();
 }
 
 bool ReviewSession::open(const QString& path, QString* error) {
@@ -106,7 +106,7 @@ bool ReviewSession::isReadOnly() const {
 }
 
 QString ReviewSession::readOnlyReason() const {
-    return m_file ? q(m_file->readOnlyReason()) : QString();
+    return m_file ? toQString(m_file->readOnlyReason()) : QString();
 }
 
 bool ReviewSession::saveCopyAs(const QString& path, QString* error) {
@@ -131,8 +131,9 @@ bool ReviewSession::saveCopyAs(const QString& path, QString* error) {
 
 bool ReviewSession::createFromFolder(const QString& reviewPath, const QString& folder, const QString& rubricPath,
                                      QString* error) {
-    const QString rubricFile =
-        rubricPath.isEmpty() ? q((core::resourcesDir() / "rubrics" / "nki-migration.json").string()) : rubricPath;
+    const QString rubricFile = rubricPath.isEmpty()
+                                   ? toQString((core::resourcesDir() / "rubrics" / "nki-migration.json").string())
+                                   : rubricPath;
     auto rubricJson = core::readTextFile(rubricFile.toStdString());
     if (!rubricJson) {
         *error = describe(rubricJson.error());
@@ -249,13 +250,13 @@ QString ReviewSession::materializeTask(std::int64_t taskId, QString* error) {
         // Paths come from the review file: keep them inside the task folder.
         const auto relative = target.lexically_normal().lexically_relative(folder->path());
         if (relative.empty() || relative.begin()->string() == "..") {
-            *error = tr("the review names a file outside its task folder: %1").arg(q(f.path));
+            *error = tr("the review names a file outside its task folder: %1").arg(toQString(f.path));
             return {};
         }
         fs::create_directories(target.parent_path());
         std::ofstream(target, std::ios::binary) << f.content;
     }
-    return q(folder->path().string());
+    return toQString(folder->path().string());
 }
 
 void ReviewSession::setTaskStatus(std::int64_t taskId, core::TaskStatus status) {

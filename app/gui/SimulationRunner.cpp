@@ -1,6 +1,5 @@
 #include "gui/SimulationRunner.h"
 
-#include <QMetaObject>
 #include <QPointer>
 #include <QThread>
 
@@ -20,60 +19,45 @@ QString stageText(core::RunStage stage) {
 
 } // namespace
 
-SimulationRunner::SimulationRunner(QObject* parent)
-    : QObject(parent), m_live(std::make_shared<std::atomic<quint64>>(0)) {
+SimulationRunner::SimulationRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::shared_ptr<const kl::core::RunOutcome>>();
     qRegisterMetaType<std::shared_ptr<const kl::app::RunFindings>>();
 }
 
 SimulationRunner::~SimulationRunner() {
-    // Workers hold m_live and a QPointer: they stop or drop their result once we are gone.
-    m_live->store(0);
+    // Workers poll the generation and hold a QPointer: they stop or drop their result once we are gone.
+    m_jobs.invalidate();
 }
 
 void SimulationRunner::start(const core::RunRequest& request) {
-    const quint64 generation = ++m_generation;
-    m_live->store(generation);
+    const quint64 generation = m_jobs.begin();
     m_running = true;
     QPointer<SimulationRunner> self(this);
-    auto live = m_live;
-    QThread* worker = QThread::create([self, live, generation, request] {
-        auto shouldCancel = [&] { return live->load() != generation; };
+    QThread* worker = QThread::create([self, wanted = m_jobs.stillWanted(generation), generation, request] {
+        auto shouldCancel = [&] { return !wanted(); };
+        auto current = [self, generation] { return self->m_jobs.isCurrent(generation); };
         auto onStage = [&](core::RunStage stage) {
-            QMetaObject::invokeMethod(
-                self,
-                [self, generation, stage] {
-                    if (self && self->m_generation == generation) {
-                        emit self->stageChanged(stageText(stage));
-                    }
-                },
-                Qt::QueuedConnection);
+            postTo(self, [self, current, stage] {
+                if (current()) {
+                    emit self->stageChanged(stageText(stage));
+                }
+            });
         };
         auto traced = core::traceAndSimulate(request, shouldCancel, onStage);
         kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome =
             traced ? kl::Expected<std::shared_ptr<const core::RunOutcome>>(
                          std::make_shared<const core::RunOutcome>(std::move(*traced)))
                    : std::unexpected(traced.error());
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, outcome]() mutable {
-                if (self) {
-                    self->deliver(generation, std::move(outcome));
-                }
-            },
-            Qt::QueuedConnection);
+        postTo(self, [self, generation, outcome]() mutable { self->deliver(generation, std::move(outcome)); });
         if (!outcome || shouldCancel()) {
             return;
         }
         auto findings = analyseRun(**outcome, request.trace.taskDir);
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, findings] {
-                if (self && self->m_generation == generation) {
-                    emit self->findingsReady(findings);
-                }
-            },
-            Qt::QueuedConnection);
+        postTo(self, [self, current, findings] {
+            if (current()) {
+                emit self->findingsReady(findings);
+            }
+        });
     });
     connect(worker, &QThread::finished, worker, &QObject::deleteLater);
     worker->start();
@@ -83,14 +67,13 @@ void SimulationRunner::cancel() {
     if (!m_running) {
         return;
     }
-    m_live->store(0);
     m_running = false;
-    ++m_generation; // whatever is in flight is now stale
+    m_jobs.invalidate(); // whatever is in flight is now stale
     emit cancelled();
 }
 
 void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome) {
-    if (generation != m_generation) {
+    if (!m_jobs.isCurrent(generation)) {
         return; // a newer run started, or this one was cancelled
     }
     m_running = false;

@@ -1,21 +1,21 @@
 #pragma once
 
+#include "gui/JobGeneration.h"
 #include "gui/RunFindings.h"
 #include "run/RunPipeline.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace kl::app {
 
 /// Runs trace + simulate on a worker thread and reports back on the GUI thread through queued signals.
 ///
-/// Each start() gets a new generation number; a result from an older generation (the user opened another
-/// task or cancelled meanwhile) is dropped, never shown. cancel() stops the front end subprocess at once;
-/// a simulation already running finishes on its worker and is then dropped.
+/// Each start() gets a new generation number (JobGeneration); a result from an older generation (the user opened
+/// another task or cancelled meanwhile) is dropped, never shown. cancel() stops the front end subprocess at once; a
+/// simulation already running finishes on its worker and is then dropped.
 ///
 /// After a run is delivered (finished), the same worker runs the findings rules over it and delivers them
 /// (findingsReady) under the same generation, so the timeline does not wait for the rules.
@@ -28,7 +28,7 @@ public:
     void start(const core::RunRequest& request);
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_running; }
-    [[nodiscard]] quint64 generation() const { return m_generation; }
+    [[nodiscard]] quint64 generation() const { return m_jobs.current(); }
 
 signals:
     void stageChanged(const QString& text);
@@ -41,9 +41,8 @@ signals:
 private:
     void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome);
 
-    quint64 m_generation = 0;
+    JobGeneration m_jobs; ///< workers poll it to cancel; answers of older generations are dropped
     bool m_running = false;
-    std::shared_ptr<std::atomic<quint64>> m_live; ///< the generation workers compare against to cancel
 };
 
 } // namespace kl::app

@@ -78,7 +78,10 @@ SourceLinkController::SourceLinkController(views::SourcePane* cuda, views::Sourc
 }
 
 SourceLinkController::~SourceLinkController() {
-    m_undo->clear(); // commands refer to m_links
+    if (m_ownsUndo) {
+        m_undo->clear(); // commands refer to m_links
+    }
+    m_linkGeneration.reset(); // a shared stack outlives m_links: its link commands become no-ops
     if (m_hotLines && m_hotLines->parent() == nullptr) {
         delete m_hotLines; // never docked (tests)
     }
@@ -98,6 +101,9 @@ void SourceLinkController::populateMenu(QMenu* menu) const {
     menu->addSeparator();
     menu->addAction(m_acceptAction);
     menu->addAction(m_dismissAction);
+    if (!m_ownsUndo) {
+        return; // Edit > Undo and Redo
+    }
     menu->addSeparator();
     QAction* undo = m_undo->createUndoAction(menu, tr("Undo Link Edit"));
     QAction* redo = m_undo->createRedoAction(menu, tr("Redo Link Edit"));
@@ -119,8 +125,19 @@ std::vector<core::LineLink> SourceLinkController::storedLinks() {
     return *stored;
 }
 
+void SourceLinkController::shareUndoStack(QUndoStack* stack) {
+    if (m_ownsUndo) {
+        delete m_undo;
+    }
+    m_undo = stack;
+    m_ownsUndo = false;
+}
+
 void SourceLinkController::sourcesShown() {
-    m_undo->clear();
+    if (m_ownsUndo) {
+        m_undo->clear();
+    }
+    m_linkGeneration = std::make_shared<const int>(0); // earlier link commands refer to the links replaced here
     m_reasons.clear();
     const std::string nki = m_nki->text().toStdString();
     const std::string cuda = m_cuda->text().toStdString();
@@ -484,9 +501,10 @@ bool SourceLinkController::linkSelection() {
     link.nkiLast = n1;
     link.origin = core::LinkOrigin::Reviewer;
     link.state = core::LinkState::Accepted;
-    const auto before = m_undo->count();
+    // By index, not count: on a shared stack the push may drop a redo tail as long as the command it adds.
+    const auto before = m_undo->index();
     push(std::make_unique<core::AddLinkCommand>(link));
-    return m_undo->count() > before;
+    return m_undo->index() > before;
 }
 
 bool SourceLinkController::unlinkAtCaret() {
@@ -514,9 +532,11 @@ bool SourceLinkController::decideSuggestionAtCaret(core::LinkState state) {
 }
 
 void SourceLinkController::push(std::unique_ptr<core::LinkCommand> command) {
-    m_undo->push(new views::LinkUndoCommand(
+    auto* undoable = new views::LinkUndoCommand(
         m_links, std::move(command), [this] { repaint(); },
-        [this](const Error& error) { emit problem(QString::fromStdString(error.message), {}, 0); }));
+        [this](const Error& error) { emit problem(QString::fromStdString(error.message), {}, 0); });
+    undoable->bindTo(m_linkGeneration);
+    m_undo->push(undoable);
 }
 
 void SourceLinkController::repaint() {

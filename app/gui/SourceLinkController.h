@@ -42,13 +42,15 @@ namespace kl::app {
 ///   (TimelineView::setHighlighted) and reports "42 instructions on lines 30-33"; selecting an
 ///   instruction highlights its line (MainWindow calls SourcePane::showLine) and the CUDA range linked to it.
 /// - Per-line cost: on every run, core::computeLineCost feeds the NKI heat margin and the Hot Lines list.
-/// - CUDA <-> NKI links: `# cuda:` comments, reviewer links (Link/Unlink, undoable on `undoStack()`),
+/// - CUDA <-> NKI links: `# cuda:` comments, reviewer links (Link/Unlink, undoable on `undoStack()`, the
+///   review's stack in the main window),
 ///   and structural suggestions the reviewer accepts or dismisses; painted alike in both panes, the
 ///   partner of the hovered range lit up. With a review open (`setReview`), reviewer links and decided
 ///   suggestions are written through to its `link` table; without one they live in memory.
 ///
-/// State: no sources -> `sourcesShown()` (links parsed and suggested) -> `showRun()` (costs). A new task
-/// clears the undo stack; a new run of the same task keeps links and history.
+/// State: no sources -> `sourcesShown()` (links parsed and suggested) -> `showRun()` (costs). New sources end
+/// the link edits made before them (dropped from the stack when reached); a new run of the same task keeps
+/// links and history.
 class SourceLinkController : public QObject {
     Q_OBJECT
 public:
@@ -76,12 +78,17 @@ public:
     /// Links of `taskId` are read from and written to `review` (nullptr: in memory only).
     void setReview(core::ReviewFile* review, std::int64_t taskId);
 
-    /// Adds the Links menu entries (link, unlink, accept, dismiss, undo, redo) to `menu`.
+    /// Adds the Links menu entries (link, unlink, accept, dismiss; undo and redo only while the controller has
+    /// its own stack) to `menu`.
     void populateMenu(QMenu* menu) const;
     [[nodiscard]] views::HotLinesView* hotLinesView() const;
     /// The Hot Lines list, for a dock (which then owns it).
     [[nodiscard]] QWidget* hotLinesWidget() const;
+    /// The stack link edits go to: the controller's own, or the one given to `shareUndoStack`.
     [[nodiscard]] QUndoStack* undoStack() const { return m_undo; }
+    /// Link edits go to `stack` from now on (MainWindow gives the review's, so Edit > Undo undoes them in
+    /// order with every other review edit); the controller's own stack is dropped.
+    void shareUndoStack(QUndoStack* stack);
     [[nodiscard]] const core::LinkSet& links() const { return m_links; }
     [[nodiscard]] const views::LinkPainter& painter() const { return *m_painter; }
     [[nodiscard]] const core::LineCostTable& lineCost() const { return m_cost; }
@@ -121,6 +128,8 @@ private:
     std::unique_ptr<views::HeatMargin> m_heat;
     std::unique_ptr<views::LinkPainter> m_painter;
     QUndoStack* m_undo;
+    bool m_ownsUndo = true;
+    std::shared_ptr<const int> m_linkGeneration = std::make_shared<const int>(0); ///< see LinkUndoCommand
     QAction* m_linkAction = nullptr;
     QAction* m_unlinkAction = nullptr;
     QAction* m_acceptAction = nullptr;

@@ -20,8 +20,6 @@
 #include <QInputDialog>
 #include <QMainWindow>
 #include <QMenu>
-#include <QMetaObject>
-#include <QThread>
 
 #include <algorithm>
 #include <chrono>
@@ -54,36 +52,17 @@ QString errorText(const Error& error) {
 } // namespace
 
 TeachingController::TeachingController(QObject* parent)
-    : QObject(parent), m_provider([](const core::RunRequest& r) { return core::traceAndSimulate(r); }),
-      m_alive(std::make_shared<bool>(true)) {
+    : QObject(parent), m_provider([](const core::RunRequest& r) { return core::traceAndSimulate(r); }) {
     buildWidgets();
 }
 
 TeachingController::~TeachingController() {
-    *m_alive = false;
     if (!m_compareDock) {
         // Never attached: the widgets have no parent to delete them.
         delete m_compare;
         delete m_whatIf;
         delete m_lessons;
     }
-}
-
-template <typename T> void TeachingController::onWorker(std::function<T()> work, std::function<void(T)> deliver) {
-    QPointer<TeachingController> self(this);
-    QThread* worker = QThread::create([self, work = std::move(work), deliver = std::move(deliver)] {
-        T result = work();
-        QMetaObject::invokeMethod(
-            self,
-            [self, deliver, result = std::move(result)]() mutable {
-                if (self) {
-                    deliver(std::move(result));
-                }
-            },
-            Qt::QueuedConnection);
-    });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
 }
 
 void TeachingController::buildWidgets() {
@@ -170,7 +149,7 @@ void TeachingController::setBaseRun(std::shared_ptr<const core::RunOutcome> outc
     m_baseFolder = std::move(taskFolder);
     m_baseHardware = std::move(hardware);
     m_cache.insert(keyOf(m_baseFolder, m_baseHardware), m_base);
-    ++m_whatIfGeneration;
+    m_whatIfJobs.begin(); // a what-if answer for the previous base is stale
     auto profile = core::loadBaseProfile(m_baseHardware.toStdString());
     if (!profile) {
         m_baseProfile.reset();
@@ -219,7 +198,7 @@ void TeachingController::fetchRun(const QString& taskFolder, const QString& hard
         work = [provider = m_provider, request] { return provider(request); };
     }
     emit statusMessage(tr("Running %1 on %2 for the teaching views...").arg(taskName(taskFolder), hardware));
-    onWorker<Expected<core::RunOutcome>>(std::move(work), [this, key](Expected<core::RunOutcome> outcome) {
+    runOnWorker<Expected<core::RunOutcome>>(this, std::move(work), [this, key](Expected<core::RunOutcome> outcome) {
         std::shared_ptr<const core::RunOutcome> run;
         QString error;
         if (outcome) {
@@ -266,17 +245,17 @@ void TeachingController::compareWith(const QString& taskFolder, const QString& h
 
 void TeachingController::comparePair(const QString& folderA, const QString& hardwareA, const QString& folderB,
                                      const QString& hardwareB) {
-    const quint64 generation = ++m_compareGeneration;
+    const quint64 generation = m_compareJobs.begin();
     // The compare view leaves the lesson's step: a step run still on its way must not replace this comparison,
     // and the lesson's figures no longer describe what is on screen.
-    ++m_stepGeneration;
+    m_stepJobs.invalidate();
     m_lessons->leaveScreen(tr("The compare view now shows another comparison, so this step's figures are "
                               "cleared."));
     m_compare->clear(
         tr("Running %1 on %2 and %3 on %4...").arg(taskName(folderA), hardwareA, taskName(folderB), hardwareB));
     showCompareDock();
     fetchRun(folderA, hardwareA, [=, this](std::shared_ptr<const core::RunOutcome> a, const QString& errorA) {
-        if (generation != m_compareGeneration) {
+        if (!m_compareJobs.isCurrent(generation)) {
             return;
         }
         if (!a) {
@@ -284,7 +263,7 @@ void TeachingController::comparePair(const QString& folderA, const QString& hard
             return;
         }
         fetchRun(folderB, hardwareB, [=, this](std::shared_ptr<const core::RunOutcome> b, const QString& errorB) {
-            if (generation != m_compareGeneration) {
+            if (!m_compareJobs.isCurrent(generation)) {
                 return;
             }
             if (!b) {
@@ -335,14 +314,14 @@ void TeachingController::showLessonStep(int lesson, int step) {
         return; // shown when the dock opens
     }
     const core::LessonStep s = *current;
-    const quint64 generation = ++m_stepGeneration;
-    ++m_compareGeneration; // a comparison the user asked for earlier and still on its way is dropped
+    const quint64 generation = m_stepJobs.begin();
+    m_compareJobs.invalidate(); // a comparison the user asked for earlier and still on its way is dropped
     const QString folder = exampleFolder(s.task);
     const QString hardware = QString::fromStdString(s.hardware);
     m_lessons->setStatus(tr("Running %1 on %2...").arg(QString::fromStdString(s.task), hardware));
     showCompareDock();
     fetchRun(folder, hardware, [=, this](std::shared_ptr<const core::RunOutcome> a, const QString& error) {
-        if (generation != m_stepGeneration) {
+        if (!m_stepJobs.isCurrent(generation)) {
             return;
         }
         if (!a) {
@@ -354,7 +333,7 @@ void TeachingController::showLessonStep(int lesson, int step) {
             const QString ch = QString::fromStdString(s.compare->hardware);
             m_lessons->setStatus(tr("Running %1 on %2...").arg(QString::fromStdString(s.compare->task), ch));
             fetchRun(cf, ch, [=, this](std::shared_ptr<const core::RunOutcome> b, const QString& errorB) {
-                if (generation != m_stepGeneration) {
+                if (!m_stepJobs.isCurrent(generation)) {
                     return;
                 }
                 if (!b) {
@@ -370,7 +349,8 @@ void TeachingController::showLessonStep(int lesson, int step) {
                 return;
             }
             const std::string label = core::describeOverrides(base->profile, s.whatIf);
-            onWorker<Expected<std::shared_ptr<const sim::SimResult>>>(
+            runOnWorker<Expected<std::shared_ptr<const sim::SimResult>>>(
+                this,
                 [ir = a->ir, profile = base->profile, overrides = s.whatIf] {
                     return core::simulateWhatIf(*ir, profile, overrides);
                 },
@@ -392,7 +372,7 @@ void TeachingController::showLessonStep(int lesson, int step) {
 void TeachingController::showStepRuns(quint64 generation, std::shared_ptr<const core::RunOutcome> a,
                                       std::shared_ptr<const core::RunOutcome> b, const QString& labelB) {
     const core::LessonStep* s = m_lessons->step();
-    if (generation != m_stepGeneration || !s) {
+    if (!m_stepJobs.isCurrent(generation) || !s) {
         return;
     }
     const QString folder = exampleFolder(s->task);
@@ -429,16 +409,17 @@ void TeachingController::showStepRuns(quint64 generation, std::shared_ptr<const 
 
 void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
     if (overrides.empty()) {
-        ++m_whatIfGeneration; // a run still on its way is for values no longer set
+        m_whatIfJobs.invalidate(); // a run still on its way is for values no longer set
         emit whatIfRunChanged(nullptr, QString());
     }
     if (!m_base || !m_base->ir || !m_baseProfile || overrides.empty()) {
         return;
     }
-    const quint64 generation = ++m_whatIfGeneration;
+    const quint64 generation = m_whatIfJobs.begin();
     m_whatIf->showBusy();
     using Timed = std::pair<Expected<std::shared_ptr<const sim::SimResult>>, double>;
-    onWorker<Timed>(
+    runOnWorker<Timed>(
+        this,
         [ir = m_base->ir, profile = m_baseProfile->profile, overrides] {
             const auto start = std::chrono::steady_clock::now();
             auto result = core::simulateWhatIf(*ir, profile, overrides);
@@ -446,7 +427,7 @@ void TeachingController::runWhatIf(const core::ProfileOverrides& overrides) {
             return Timed{std::move(result), took.count()};
         },
         [this, generation, overrides](Timed timed) {
-            if (generation != m_whatIfGeneration) {
+            if (!m_whatIfJobs.isCurrent(generation)) {
                 return; // the settings changed again meanwhile
             }
             if (!timed.first) {

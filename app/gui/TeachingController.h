@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gui/JobGeneration.h"
 #include "run/RunPipeline.h"
 #include "whatif/WhatIfRun.h"
 
@@ -91,9 +92,6 @@ private:
                                           const QString& label) const;
     void showCompareDock();
 
-    /// Runs `work` on a worker thread and `deliver` with its result on the GUI thread (while we live).
-    template <typename T> void onWorker(std::function<T()> work, std::function<void(T)> deliver);
-
     RunProvider m_provider;
     QHash<QString, std::shared_ptr<const core::RunOutcome>> m_cache;
     QHash<QString, std::vector<RunCallback>> m_pending;
@@ -101,10 +99,9 @@ private:
     QString m_baseFolder;
     QString m_baseHardware;
     std::optional<core::BaseProfile> m_baseProfile;
-    quint64 m_whatIfGeneration = 0;
-    quint64 m_stepGeneration = 0;
-    quint64 m_compareGeneration = 0;
-    std::shared_ptr<bool> m_alive;
+    JobGeneration m_whatIfJobs; ///< one generation per kind of answer: each is dropped when superseded
+    JobGeneration m_stepJobs;
+    JobGeneration m_compareJobs;
 
     QPointer<QMainWindow> m_window;
     views::CompareView* m_compare = nullptr;

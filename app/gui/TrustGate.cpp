@@ -1,5 +1,7 @@
 #include "gui/TrustGate.h"
 
+#include "common/QtText.h"
+
 #include "gui/WorkspaceTrust.h"
 
 #include "common/TrustPanel.h"
@@ -12,32 +14,27 @@
 
 namespace kl::app {
 
-namespace {
+using views::toQString;
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString q(const std::filesystem::path& p) {
-    return QString::fromStdString(p.string());
-}
+namespace {
 
 constexpr int kRunWithoutRemembering = -1;
 constexpr qsizetype kMaxListedTasks = 8;
 
 /// The rows every kind of subject shares: what runs and how it is called.
 void addCallRows(const core::RunPreview& p, QList<QPair<QString, QString>>& rows) {
-    rows.append(
-        {QObject::tr("Function"), p.kernelName.empty() ? QObject::tr("(the file's only kernel)") : q(p.kernelName)});
+    rows.append({QObject::tr("Function"),
+                 p.kernelName.empty() ? QObject::tr("(the file's only kernel)") : toQString(p.kernelName)});
     QStringList args;
     for (const auto& a : p.arguments) {
-        args << q(a);
+        args << toQString(a);
     }
     if (!args.isEmpty()) {
         rows.append({QObject::tr("Arguments"), args.join(QLatin1Char('\n'))});
     }
     QStringList scalars;
     for (const auto& s : p.scalars) {
-        scalars << q(s);
+        scalars << toQString(s);
     }
     if (!scalars.isEmpty()) {
         rows.append({QObject::tr("Scalars"), scalars.join(QLatin1Char('\n'))});
@@ -64,7 +61,7 @@ std::optional<core::TrustSubject> TrustGate::subjectOf(const Target& target) {
                    : QFileInfo(target.path).isDir() ? core::describeTaskFolder(target.path.toStdString())
                                                     : core::describeKernelFile(target.path.toStdString());
     if (!subject) {
-        emit problem(tr("Not run: %1").arg(q(formatError(subject.error()))));
+        emit problem(tr("Not run: %1").arg(toQString(formatError(subject.error()))));
         return std::nullopt;
     }
     return std::move(*subject);
@@ -96,14 +93,14 @@ void TrustGate::showPrompt(const core::TrustSubject& subject, const Target& targ
     if (subject.kind == core::TrustSubject::Kind::Review) {
         prompt.heading = tr("This review's kernels have not run: the review is not trusted yet");
         prompt.explanation = readIt + tr(" Trusting the review trusts the kernels of all its tasks.");
-        rows.append({tr("Review"), q(subject.location)});
+        rows.append({tr("Review"), toQString(subject.location)});
         if (!p.author.empty()) {
-            rows.append({tr("Author"), tr("%1 (as the file says; not verified)").arg(q(p.author))});
-            prompt.author = q(p.author);
+            rows.append({tr("Author"), tr("%1 (as the file says; not verified)").arg(toQString(p.author))});
+            prompt.author = toQString(p.author);
         }
         QStringList tasks;
         for (const auto& t : p.tasks) {
-            tasks << q(t);
+            tasks << toQString(t);
         }
         const qsizetype count = tasks.size();
         if (count > kMaxListedTasks) {
@@ -112,7 +109,8 @@ void TrustGate::showPrompt(const core::TrustSubject& subject, const Target& targ
         rows.append({tr("Tasks (%1)").arg(count), tasks.join(QLatin1Char('\n'))});
         if (auto task = core::describeTaskFolder(target.path.toStdString())) {
             const auto rel = task->preview.kernelFile.lexically_relative(task->location);
-            rows.append({tr("This task"), tr("%1, kernel file %2").arg(q(task->preview.title), q(rel))});
+            rows.append(
+                {tr("This task"), tr("%1, kernel file %2").arg(toQString(task->preview.title), toQString(rel))});
             addCallRows(task->preview, rows);
         }
     } else {
@@ -121,27 +119,27 @@ void TrustGate::showPrompt(const core::TrustSubject& subject, const Target& targ
                                 : tr("This kernel has not run: it is not trusted yet");
         prompt.explanation = readIt;
         if (isTask) {
-            rows.append({tr("Task"), q(p.title)});
-            rows.append({tr("Folder"), q(subject.location)});
+            rows.append({tr("Task"), toQString(p.title)});
+            rows.append({tr("Folder"), toQString(subject.location)});
         }
-        rows.append({tr("Kernel file"), q(p.kernelFile)});
+        rows.append({tr("Kernel file"), toQString(p.kernelFile)});
         addCallRows(p, rows);
         if (!isTask && !target.kernelArgs.isEmpty()) {
             rows.append({tr("Arguments"), target.kernelArgs.join(QLatin1Char('\n'))});
         }
-        rows.append({tr("Imports from"), q(p.codeRoot)});
+        rows.append({tr("Imports from"), toQString(p.codeRoot)});
     }
     if (const auto folder = core::folderToTrust(subject); !core::isTooBroadToTrust(folder)) {
-        prompt.folder = q(folder);
+        prompt.folder = toQString(folder);
     }
     prompt.rememberable = !subject.contentHash.empty();
     if (prompt.rememberable) {
-        const QString hash = q(subject.contentHash).left(7 + 16) + QStringLiteral("...");
+        const QString hash = toQString(subject.contentHash).left(7 + 16) + QStringLiteral("...");
         rows.append({tr("Content"), p.hashedFiles == 1 ? tr("%1 over 1 file").arg(hash)
                                                        : tr("%1 over %2 files").arg(hash).arg(p.hashedFiles)});
     } else {
-        prompt.warning =
-            tr("Its content cannot be remembered (%1). Trust its folder, or run it once.").arg(q(subject.hashProblem));
+        prompt.warning = tr("Its content cannot be remembered (%1). Trust its folder, or run it once.")
+                             .arg(toQString(subject.hashProblem));
     }
     m_panel->setPrompt(prompt);
 }
@@ -187,7 +185,7 @@ bool TrustGate::folderIsTrusted(const QString& folder) {
 void TrustGate::trustReview(core::ReviewFile& review) {
     auto subject = core::describeReview(review);
     if (!subject) {
-        emit problem(q(formatError(subject.error())));
+        emit problem(toQString(formatError(subject.error())));
         return;
     }
     core::TrustEntry entry = core::contentTrust(*subject);

@@ -3,6 +3,7 @@
 #include "report/ReportQt.h"
 
 #include "report/ReportText.h"
+#include "review/AnnotationListModel.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
@@ -22,17 +23,6 @@ namespace {
 constexpr int kMarkerStrip = 22; ///< height of one row of markers above the timeline
 constexpr int kMaxMarkerRows = 4;
 constexpr int kMarkerRadius = 9;
-
-QColor severityColour(core::Severity s) {
-    switch (s) {
-    case core::Severity::Blocking: return QColor(0xb7, 0x1c, 0x1c);
-    case core::Severity::Major: return QColor(0xe6, 0x51, 0x00);
-    case core::Severity::Minor: return QColor(0xc9, 0x9a, 0x00);
-    case core::Severity::Nit: return QColor(0x6b, 0x75, 0x83);
-    case core::Severity::Praise: return QColor(0x2e, 0x85, 0x40);
-    }
-    return Qt::darkGray;
-}
 
 struct Placed {
     const core::report::ReportAnnotation* annotation;
@@ -104,7 +94,7 @@ void attachTimelineImage(core::report::ReportTask& task, int widthPx) {
         const int plotTop = strip + views::TimelineView::kRulerHeight;
         const int plotBottom = strip + timelineHeight;
         for (const Placed& p : placed) {
-            QColor c = severityColour(p.annotation->annotation.severity);
+            QColor c = views::AnnotationListModel::severityColour(p.annotation->annotation.severity);
             QColor band = c;
             band.setAlpha(40);
             painter.fillRect(QRectF(p.x0, plotTop, p.x1 - p.x0, plotBottom - plotTop), band);

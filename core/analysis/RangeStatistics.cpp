@@ -60,7 +60,7 @@ RangeStatistics computeRangeStatistics(const sim::SimResult& result, TimePs t0, 
     for (std::size_t k = 0; k < tl.lsCount(); ++k) {
         const auto [s, e] = clip(tl.lsStartPs(k), tl.lsEndPs(k));
         if (e > s) {
-            busy[0] += e - s;
+            busy[sim::LaneId(sim::Lane::LoadStationary).value()] += e - s;
             tensor.emplace_back(s, e);
         }
     }
@@ -71,10 +71,10 @@ RangeStatistics computeRangeStatistics(const sim::SimResult& result, TimePs t0, 
         }
         ++stats.instructions;
         ++stats.countByOperation[std::string(sim::opName(tl.op(i)))];
-        const auto lane = tl.lane(i);
-        if (lane < sim::kComputeLanes) {
-            busy[lane] += e - s;
-            if (lane == static_cast<std::uint16_t>(sim::Lane::MultiplyMoving)) {
+        const sim::LaneId lane(tl.lane(i));
+        if (lane.isCompute()) {
+            busy[lane.value()] += e - s;
+            if (lane == sim::Lane::MultiplyMoving) {
                 tensor.emplace_back(s, e);
             }
         } else {

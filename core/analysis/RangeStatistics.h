@@ -14,10 +14,11 @@ namespace kl::core {
 struct RangeStatistics {
     sim::TimePs startPs = 0;
     sim::TimePs endPs = 0;
-    std::array<double, 5> computeActivePct{}; ///< LoadStationary, MultiplyMoving, Vector, Scalar, GpSimd rows
-    double tensorActivePct = 0;               ///< TensorE busy (either row) as a share of the window
-    double dmaActivePct = 0;                  ///< some DMA queue active
-    double dmaBytes = 0;                      ///< bytes of transfers, prorated by the part inside the window
+    std::array<double, sim::kComputeLanes>
+        computeActivePct{};     ///< LoadStationary, MultiplyMoving, Vector, Scalar, GpSimd rows
+    double tensorActivePct = 0; ///< TensorE busy (either row) as a share of the window
+    double dmaActivePct = 0;    ///< some DMA queue active
+    double dmaBytes = 0;        ///< bytes of transfers, prorated by the part inside the window
     double dmaBytesPerNs = 0;
     std::uint64_t instructions = 0; ///< instructions overlapping the window
     std::map<std::string, std::uint64_t> countByOperation;

@@ -50,7 +50,7 @@ std::string number(double v) {
 }
 
 int pidOf(std::uint16_t lane) {
-    return lane < sim::kComputeLanes ? ChromeTrace::kEnginePid : ChromeTrace::kDmaPid;
+    return sim::LaneId(lane).isCompute() ? ChromeTrace::kEnginePid : ChromeTrace::kDmaPid;
 }
 
 class Writer {
@@ -102,12 +102,12 @@ void instructions(Writer& w, const sim::SimResult& r) {
         if (ls < tl.lsCount() && tl.lsIndex(ls) == i) {
             w.event(fmt::format(
                 R"({{"name":"load_stationary","cat":"compute","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
-                ChromeTrace::kEnginePid, static_cast<int>(sim::Lane::LoadStationary), us(tl.lsStartPs(ls)),
-                us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
+                ChromeTrace::kEnginePid, static_cast<int>(sim::LaneId(sim::Lane::LoadStationary).value()),
+                us(tl.lsStartPs(ls)), us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
             ++ls;
         }
         w.event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})", op,
-                            lane < sim::kComputeLanes ? "compute" : "dma", pidOf(lane), lane, us(tl.mainStartPs(i)),
+                            sim::LaneId(lane).isCompute() ? "compute" : "dma", pidOf(lane), lane, us(tl.mainStartPs(i)),
                             us(tl.endPs(i) - tl.mainStartPs(i)), args));
     }
 }

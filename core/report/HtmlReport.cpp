@@ -5,8 +5,11 @@
 
 #include "report/ReportText.h"
 #include "report/TextEscape.h"
+#include "review/SeverityPalette.h"
 
 #include <fmt/format.h>
+
+#include <utility>
 
 namespace kl::core::report {
 
@@ -29,10 +32,10 @@ figure { margin: 0.5em 0 1em; } figure img { max-width: 100%; height: auto; bord
 figcaption { color: #5b6573; font-size: 0.9em; }
 ol.annotations { list-style: none; padding: 0; }
 li.annotation { border: 1px solid #d4d9e0; border-left: 6px solid #8893a0; border-radius: 4px; padding: 0.5em 0.9em; margin: 0.7em 0; page-break-inside: avoid; break-inside: avoid; }
-li.sev-blocking { border-left-color: #b71c1c; } li.sev-major { border-left-color: #e65100; } li.sev-minor { border-left-color: #f2b705; }
+li.sev-blocking { border-left-color: @blocking@; } li.sev-major { border-left-color: @major@; } li.sev-minor { border-left-color: @minor@; }
 table.findings { border-collapse: collapse; width: 100%; } table.findings td, table.findings th { border-bottom: 1px solid #d4d9e0; text-align: left; vertical-align: top; }
 tr.dismissed { color: #8893a0; }
-li.sev-nit { border-left-color: #8893a0; } li.sev-praise { border-left-color: #2e8540; }
+li.sev-nit { border-left-color: @nit@; } li.sev-praise { border-left-color: @praise@; }
 .marker { display: inline-block; min-width: 1.6em; text-align: center; border-radius: 0.8em; background: #1d232a; color: #fff; font-weight: bold; margin-right: 0.4em; }
 .sev { font-weight: bold; text-transform: uppercase; font-size: 0.85em; }
 .state { font-size: 0.85em; padding: 1px 6px; border-radius: 6px; background: #eef1f5; }
@@ -57,15 +60,25 @@ std::string h(std::string_view s) {
     return escapeHtml(s);
 }
 
+/// kCss with each `@severity@` replaced by the palette's mark colour (core/review/SeverityPalette).
+const std::string& css() {
+    static const std::string text = [] {
+        std::string s = kCss;
+        constexpr std::pair<std::string_view, Severity> kTokens[] = {{"@blocking@", Severity::Blocking},
+                                                                     {"@major@", Severity::Major},
+                                                                     {"@minor@", Severity::Minor},
+                                                                     {"@nit@", Severity::Nit},
+                                                                     {"@praise@", Severity::Praise}};
+        for (const auto& [token, severity] : kTokens) {
+            s.replace(s.find(token), token.size(), severityColours(severity).mark);
+        }
+        return s;
+    }();
+    return text;
+}
+
 std::string severityColour(Severity s) {
-    switch (s) {
-    case Severity::Blocking: return "#b71c1c";
-    case Severity::Major: return "#e65100";
-    case Severity::Minor: return "#b08400";
-    case Severity::Nit: return "#5b6573";
-    case Severity::Praise: return "#2e8540";
-    }
-    return "#5b6573";
+    return std::string(severityColours(s).text);
 }
 
 std::string snippetHtml(const Snippet& s) {
@@ -257,7 +270,7 @@ std::string HtmlReport::write(const Report& report, const Options& options) {
            "'unsafe-inline'\">\n";
     out += fmt::format("<title>{} - {}</title>\n", h(report.title), h(report.reviewFile));
     if (!options.forQtTextDocument) {
-        out += fmt::format("<style>{}</style>\n", kCss);
+        out += fmt::format("<style>{}</style>\n", css());
     }
     out += "</head>\n<body>\n";
     out += fmt::format("<h1>{}</h1>\n<p class=\"meta\">Review file <b>{}</b> &middot; rubric <b>{}</b> {} &middot; "

@@ -2,6 +2,7 @@
 
 #include "db/Database.h"
 #include "db/ExpectedOps.h"
+#include "db/Query.h"
 #include "db/Transaction.h"
 #include "review/TextCheck.h"
 #include "rubric/Rubric.h"
@@ -77,11 +78,7 @@ Expected<void> checkAnchor(const Anchor& anchor) {
 } // namespace
 
 Expected<void> AnnotationRepository::validate(const Annotation& a) {
-    auto task = m_db.prepare("SELECT 1 FROM task WHERE id = ?1");
-    if (!task) {
-        return std::unexpected(task.error());
-    }
-    auto found = task->bind(1, a.taskId).step();
+    auto found = exists(m_db, "SELECT 1 FROM task WHERE id = ?1", a.taskId);
     if (!found) {
         return std::unexpected(found.error());
     }
@@ -111,11 +108,7 @@ Expected<void> AnnotationRepository::validate(const Annotation& a) {
 }
 
 Expected<void> AnnotationRepository::ensureReviewer(const std::string& name) {
-    auto stmt = m_db.prepare("INSERT OR IGNORE INTO reviewer(name, added_at) VALUES (?1, ?2)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
-    return stmt->bind(1, name).bind(2, utcNow()).run();
+    return execute(m_db, "INSERT OR IGNORE INTO reviewer(name, added_at) VALUES (?1, ?2)", name, utcNow());
 }
 
 Expected<void> AnnotationRepository::write(const Annotation& a, bool insert) {
@@ -153,19 +146,13 @@ Expected<Annotation> AnnotationRepository::create(Annotation annotation) {
     }
     annotation.id = 0;
     annotation.createdAt = annotation.updatedAt = utcNow();
-    auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
-    auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, true); });
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
-    annotation.id = m_db.lastInsertRowId();
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
-    return annotation;
+    return inTransaction(m_db, [&]() -> Expected<Annotation> {
+        if (auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, true); }); !saved) {
+            return std::unexpected(saved.error());
+        }
+        annotation.id = m_db.lastInsertRowId();
+        return annotation;
+    });
 }
 
 Expected<Annotation> AnnotationRepository::update(Annotation annotation) {
@@ -178,29 +165,17 @@ Expected<Annotation> AnnotationRepository::update(Annotation annotation) {
     }
     annotation.createdAt = existing->createdAt;
     annotation.updatedAt = utcNow();
-    auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
-    auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, false); });
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
-    return annotation;
+    return inTransaction(m_db, [&]() -> Expected<Annotation> {
+        if (auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, false); }); !saved) {
+            return std::unexpected(saved.error());
+        }
+        return annotation;
+    });
 }
 
 Expected<void> AnnotationRepository::remove(std::int64_t id) {
-    auto stmt = m_db.prepare("DELETE FROM annotation WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
-    if (auto done = stmt->bind(1, id).run(); !done) {
-        return done;
-    }
-    return m_db.expectChange(fmt::format("no annotation with id {}", id));
+    return then(execute(m_db, "DELETE FROM annotation WHERE id = ?1", id),
+                [&] { return m_db.expectChange(fmt::format("no annotation with id {}", id)); });
 }
 
 Expected<Annotation> AnnotationRepository::get(std::int64_t id) {
@@ -255,25 +230,17 @@ Expected<Reply> AnnotationRepository::addReply(std::int64_t annotationId, const 
         return std::unexpected(valid.error());
     }
     Reply reply{0, annotationId, author, text, utcNow()};
-    auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
-    auto stmt = m_db.prepare("INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
-    auto saved = then(ensureReviewer(author), [&] {
-        return stmt->bind(1, annotationId).bind(2, author).bind(3, text).bind(4, reply.createdAt).run();
+    return inTransaction(m_db, [&]() -> Expected<Reply> {
+        auto saved = then(ensureReviewer(author), [&] {
+            return execute(m_db, "INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)",
+                           annotationId, author, text, reply.createdAt);
+        });
+        if (!saved) {
+            return std::unexpected(saved.error());
+        }
+        reply.id = m_db.lastInsertRowId();
+        return reply;
     });
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
-    reply.id = m_db.lastInsertRowId();
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
-    return reply;
 }
 
 Expected<std::vector<Reply>> AnnotationRepository::replies(std::int64_t annotationId) {
@@ -297,14 +264,8 @@ Expected<std::vector<Reply>> AnnotationRepository::replies(std::int64_t annotati
 }
 
 Expected<void> AnnotationRepository::removeReply(std::int64_t replyId) {
-    auto stmt = m_db.prepare("DELETE FROM reply WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
-    if (auto done = stmt->bind(1, replyId).run(); !done) {
-        return done;
-    }
-    return m_db.expectChange(fmt::format("no reply with id {}", replyId));
+    return then(execute(m_db, "DELETE FROM reply WHERE id = ?1", replyId),
+                [&] { return m_db.expectChange(fmt::format("no reply with id {}", replyId)); });
 }
 
 Expected<AnnotationSnapshot> AnnotationRepository::snapshot(std::int64_t id) {

@@ -11,7 +11,7 @@ std::string laneName(std::uint16_t lane) {
     case 2: return "vector";
     case 3: return "scalar";
     case 4: return "gpsimd";
-    default: return fmt::format("dma.q{}", lane - kComputeLanes);
+    default: return fmt::format("dma.q{}", LaneId(lane).queue());
     }
 }
 

@@ -53,6 +53,27 @@ inline constexpr std::uint16_t kComputeLanes = 5;
 /// "pe.ls", "pe.mm", "vector", "scalar", "gpsimd", "dma.q0" ...
 [[nodiscard]] std::string laneName(std::uint16_t lane);
 
+/// A timeline lane number with its meaning (as heaptrack's `Index<T>`): a compute lane of `Lane` or DMA queue
+/// `queue()`. The timeline stores lanes as raw 16-bit numbers in its compact arrays; code that asks what a lane
+/// is wraps the number in a LaneId instead of comparing it with kComputeLanes or 5.
+class LaneId {
+public:
+    constexpr LaneId() = default;
+    constexpr explicit LaneId(std::uint16_t value) : m_value(value) {}
+    constexpr LaneId(Lane lane) : m_value(static_cast<std::uint16_t>(lane)) {} // NOLINT: a Lane is a LaneId
+    [[nodiscard]] static constexpr LaneId dma(std::uint32_t queue) { return LaneId(dmaLane(queue)); }
+
+    [[nodiscard]] constexpr std::uint16_t value() const { return m_value; }
+    [[nodiscard]] constexpr bool isDma() const { return m_value >= kComputeLanes; }
+    [[nodiscard]] constexpr bool isCompute() const { return !isDma(); }
+    /// The DMA queue of a DMA lane (0 for a compute lane).
+    [[nodiscard]] constexpr std::uint32_t queue() const { return isDma() ? m_value - kComputeLanes : 0U; }
+    [[nodiscard]] constexpr bool operator==(const LaneId&) const = default;
+
+private:
+    std::uint16_t m_value = 0;
+};
+
 /// Why an instruction started when it did: the latest of the constraints on it.
 enum class WaitCause : std::uint8_t {
     None,         ///< nothing held it: it started at time 0 on an idle unit

@@ -8,10 +8,14 @@ namespace kl::sim {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Op::Count)> kOpNames = {
-    "dma_copy",      "nc_matmul",     "nc_transpose",  "activation",  "activation_reduce",
-    "tensor_tensor", "tensor_scalar", "tensor_reduce", "tensor_copy", "tensor_tensor_scan",
-    "iota",          "memset",        "affine_select", "bn_stats",    "bn_aggr",
-    "select",        "reciprocal",    "unknown"};
+#define KL_OP(id, name, ...) name,
+#include "frontend/kltrace/ops.def"
+};
+
+constexpr std::array<Engine, static_cast<std::size_t>(Op::Count)> kOpEngines = {
+#define KL_OP(id, name, engine, ...) Engine::engine,
+#include "frontend/kltrace/ops.def"
+};
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Engine::Count)> kEngineNames = {
     "tensor", "vector", "scalar", "gpsimd", "dma"};
@@ -29,6 +33,10 @@ Op parseOp(std::string_view name) {
 
 std::string_view opName(Op op) {
     return kOpNames[static_cast<std::size_t>(op)];
+}
+
+Engine opDefaultEngine(Op op) {
+    return kOpEngines[static_cast<std::size_t>(op)];
 }
 
 bool parseEngine(std::string_view name, Engine& out) {

@@ -11,27 +11,12 @@ enum class Memory : std::uint8_t { Hbm, Sbuf, Psum };
 /// The unit an instruction is issued to, as named in the IR `engine` field.
 enum class Engine : std::uint8_t { Tensor, Vector, Scalar, GpSimd, Dma, Count };
 
-/// ISA-level operations the front end lowers NKI calls to (docs/kernel-ir.md). `Unknown` keeps an IR from a
-/// newer front end loadable: it is costed like a simple element-wise op and reported in diagnostics.
+/// ISA-level operations the front end lowers NKI calls to (docs/kernel-ir.md), one per row of ops.def (the one
+/// op table, shared with the front end and the docs). `Unknown` keeps an IR from a newer front end loadable: it
+/// is costed like a simple element-wise op and reported in diagnostics.
 enum class Op : std::uint8_t {
-    DmaCopy,
-    NcMatmul,
-    NcTranspose,
-    Activation,
-    ActivationReduce,
-    TensorTensor,
-    TensorScalar,
-    TensorReduce,
-    TensorCopy,
-    TensorTensorScan,
-    Iota,
-    Memset,
-    AffineSelect,
-    BnStats,
-    BnAggr,
-    Select,
-    Reciprocal,
-    Unknown,
+#define KL_OP(id, ...) id,
+#include "frontend/kltrace/ops.def"
     Count
 };
 
@@ -74,6 +59,8 @@ enum class BufferRole : std::uint8_t { Input, Output, Tile, Scratch };
 
 [[nodiscard]] Op parseOp(std::string_view name);
 [[nodiscard]] std::string_view opName(Op op);
+/// The engine an op runs on unless the kernel chooses another (ops.def).
+[[nodiscard]] Engine opDefaultEngine(Op op);
 [[nodiscard]] bool parseEngine(std::string_view name, Engine& out);
 [[nodiscard]] std::string_view engineName(Engine engine);
 [[nodiscard]] bool parseMemory(std::string_view name, Memory& out);

@@ -5,6 +5,7 @@
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/SimulationRunner.h"
+#include "gui/SourceLinkController.h"
 #include "gui/TrustGate.h"
 #include "gui/WorkspaceTrust.h"
 
@@ -30,6 +31,8 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -184,6 +187,40 @@ private slots:
         QCOMPARE(back.size(), std::size_t{2});
         QCOMPARE(back[0].id, id);
         QVERIFY(back[0].resolved);
+    }
+
+    void editUndoUndoesALinkEdit() {
+        // One undo stack: a CUDA <-> NKI link is a review edit like an annotation, and Edit > Undo takes it back.
+        auto* links = m_window->sourceLinks();
+        QUndoStack* stack = m_window->review()->undoStack();
+        QCOMPARE(links->undoStack(), stack);
+        const auto select = [](kl::views::SourcePane* pane, int first, int last) {
+            pane->editor()->setSelection(first - 1, 0, last - 1, pane->editor()->text(last - 1).size() - 1);
+        };
+        select(m_window->cudaPane(), 20, 22);
+        select(m_window->nkiPane(), 30, 31);
+        const auto before = links->links().entries().size();
+        const int depth = stack->index();
+        QVERIFY(links->linkSelection());
+        QCOMPARE(links->links().entries().size(), before + 1);
+        QCOMPARE(stack->index(), depth + 1);
+        QMenu* edit = nullptr;
+        for (QAction* menu : m_window->menuBar()->actions()) {
+            if (menu->text() == QStringLiteral("&Edit")) {
+                edit = menu->menu();
+            }
+        }
+        QVERIFY(edit != nullptr);
+        QAction* undo = edit->actions().front();
+        QVERIFY2(stack->undoText().startsWith(QStringLiteral("Link CUDA ")), qPrintable(stack->undoText()));
+        QVERIFY2(undo->text().endsWith(stack->undoText()), qPrintable(undo->text())); // Edit > Undo names the link
+        undo->trigger();
+        QCOMPARE(links->links().entries().size(), before);
+        QCOMPARE(stack->index(), depth);  // the review edits made before the link are still there to undo
+        edit->actions().at(1)->trigger(); // Edit > Redo
+        QCOMPARE(links->links().entries().size(), before + 1);
+        undo->trigger();
+        QCOMPARE(links->links().entries().size(), before);
     }
 
     void scoringAnItemUpdatesTheScorecard() {

@@ -1,7 +1,6 @@
 """Tracing kernels written against the legacy neuronxcc.nki API."""
 import unittest
 
-import kltest
 from kltest import good, ops, run
 
 

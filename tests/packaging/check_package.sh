@@ -47,7 +47,8 @@ for f in usr/bin/kernellens usr/bin/kernellens-cli usr/share/man/man1/kernellens
          usr/share/icons/hicolor/256x256/apps/kernellens.png usr/share/bash-completion/completions/kernellens-cli \
          usr/share/kernellens/resources/hw/trn2.json usr/share/kernellens/sim/frontend/kltrace_main.py \
          usr/share/kernellens/resources/numerics/tolerances.json \
-         usr/share/kernellens/sim/frontend/kltrace/numerics/tolerances.json; do
+         usr/share/kernellens/sim/frontend/kltrace/numerics/tolerances.json \
+         usr/share/kernellens/sim/frontend/kltrace/ops.def; do
   [ -e "$root/$f" ] || fail "missing /$f"
 done
 ! find "$root" -name "__pycache__" | grep -q . || fail "bytecode caches in the package"

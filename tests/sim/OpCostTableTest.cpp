@@ -62,6 +62,18 @@ TEST(OpCostTable, EveryOpHasOneRowWithASourceAndIsInTheDocsTable) {
     }
 }
 
+TEST(OpCostTable, DefaultEnginesComeFromTheOpTable) {
+    // ops.def gives each op its engine; a DMA-costed op runs on the DMA queues and nothing else does.
+    EXPECT_EQ(opDefaultEngine(Op::NcMatmul), Engine::Tensor);
+    EXPECT_EQ(opDefaultEngine(Op::Activation), Engine::Scalar);
+    EXPECT_EQ(opDefaultEngine(Op::Iota), Engine::GpSimd);
+    EXPECT_EQ(opDefaultEngine(Op::TensorTensor), Engine::Vector);
+    for (const OpCostRow& row : kOpCosts) {
+        EXPECT_EQ(row.formula == CostFormula::Dma, opDefaultEngine(row.op) == Engine::Dma) << opName(row.op);
+        EXPECT_EQ(parseOp(opName(row.op)), row.op);
+    }
+}
+
 TEST(OpCostTable, VectorEnginePerformanceModeOnTrn2) {
     // Trainium2 guide: 4x for BF16 copies contiguous in SBUF, 2x strided or from PSUM; none on trn1 or for fp32.
     EXPECT_DOUBLE_EQ(cycles({.hw = "trn1"}), 512);

@@ -34,7 +34,7 @@ template <typename Timeline> void appendEndMark(Timeline& tl, sim::TimePs end) {
         mark.irId = static_cast<std::uint32_t>(tl.size());
         mark.mainStartPs = end;
         mark.endPs = end;
-        mark.lane = static_cast<std::uint16_t>(sim::Lane::GpSimd);
+        mark.lane = sim::LaneId(sim::Lane::GpSimd).value();
         mark.op = sim::Op::Unknown;
         tl.append(mark);
     } else {
@@ -42,7 +42,7 @@ template <typename Timeline> void appendEndMark(Timeline& tl, sim::TimePs end) {
         tl.startPs.push_back(end);
         tl.endPs.push_back(end);
         tl.mainStartPs.push_back(end);
-        tl.lane.push_back(static_cast<std::uint16_t>(sim::Lane::GpSimd));
+        tl.lane.push_back(sim::LaneId(sim::Lane::GpSimd).value());
         tl.op.push_back(sim::Op::Unknown);
         tl.file.push_back(sim::kNoIndex);
         tl.line.push_back(0);

@@ -1,5 +1,7 @@
 #include "findings/FindingsModel.h"
 
+#include "common/QtText.h"
+
 #include "review/AnnotationListModel.h"
 
 #include <QColor>
@@ -12,18 +14,14 @@ namespace kl::views {
 
 namespace {
 
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 QString number(double v) {
     return std::abs(v) >= 1e5 || (v != 0 && std::abs(v) < 1e-2) ? QString::number(v, 'g', 3)
                                                                 : QString::number(v, 'f', v == std::floor(v) ? 0 : 1);
 }
 
 QString figureText(const core::findings::Figure& f) {
-    const QString unit = f.unit.empty() ? QString() : QLatin1Char(' ') + q(f.unit);
-    QString text = q(f.name) + QLatin1Char(' ') + number(f.value) + unit;
+    const QString unit = f.unit.empty() ? QString() : QLatin1Char(' ') + toQString(f.unit);
+    QString text = toQString(f.name) + QLatin1Char(' ') + number(f.value) + unit;
     if (f.threshold) {
         text += QStringLiteral(" (threshold %1%2)").arg(number(*f.threshold), unit);
     }
@@ -64,7 +62,7 @@ const core::findings::FindingDecision* FindingsModel::decisionAt(int row) const 
 
 int FindingsModel::rowOfKey(const QString& key) const {
     for (std::size_t i = 0; i < m_decisions.size(); ++i) {
-        if (q(m_decisions[i].key) == key) {
+        if (toQString(m_decisions[i].key) == key) {
             return static_cast<int>(i);
         }
     }
@@ -98,7 +96,7 @@ QString FindingsModel::statusText(int row) const {
         return tr("accepted (annotation)");
     }
     if (d.dismissal) {
-        return tr("dismissed: %1").arg(q(d.dismissal->reason));
+        return tr("dismissed: %1").arg(toQString(d.dismissal->reason));
     }
     return tr("open");
 }
@@ -106,11 +104,11 @@ QString FindingsModel::statusText(int row) const {
 QVariant FindingsModel::displayData(int row, int column) const {
     const auto& f = m_findings[static_cast<std::size_t>(row)];
     switch (column) {
-    case Severity: return q(core::toString(f.severity));
-    case Rule: return q(f.rule);
-    case Title: return q(f.title);
+    case Severity: return toQString(core::toString(f.severity));
+    case Rule: return toQString(f.rule);
+    case Title: return toQString(f.title);
     case Figures: return figuresText(f);
-    case RubricItem: return q(f.rubricItem);
+    case RubricItem: return toQString(f.rubricItem);
     case Status: return statusText(row);
     default: return {};
     }
@@ -129,7 +127,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         // Severity sorts by its order (blocking first), ties by the engine's order; the rest as text.
         return index.column() == Severity ? QVariant(static_cast<int>(f.severity) * 10000 + row)
                                           : QVariant(displayData(row, index.column()).toString().toLower());
-    case KeyRole: return q(d.key);
+    case KeyRole: return toQString(d.key);
     case AcceptedRole: return d.acceptedAs.has_value();
     case DismissedRole: return d.dismissal.has_value();
     case Qt::ForegroundRole:
@@ -153,9 +151,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
             return figuresText(f, true);
         }
         if (d.dismissal) {
-            return tr("Dismissed by %1: %2").arg(q(d.dismissal->author), q(d.dismissal->reason));
+            return tr("Dismissed by %1: %2").arg(toQString(d.dismissal->author), toQString(d.dismissal->reason));
         }
-        return q(f.suggestion);
+        return toQString(f.suggestion);
     default: return {};
     }
 }

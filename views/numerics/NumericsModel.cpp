@@ -1,5 +1,7 @@
 #include "numerics/NumericsModel.h"
 
+#include "common/QtText.h"
+
 #include "numerics/NumericsTable.h"
 
 #include <QBrush>
@@ -10,10 +12,6 @@
 namespace kl::views {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 /// Non-finite errors sort above every finite one.
 double sortable(double v) {
@@ -69,8 +67,8 @@ QVariant NumericsModel::display(const Row& row, int column) const {
     const auto& out = m_result->outputs[static_cast<std::size_t>(row.output)];
     const auto& c = comparison(row);
     switch (column) {
-    case Output: return QStringLiteral("%1 (%2)").arg(qs(out.tensor.name), qs(out.tensor.dtype));
-    case Comparison: return qs(std::string(core::comparisonLabel(row.kind)));
+    case Output: return QStringLiteral("%1 (%2)").arg(toQString(out.tensor.name), toQString(out.tensor.dtype));
+    case Comparison: return toQString(std::string(core::comparisonLabel(row.kind)));
     case MaxAbs: return numericsFigureText(c.maxAbsError);
     case MaxRel: return numericsFigureText(c.maxRelError);
     case MaxUlp: return numericsFigureText(c.maxUlpError);
@@ -149,14 +147,14 @@ QVariant NumericsInstructionModel::data(const QModelIndex& index, int role) cons
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Index: return QStringLiteral("#%1").arg(ins.index);
-        case Op: return qs(ins.op);
-        case Location: return QStringLiteral("%1:%2").arg(qs(ins.file)).arg(ins.line);
+        case Op: return toQString(ins.op);
+        case Location: return QStringLiteral("%1:%2").arg(toQString(ins.file)).arg(ins.line);
         case AddedError: return numericsFigureText(ins.addedError);
-        case Output: return qs(ins.output);
+        case Output: return toQString(ins.output);
         default: return {};
         }
     case IndexRole: return static_cast<qlonglong>(ins.index);
-    case FileRole: return qs(ins.file);
+    case FileRole: return toQString(ins.file);
     case LineRole: return ins.line;
     default: return {};
     }

@@ -1,5 +1,7 @@
 #include "review/AnnotationEditor.h"
 
+#include "common/QtText.h"
+
 #include "review/AnnotationListModel.h"
 
 #include <QCheckBox>
@@ -16,9 +18,6 @@
 namespace kl::views {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 constexpr core::Severity kSeverities[] = {core::Severity::Blocking, core::Severity::Major, core::Severity::Minor,
                                           core::Severity::Nit, core::Severity::Praise};
 } // namespace
@@ -30,7 +29,8 @@ AnnotationEditor::AnnotationEditor(const core::Rubric& rubric, core::Annotation 
     m_item->addItem(tr("(no rubric item)"), QString());
     for (const auto& area : rubric.areas) {
         for (const auto& item : area.items) {
-            m_item->addItem(QStringLiteral("%1: %2").arg(q(area.title), q(item.title)), q(item.id));
+            m_item->addItem(QStringLiteral("%1: %2").arg(toQString(area.title), toQString(item.title)),
+                            toQString(item.id));
         }
     }
     m_guidance = new QLabel;
@@ -38,7 +38,7 @@ AnnotationEditor::AnnotationEditor(const core::Rubric& rubric, core::Annotation 
     m_guidance->setForegroundRole(QPalette::PlaceholderText);
     m_severity = new QComboBox;
     for (core::Severity s : kSeverities) {
-        m_severity->addItem(q(std::string(core::toString(s))), static_cast<int>(s));
+        m_severity->addItem(toQString(std::string(core::toString(s))), static_cast<int>(s));
     }
     m_score = new QSpinBox;
     m_score->setSpecialValueText(tr("no score"));
@@ -66,13 +66,13 @@ AnnotationEditor::AnnotationEditor(const core::Rubric& rubric, core::Annotation 
     }
     connect(m_item, &QComboBox::currentIndexChanged, this, &AnnotationEditor::itemChanged);
 
-    m_item->setCurrentIndex(std::max(0, m_item->findData(q(m_annotation.rubricItem))));
+    m_item->setCurrentIndex(std::max(0, m_item->findData(toQString(m_annotation.rubricItem))));
     m_severity->setCurrentIndex(m_severity->findData(static_cast<int>(m_annotation.severity)));
     itemChanged();
     if (m_annotation.score) {
         m_score->setValue(*m_annotation.score);
     }
-    m_text->setPlainText(q(m_annotation.text));
+    m_text->setPlainText(toQString(m_annotation.text));
     m_resolved->setChecked(m_annotation.resolved);
     m_text->setFocus();
     resize(520, 420);
@@ -80,7 +80,7 @@ AnnotationEditor::AnnotationEditor(const core::Rubric& rubric, core::Annotation 
 
 void AnnotationEditor::itemChanged() {
     const core::RubricItem* item = m_rubric.findItem(m_item->currentData().toString().toStdString());
-    m_guidance->setText(item ? q(item->guidance) : tr("Not tied to a rubric item: no score."));
+    m_guidance->setText(item ? toQString(item->guidance) : tr("Not tied to a rubric item: no score."));
     // The spin box's minimum (one below the scale) stands for "no score".
     const int low = item ? item->scale.minValue() : 0;
     const int high = item ? item->scale.maxValue() : 0;
@@ -89,7 +89,7 @@ void AnnotationEditor::itemChanged() {
     if (item) {
         QStringList meanings;
         for (int v = low; v <= high; ++v) {
-            meanings << q(item->scale.describe(v));
+            meanings << toQString(item->scale.describe(v));
         }
         m_score->setToolTip(meanings.join(QLatin1Char('\n')));
     }

@@ -1,14 +1,14 @@
 #include "review/AnnotationListModel.h"
 
+#include "common/QtText.h"
+
+#include "review/SeverityPalette.h"
+
 #include <QColor>
 
 namespace kl::views {
 
-namespace {
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-} // namespace
+namespace {} // namespace
 
 AnnotationListModel::AnnotationListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -58,14 +58,8 @@ QString AnnotationListModel::anchorText(const core::Anchor& a) {
 }
 
 QColor AnnotationListModel::severityColour(core::Severity severity) {
-    switch (severity) {
-    case core::Severity::Blocking: return {214, 48, 49};
-    case core::Severity::Major: return {230, 126, 34};
-    case core::Severity::Minor: return {241, 196, 15};
-    case core::Severity::Nit: return {127, 140, 141};
-    case core::Severity::Praise: return {39, 174, 96};
-    }
-    return Qt::gray;
+    const core::Rgb c = core::rgbOf(core::severityColours(severity).mark);
+    return {c.r, c.g, c.b};
 }
 
 QVariant AnnotationListModel::data(const QModelIndex& index, int role) const {
@@ -75,28 +69,28 @@ QVariant AnnotationListModel::data(const QModelIndex& index, int role) const {
     }
     switch (role) {
     case AnnotationIdRole: return QVariant::fromValue<qint64>(a->id);
-    case SeverityRole: return q(core::toString(a->severity));
+    case SeverityRole: return toQString(core::toString(a->severity));
     case ResolvedRole: return a->resolved;
-    case AuthorRole: return q(a->author);
-    case ItemRole: return q(a->rubricItem);
+    case AuthorRole: return toQString(a->author);
+    case ItemRole: return toQString(a->rubricItem);
     case Qt::DecorationRole: return index.column() == Severity ? QVariant(severityColour(a->severity)) : QVariant();
     case Qt::ToolTipRole: // the whole annotation on every cell: the narrow columns cut what they show
         return QVariant(tr("#%1 %2, %3%4%5\n%6")
                             .arg(index.row() + 1)
-                            .arg(anchorText(a->anchor), q(core::toString(a->severity)),
-                                 a->rubricItem.empty() ? QString() : QStringLiteral(", ") + q(a->rubricItem),
-                                 a->resolved ? tr(", resolved") : tr(", open"), q(a->text)));
+                            .arg(anchorText(a->anchor), toQString(core::toString(a->severity)),
+                                 a->rubricItem.empty() ? QString() : QStringLiteral(", ") + toQString(a->rubricItem),
+                                 a->resolved ? tr(", resolved") : tr(", open"), toQString(a->text)));
     case Qt::DisplayRole: break;
     default: return {};
     }
     switch (index.column()) {
     case Number: return index.row() + 1;
     case Anchor: return anchorText(a->anchor);
-    case Severity: return q(core::toString(a->severity));
-    case Item: return q(a->rubricItem);
+    case Severity: return toQString(core::toString(a->severity));
+    case Item: return toQString(a->rubricItem);
     case Score: return a->score ? QVariant(*a->score) : QVariant();
-    case Text: return q(a->text).section(QLatin1Char('\n'), 0, 0).left(200);
-    case Author: return q(a->author);
+    case Text: return toQString(a->text).section(QLatin1Char('\n'), 0, 0).left(200);
+    case Author: return toQString(a->author);
     case Status: return a->resolved ? tr("resolved") : tr("open");
     default: return {};
     }

@@ -1,5 +1,6 @@
 #include "review/ScorecardPane.h"
 
+#include "common/QtText.h"
 #include "review/WrappingItemDelegate.h"
 
 #include <QComboBox>
@@ -14,9 +15,6 @@ namespace kl::views {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 constexpr int kItemIdRole = Qt::UserRole + 1;
 
 const core::ItemScore* findScore(const std::optional<core::Scorecard>& card, const std::string& id) {
@@ -94,15 +92,15 @@ void ScorecardPane::rebuild() {
                            : card.result == core::ScorecardResult::Fail ? QStringLiteral("#d63031")
                                                                         : QStringLiteral("#e67e22");
     QString text = tr("<b style='color:%1'>%2</b> &nbsp; overall %3 / 5 &nbsp; %4 of %5 items unscored")
-                       .arg(colour, q(core::toString(card.result)).toUpper(), overall)
+                       .arg(colour, toQString(core::toString(card.result)).toUpper(), overall)
                        .arg(card.unscored.size())
                        .arg(m_rubric->itemCount());
     for (const auto& reason : card.reasons) {
-        text += QStringLiteral("<br>&bull; ") + q(reason).toHtmlEscaped();
+        text += QStringLiteral("<br>&bull; ") + toQString(reason).toHtmlEscaped();
     }
     m_result->setText(text);
     for (const auto& area : m_rubric->areas) {
-        auto* areaItem = new QTreeWidgetItem(m_tree, {q(area.title)});
+        auto* areaItem = new QTreeWidgetItem(m_tree, {toQString(area.title)});
         QFont bold = areaItem->font(0);
         bold.setBold(true);
         areaItem->setFont(0, bold);
@@ -112,25 +110,26 @@ void ScorecardPane::rebuild() {
             }
         }
         for (const auto& item : area.items) {
-            auto* row = new QTreeWidgetItem(areaItem, {q(item.title)});
-            row->setData(0, kItemIdRole, q(item.id));
+            auto* row = new QTreeWidgetItem(areaItem, {toQString(item.title)});
+            row->setData(0, kItemIdRole, toQString(item.id));
             const core::ItemScore* score = findScore(m_card, item.id);
             auto* box = new QComboBox;
             box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
             box->setMinimumContentsLength(6);
             box->addItem(tr("unscored"), -1);
             for (int v = item.scale.minValue(); v <= item.scale.maxValue(); ++v) {
-                box->addItem(q(item.scale.describe(v)), v);
+                box->addItem(toQString(item.scale.describe(v)), v);
             }
             box->setCurrentIndex(std::max(0, box->findData(score && score->value ? *score->value : -1)));
             box->setToolTip(box->currentText());
-            row->setToolTip(0, q(item.title));
-            const QString id = q(item.id);
+            row->setToolTip(0, toQString(item.title));
+            const QString id = toQString(item.id);
             connect(box, &QComboBox::activated, this,
                     [this, box, id] { emit scoreChosen(id, box->currentData().toInt()); });
             m_tree->setItemWidget(row, 1, box);
             if (score && score->annotationCount > 0) { // the count rides with the name: no column to spare
-                row->setText(0, tr("%1 (%n annotation(s))", nullptr, score->annotationCount).arg(q(item.title)));
+                row->setText(0,
+                             tr("%1 (%n annotation(s))", nullptr, score->annotationCount).arg(toQString(item.title)));
             }
             if (id == current) {
                 m_tree->setCurrentItem(row);
@@ -152,10 +151,10 @@ void ScorecardPane::showGuidance() {
         m_guidance->clear();
         return;
     }
-    QString html =
-        QStringLiteral("<b>%1</b><p>%2</p><ul>").arg(q(item->title).toHtmlEscaped(), q(item->guidance).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><p>%2</p><ul>")
+                       .arg(toQString(item->title).toHtmlEscaped(), toQString(item->guidance).toHtmlEscaped());
     for (int v = item->scale.minValue(); v <= item->scale.maxValue(); ++v) {
-        html += QStringLiteral("<li>%1</li>").arg(q(item->scale.describe(v)).toHtmlEscaped());
+        html += QStringLiteral("<li>%1</li>").arg(toQString(item->scale.describe(v)).toHtmlEscaped());
     }
     m_guidance->setHtml(html + QStringLiteral("</ul>"));
 }

@@ -8,7 +8,23 @@ LinkUndoCommand::LinkUndoCommand(core::LinkSet& set, std::unique_ptr<core::LinkC
     setText(QString::fromStdString(m_command->description()));
 }
 
+void LinkUndoCommand::bindTo(std::weak_ptr<const int> owner) {
+    m_owner = std::move(owner);
+    m_bound = true;
+}
+
+bool LinkUndoCommand::stale() {
+    if (m_bound && m_owner.expired()) {
+        setObsolete(true);
+        return true;
+    }
+    return false;
+}
+
 void LinkUndoCommand::redo() {
+    if (stale()) {
+        return;
+    }
     if (auto done = m_command->apply(m_set); !done) {
         setObsolete(true);
         if (m_failed) {
@@ -23,6 +39,9 @@ void LinkUndoCommand::redo() {
 }
 
 void LinkUndoCommand::undo() {
+    if (stale()) {
+        return;
+    }
     if (auto done = m_command->revert(m_set); !done) {
         if (m_failed) {
             m_failed(done.error());

@@ -1,5 +1,7 @@
 #include "team/AgreementPane.h"
 
+#include "common/QtText.h"
+
 #include "rubric/Rubric.h"
 
 #include <QCheckBox>
@@ -19,10 +21,6 @@
 
 namespace kl::views {
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString figure(const core::team::Figure& f) {
     return f.value ? QString::number(*f.value, 'f', 3) : QStringLiteral("-");
@@ -107,7 +105,7 @@ AgreementPane::AgreementPane(QWidget* parent)
             return;
         }
         const auto& d = m_report.disagreements[static_cast<std::size_t>(row)];
-        emit adjudicateRequested(d.taskId, q(d.item), m_value->value(), m_reason->text().trimmed());
+        emit adjudicateRequested(d.taskId, toQString(d.item), m_value->value(), m_reason->text().trimmed());
     });
     connect(m_lens, &QCheckBox::toggled, this, [this] { emitLens(); });
     connect(m_reviewers, &QListWidget::itemChanged, this, [this] { emitLens(); });
@@ -154,7 +152,7 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
     m_rubric = rubric;
     QStringList names;
     for (const std::string& n : report.reviewers) {
-        names << q(n);
+        names << toQString(n);
     }
     m_summary->setText(report.reviewers.size() < 2
                            ? tr("This review holds scores of %n reviewer(s); merge reviews to compare reviewers.",
@@ -196,15 +194,15 @@ void AgreementPane::fillItems(const core::team::AgreementReport& report) {
     auto add = [this](const core::team::ItemAgreement& a, bool overall) {
         const int row = m_items->rowCount();
         m_items->insertRow(row);
-        QString title = q(a.item);
+        QString title = toQString(a.item);
         if (!overall && m_rubric != nullptr) {
             if (const core::RubricItem* item = m_rubric->findItem(a.item)) {
-                title = q(item->title);
+                title = toQString(item->title);
             }
         }
-        const QString notes = q(a.alpha.note + (a.kappa.note.empty() ? "" : "\n" + a.kappa.note));
+        const QString notes = toQString(a.alpha.note + (a.kappa.note.empty() ? "" : "\n" + a.kappa.note));
         const QString about = tr("%1\nlevel: %2; %3 tasks, %4 reviewers")
-                                  .arg(q(a.item), QString::fromLatin1(core::team::levelName(a.level)))
+                                  .arg(toQString(a.item), QString::fromLatin1(core::team::levelName(a.level)))
                                   .arg(a.tasks)
                                   .arg(a.reviewers);
         auto* name = cell(overall ? tr("Overall") : title, about);
@@ -234,13 +232,14 @@ void AgreementPane::fillDisputes() {
         m_disputes->insertRow(row);
         QStringList scores;
         for (const auto& [who, value] : d.scores) {
-            scores << QStringLiteral("%1 %2").arg(q(who)).arg(value);
+            scores << QStringLiteral("%1 %2").arg(toQString(who)).arg(value);
         }
-        auto* task =
-            cell(q(d.taskTitle) + QLatin1Char('\n') + q(d.item),
-                 tr("%1\n%2\nspread %3 % of the scale").arg(q(d.taskTitle), q(d.item)).arg(qRound(d.spread * 100)));
+        auto* task = cell(toQString(d.taskTitle) + QLatin1Char('\n') + toQString(d.item),
+                          tr("%1\n%2\nspread %3 % of the scale")
+                              .arg(toQString(d.taskTitle), toQString(d.item))
+                              .arg(qRound(d.spread * 100)));
         task->setData(Qt::UserRole, QString::number(d.taskId));
-        task->setData(Qt::UserRole + 1, q(d.item));
+        task->setData(Qt::UserRole + 1, toQString(d.item));
         m_disputes->setItem(row, 0, task);
         m_disputes->setItem(row, 1, cell(scores.join(QStringLiteral("\n"))));
         m_disputes->setItem(row, 2,
@@ -263,12 +262,12 @@ void AgreementPane::showDispute(int row) {
         QStringList said;
         for (const core::Annotation& a : m_annotations) {
             if (a.taskId == d.taskId && a.author == who && a.rubricItem == d.item) {
-                said << q(a.text);
+                said << toQString(a.text);
             }
         }
         const int r = m_detail->rowCount();
         m_detail->insertRow(r);
-        m_detail->setItem(r, 0, cell(q(who)));
+        m_detail->setItem(r, 0, cell(toQString(who)));
         m_detail->setItem(r, 1, cell(QString::number(value)));
         m_detail->setItem(r, 2,
                           cell(said.isEmpty() ? tr("(no annotation on this item)") : said.join(QStringLiteral("\n"))));

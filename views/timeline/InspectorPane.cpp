@@ -1,5 +1,7 @@
 #include "timeline/InspectorPane.h"
 
+#include "common/QtText.h"
+
 #include "timeline/TimeAxis.h"
 
 #include <QUrl>
@@ -8,12 +10,6 @@ namespace kl::views {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).toHtmlEscaped();
-}
 QString t(sim::TimePs ps) {
     return QString::fromStdString(formatTime(ps));
 }
@@ -30,7 +26,7 @@ QString row(const QString& key, const QString& value) {
 }
 
 QString memoryLabel(sim::Memory memory) {
-    return q(sim::memoryName(memory)).toUpper();
+    return toHtmlText(sim::memoryName(memory)).toUpper();
 }
 
 QString dtypeLabel(sim::DType dtype) {
@@ -98,7 +94,7 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
                                                                        .arg(ap.partStart + ap.partCount - 1)
                                                                        .arg(perPartition);
         html += QStringLiteral("<li>%1 <b>%2</b> (%3 [%4] %5): %6, %7</li>")
-                    .arg(QString::fromLatin1(role), q(buffer.name), memoryLabel(buffer.memory),
+                    .arg(QString::fromLatin1(role), toHtmlText(buffer.name), memoryLabel(buffer.memory),
                          shape.join(QLatin1Char('x')), dtypeLabel(buffer.dtype), region,
                          bytes(static_cast<double>(byteCount)));
     };
@@ -117,8 +113,8 @@ void InspectorPane::showInstruction(std::uint32_t index) {
         return;
     }
     const auto& tl = m_result->timeline;
-    QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(q(sim::opName(tl.op(index))));
-    html += row(tr("Engine"), q(sim::laneName(tl.lane(index))));
+    QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(toHtmlText(sim::opName(tl.op(index))));
+    html += row(tr("Engine"), toHtmlText(sim::laneName(tl.lane(index))));
     const sim::TimePs duration = tl.endPs(index) - tl.mainStartPs(index);
     html += row(tr("Start"), t(tl.mainStartPs(index), duration));
     html += row(tr("End"), t(tl.endPs(index), duration));
@@ -126,11 +122,11 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     if (tl.startPs(index) != tl.mainStartPs(index)) {
         html += row(tr("LoadStationary from"), t(tl.startPs(index), tl.mainStartPs(index) - tl.startPs(index)));
     }
-    QString waited = q(sim::waitCauseName(tl.cause(index)));
+    QString waited = toHtmlText(sim::waitCauseName(tl.cause(index)));
     if (tl.waitOn(index) < tl.size()) {
         waited += QStringLiteral(" <a href='instr:%1'>#%1 %2</a>")
                       .arg(tl.waitOn(index))
-                      .arg(q(sim::opName(tl.op(tl.waitOn(index)))));
+                      .arg(toHtmlText(sim::opName(tl.op(tl.waitOn(index)))));
     }
     if (tl.stallPs(index) > 0) {
         waited += tr(" for %1").arg(t(tl.stallPs(index)));
@@ -138,7 +134,8 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     html += row(tr("Waited"), waited);
     if (tl.line(index) > 0) {
         const std::string file = tl.file(index) < m_result->files.size() ? m_result->files[tl.file(index)] : "";
-        html += row(tr("Source"), QStringLiteral("<a href='line:%2'>%1:%2</a>").arg(q(file)).arg(tl.line(index)));
+        html +=
+            row(tr("Source"), QStringLiteral("<a href='line:%2'>%1:%2</a>").arg(toHtmlText(file)).arg(tl.line(index)));
     }
     html += QStringLiteral("</table>");
     if (m_ir && index < m_ir->instructions().size()) {
@@ -165,7 +162,7 @@ void InspectorPane::showRange(const core::RangeStatistics& stats) {
     html += row(tr("DMA bandwidth"), QStringLiteral("%1 GB/s").arg(stats.dmaBytesPerNs, 0, 'f', 1));
     html += QStringLiteral("</table><p><b>By operation</b></p><table>");
     for (const auto& [op, count] : stats.countByOperation) {
-        html += row(q(op), QString::number(count));
+        html += row(toHtmlText(op), QString::number(count));
     }
     html += QStringLiteral("</table>");
     setHtml(html);

@@ -35,7 +35,8 @@ static_assert(TimelineColours::kStyleCount == sim::kComputeLanes + 1, "one style
 } // namespace
 
 int TimelineColours::slotOf(std::uint16_t lane) {
-    return std::min<int>(lane, kStyleCount - 1);
+    const sim::LaneId id(lane);
+    return id.isDma() ? kStyleCount - 1 : id.value();
 }
 
 QColor TimelineColours::slotColour(int slot, bool dark) {

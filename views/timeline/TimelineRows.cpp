@@ -8,7 +8,7 @@ using sim::Lane;
 
 namespace {
 
-constexpr std::uint16_t kLsLane = static_cast<std::uint16_t>(Lane::LoadStationary);
+constexpr std::uint16_t kLsLane = sim::LaneId(Lane::LoadStationary).value();
 
 } // namespace
 
@@ -21,7 +21,7 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         byLane[lane].name = sim::laneName(lane);
         byLane[lane].lane = lane;
         byLane[lane].kind =
-            lane == kLsLane ? Kind::LoadStationary : (lane >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
+            lane == kLsLane ? Kind::LoadStationary : (sim::LaneId(lane).isDma() ? Kind::DmaQueue : Kind::Engine);
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
         Row& row = byLane[tl.lane(i)];
@@ -35,7 +35,7 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
     // The union of every queue's busy time: what the collapsed DMA row shows.
     std::vector<std::pair<TimePs, TimePs>> dma;
     for (std::uint16_t lane = 0; lane < laneCount; ++lane) {
-        const bool isDma = lane >= sim::kComputeLanes;
+        const bool isDma = sim::LaneId(lane).isDma();
         if (!isDma || !byLane[lane].indices.empty()) {
             for (std::uint32_t i : byLane[lane].indices) {
                 if (isDma) {
@@ -191,7 +191,7 @@ std::optional<std::size_t> TimelineRows::rowOf(std::uint32_t index) const {
     const auto lane = m_result->timeline.lane(index);
     for (std::size_t row = 0; row < m_visible.size(); ++row) {
         const Row* data = rowData(row);
-        if (data != nullptr ? data->lane == lane : lane >= sim::kComputeLanes) {
+        if (data != nullptr ? data->lane == lane : sim::LaneId(lane).isDma()) {
             return row;
         }
     }

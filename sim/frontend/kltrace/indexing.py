@@ -178,9 +178,6 @@ class Pred:
             return self if other else False
         raise unsupported("a mask can only be combined with '&' of other index comparisons")
 
-    def __rand__(self, other):
-        return self.__and__(other)
-
     __rand__ = __and__
 
     def __or__(self, other):

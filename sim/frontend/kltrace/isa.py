@@ -9,7 +9,7 @@ from . import ops
 from .emit import emit, new_tile, require_onchip, dtype_arg, require_shape, squeeze_free
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr
-from .ops import op_name, engine_arg, _result, _is_tile, _scalar
+from .ops import op_name, engine_arg, _result, _is_tile
 from .tracer import T
 from .views import Tensor
 from .isa_more import MORE, BODIES, VirtualRegister, NkiScalar

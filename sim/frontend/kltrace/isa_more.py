@@ -5,7 +5,7 @@ result and returns it). An instruction that the simulator has no cost entry for 
 closest costed operation (`COSTED_AS`) on its real engine, with `"isa"` naming the real call in its
 attributes, so the timeline and the inspector still say what the kernel called.
 """
-from . import ops
+from . import ops, optable
 from .emit import emit, new_tile, require_onchip, dtype_arg
 from .errors import kernel_error, unsupported
 from .ops import op_name, engine_arg, _is_tile
@@ -40,6 +40,9 @@ COSTED_AS = {
     "register_load": ("tensor_copy", "gpsimd"),
     "register_store": ("memset", "gpsimd"),
 }
+_unknown = sorted(op for op, _ in COSTED_AS.values() if op not in optable.OPS)
+if _unknown:  # the one op table (ops.def) is the simulator's: an op missing there would be costed as unknown
+    raise ImportError(f"COSTED_AS records ops that ops.def does not define: {_unknown}")
 
 
 def generic(name, dst, srcs, scalars=None, out_shape=None, dtype=None, engine=None, extra_dsts=()):

@@ -10,7 +10,7 @@ import numbers
 import sys
 
 from . import dtypes
-from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, same_shape, dtype_arg,
+from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .tracer import T, PSUM_BANK_BYTES

@@ -1,7 +1,6 @@
 """Loads a kernel file, launches the chosen kernel over its SPMD grid and renders the IR."""
 import gc
 import importlib
-import inspect
 import itertools
 import json
 from itertools import chain
