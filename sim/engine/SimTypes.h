@@ -53,6 +53,20 @@ inline constexpr std::uint16_t kComputeLanes = 5;
 /// "pe.ls", "pe.mm", "vector", "scalar", "gpsimd", "dma.q0" ...
 [[nodiscard]] std::string laneName(std::uint16_t lane);
 
+/// Logical NeuronCores (LNC 2): core c's lanes are [c x perCore, (c + 1) x perCore), each laid out as above, with
+/// perCore = kComputeLanes + the profile's DMA queues. `perCore` 0 means one core: lanes are used as they are.
+[[nodiscard]] constexpr std::uint16_t localLane(std::uint16_t lane, std::uint32_t perCore) {
+    return perCore == 0 ? lane : static_cast<std::uint16_t>(lane % perCore);
+}
+[[nodiscard]] constexpr std::uint32_t laneCore(std::uint16_t lane, std::uint32_t perCore) {
+    return perCore == 0 ? 0 : lane / perCore;
+}
+[[nodiscard]] constexpr bool isComputeLane(std::uint16_t lane, std::uint32_t perCore) {
+    return localLane(lane, perCore) < kComputeLanes;
+}
+/// laneName with the core in front when there are several ("c1.vector"); the plain name for one core.
+[[nodiscard]] std::string laneName(std::uint16_t lane, std::uint32_t perCore);
+
 /// Why an instruction started when it did: the latest of the constraints on it.
 enum class WaitCause : std::uint8_t {
     None,         ///< nothing held it: it started at time 0 on an idle unit

@@ -22,7 +22,7 @@ void SpillRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     ++s.transfers;
     s.bytes += e.bytes;
     s.reloads += e.kind == DmaKind::Reload ? 1 : 0;
-    m_record.transfers.push_back({e.start, e.end, e.bytes, e.buffer, e.index, dmaLane(e.queue), e.kind, e.memory});
+    m_record.transfers.push_back({e.start, e.end, e.bytes, e.buffer, e.index, e.lane, e.kind, e.memory});
 }
 
 std::string SpillRecorder::where(SourceLoc loc) const {

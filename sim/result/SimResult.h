@@ -304,7 +304,15 @@ struct SimResult {
     std::string hardwareName;
     std::vector<std::string> files;
     std::vector<std::string> diagnostics;
-    std::uint32_t laneCount = 0; ///< kComputeLanes + DMA queues
+    std::uint32_t laneCount = 0;    ///< kComputeLanes + DMA queues (times lnc)
+    std::uint32_t lnc = 1;          ///< physical cores of the logical NeuronCore the kernel ran on
+    std::uint32_t lanesPerCore = 0; ///< lanes of one core when lnc > 1 (see localLane); 0 for one core
+    /// Per physical core when lnc > 1 (empty otherwise): the same figures as `summary`, for that core's lanes.
+    std::vector<SimSummary> cores;
+
+    /// laneName with the core when lnc > 1 ("c1.dma.q3").
+    [[nodiscard]] std::string laneLabel(std::uint16_t lane) const { return laneName(lane, lanesPerCore); }
+    [[nodiscard]] bool isComputeLane(std::uint16_t lane) const { return sim::isComputeLane(lane, lanesPerCore); }
     SimSummary summary;
     TimelineData timeline;
     OccupancySeries sbuf;
