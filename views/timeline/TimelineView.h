@@ -115,6 +115,9 @@ private:
     [[nodiscard]] double plotWidth() const;
     [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
     [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
+    /// The spill or reload under `pos` (index into SimResult::spills.transfers), and its hover text.
+    [[nodiscard]] std::optional<std::uint32_t> spillAt(const QPoint& pos) const;
+    [[nodiscard]] QString spillTooltip(std::uint32_t k) const;
     void paintRuler(QPainter& painter);
     void paintLabels(QPainter& painter);
     void paintMarks(QPainter& painter);
