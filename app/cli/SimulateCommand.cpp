@@ -39,6 +39,7 @@ Options:
   --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
+  --lnc 1|2                logical NeuronCore degree: 2 runs the programs on two cores (trn2, trn3)
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that traces longer (default 120)
   --hw NAME|FILE           hardware profile: {profiles}, or a profile .json (default: the task's
@@ -112,6 +113,9 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
         auto ir = sim::IrLoader::loadFile(*o.ir);
         if (!ir) {
             return std::unexpected(ir.error());
+        }
+        if (!request.lnc.empty()) { // the programs split by their first program id (docs/simulator.md)
+            ir->lnc = request.lnc == "2" ? 2 : 1;
         }
         return LoadedKernel{std::move(*ir), {}};
     }

@@ -42,7 +42,8 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
             continue;
         }
         const bool takesValue = flag == "--kernel" || flag == "--arg" || flag == "--scalar" || flag == "--grid" ||
-                                flag == "--package-root" || flag == "--timeout" || flag == "-o" || flag == "--output";
+                                flag == "--lnc" || flag == "--package-root" || flag == "--timeout" || flag == "-o" ||
+                                flag == "--output";
         if (!takesValue) {
             if (!flag.starts_with("-") && input.empty()) {
                 input = flag;
@@ -63,6 +64,12 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
             request.scalars.push_back(*v);
         } else if (flag == "--grid") {
             request.grid = *v;
+        } else if (flag == "--lnc") {
+            if (*v != "1" && *v != "2") {
+                return makeError(ErrorCode::InvalidArgument,
+                                 "--lnc takes 1 or 2 (physical NeuronCores per logical core), not '" + *v + "'");
+            }
+            request.lnc = *v;
         } else if (flag == "--package-root") {
             request.packageRoot = *v;
         } else if (flag == "--timeout") {

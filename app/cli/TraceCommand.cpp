@@ -22,6 +22,7 @@ Options:
   --arg NAME=SHAPE:DTYPE   a tensor argument, e.g. --arg a=4096x8192:bfloat16 (repeat, in call order)
   --scalar NAME=VALUE      a non-tensor keyword argument (repeatable)
   --grid N | AxB           SPMD launch grid
+  --lnc 1|2                logical NeuronCore degree: 2 splits the programs over two cores
   --package-root DIR       the folder the kernel's package imports resolve from (a kernel inside a package)
   --timeout SECONDS        stop a kernel that runs longer (default 120)
   --no-sandbox             run the kernel even where the OS sandbox cannot be set up (docs/sandbox.md)

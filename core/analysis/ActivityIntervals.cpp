@@ -36,7 +36,7 @@ Intervals computeBusy(const sim::SimResult& result) {
         raw.emplace_back(tl.lsStartPs(k), tl.lsEndPs(k));
     }
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        if (sim::LaneId(tl.lane(i)).isCompute()) {
+        if (result.isComputeLane(tl.lane(i))) {
             raw.emplace_back(tl.mainStartPs(i), tl.endPs(i));
         }
     }
@@ -47,7 +47,7 @@ Intervals dmaBusy(const sim::SimResult& result) {
     const auto& tl = result.timeline;
     Intervals raw;
     for (std::size_t i = 0; i < tl.size(); ++i) {
-        if (sim::LaneId(tl.lane(i)).isDma()) {
+        if (!result.isComputeLane(tl.lane(i))) {
             raw.emplace_back(tl.mainStartPs(i), tl.endPs(i));
         }
     }

@@ -71,10 +71,11 @@ RangeStatistics computeRangeStatistics(const sim::SimResult& result, TimePs t0, 
         }
         ++stats.instructions;
         ++stats.countByOperation[std::string(sim::opName(tl.op(i)))];
-        const sim::LaneId lane(tl.lane(i));
-        if (lane.isCompute()) {
-            busy[lane.value()] += e - s;
-            if (lane == sim::Lane::MultiplyMoving) {
+        // With LNC 2 both cores' engines count together (sim::localLane).
+        const auto lane = sim::localLane(tl.lane(i), result.lanesPerCore);
+        if (lane < sim::kComputeLanes) {
+            busy[lane] += e - s;
+            if (lane == static_cast<std::uint16_t>(sim::Lane::MultiplyMoving)) {
                 tensor.emplace_back(s, e);
             }
         } else {

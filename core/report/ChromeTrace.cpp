@@ -49,8 +49,9 @@ std::string number(double v) {
     return std::isfinite(v) ? fmt::format("{}", v) : "0";
 }
 
-int pidOf(std::uint16_t lane) {
-    return sim::LaneId(lane).isCompute() ? ChromeTrace::kEnginePid : ChromeTrace::kDmaPid;
+/// Tracks are lanes; with LNC 2 core 1's lanes follow core 0's (sim::localLane).
+int pidOf(std::uint16_t lane, std::uint32_t perCore) {
+    return sim::isComputeLane(lane, perCore) ? ChromeTrace::kEnginePid : ChromeTrace::kDmaPid;
 }
 
 class Writer {
@@ -81,10 +82,10 @@ void metadata(Writer& w, const sim::SimResult& r) {
     w.event(fmt::format(R"({{"name":"process_sort_index","ph":"M","pid":{},"tid":0,"args":{{"sort_index":3}}}})",
                         ChromeTrace::kCounterPid));
     for (std::uint16_t lane = 0; lane < r.laneCount; ++lane) {
-        w.event(fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})", pidOf(lane),
-                            lane, jsonString(sim::laneName(lane))));
+        w.event(fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})",
+                            pidOf(lane, r.lanesPerCore), lane, jsonString(r.laneLabel(lane))));
         w.event(fmt::format(R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
-                            pidOf(lane), lane, lane));
+                            pidOf(lane, r.lanesPerCore), lane, lane));
     }
 }
 
@@ -102,13 +103,13 @@ void instructions(Writer& w, const sim::SimResult& r) {
         if (ls < tl.lsCount() && tl.lsIndex(ls) == i) {
             w.event(fmt::format(
                 R"({{"name":"load_stationary","cat":"compute","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
-                ChromeTrace::kEnginePid, static_cast<int>(sim::LaneId(sim::Lane::LoadStationary).value()),
-                us(tl.lsStartPs(ls)), us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
+                ChromeTrace::kEnginePid, lane - sim::localLane(lane, r.lanesPerCore), us(tl.lsStartPs(ls)),
+                us(tl.lsEndPs(ls) - tl.lsStartPs(ls)), args));
             ++ls;
         }
         w.event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})", op,
-                            sim::LaneId(lane).isCompute() ? "compute" : "dma", pidOf(lane), lane, us(tl.mainStartPs(i)),
-                            us(tl.endPs(i) - tl.mainStartPs(i)), args));
+                            r.isComputeLane(lane) ? "compute" : "dma", pidOf(lane, r.lanesPerCore), lane,
+                            us(tl.mainStartPs(i)), us(tl.endPs(i) - tl.mainStartPs(i)), args));
     }
 }
 
@@ -120,8 +121,8 @@ void spills(Writer& w, const sim::SimResult& r) {
             fmt::format(R"({{"tile":{},"for_index":{},"memory":"{}","bytes":{},"wait":"spill"}})", t.buffer, t.forIndex,
                         t.memory == sim::Memory::Psum ? "psum" : "sbuf", t.bytes);
         w.event(fmt::format(R"({{"name":"{}","cat":"spill","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{}}})",
-                            sim::dmaKindName(t.kind), pidOf(t.lane), t.lane, us(t.startPs), us(t.endPs - t.startPs),
-                            args));
+                            sim::dmaKindName(t.kind), pidOf(t.lane, r.lanesPerCore), t.lane, us(t.startPs),
+                            us(t.endPs - t.startPs), args));
     }
 }
 
@@ -135,10 +136,10 @@ void flows(Writer& w, const sim::SimResult& r) {
         // The start binds to the slice it falls in: the last picosecond of the instruction waited on.
         const TimePs from = tl.endPs(j) > tl.mainStartPs(j) ? tl.endPs(j) - 1 : tl.mainStartPs(j);
         w.event(fmt::format(R"({{"name":"dependency","cat":"dependency","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})",
-                            i, pidOf(tl.lane(j)), tl.lane(j), us(from)));
+                            i, pidOf(tl.lane(j), r.lanesPerCore), tl.lane(j), us(from)));
         w.event(fmt::format(
             R"({{"name":"dependency","cat":"dependency","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", i,
-            pidOf(tl.lane(i)), tl.lane(i), us(tl.mainStartPs(i))));
+            pidOf(tl.lane(i), r.lanesPerCore), tl.lane(i), us(tl.mainStartPs(i))));
     }
 }
 

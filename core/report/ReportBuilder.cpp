@@ -124,7 +124,7 @@ InstructionInfo instructionAt(const sim::SimResult& r, std::uint32_t index) {
     info.index = index;
     info.irId = tl.irId(index);
     info.op = std::string(sim::opName(tl.op(index)));
-    info.lane = sim::laneName(tl.lane(index));
+    info.lane = r.laneLabel(tl.lane(index));
     info.startPs = tl.startPs(index);
     info.endPs = tl.endPs(index);
     info.line = tl.line(index);

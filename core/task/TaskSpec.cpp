@@ -155,6 +155,13 @@ TaskJson parseFields(const json& doc) {
     if (const auto it = doc.find("grid"); it != doc.end() && !it->is_null()) {
         t.grid = parseGrid(*it);
     }
+    if (const auto it = doc.find("lnc"); it != doc.end() && !it->is_null()) {
+        const auto v = kl::json::integerIn(*it, 1, 2);
+        if (!v) {
+            throw FieldError{kl::json::mismatch("lnc", "1 or 2 (physical NeuronCores per logical core)", *it)};
+        }
+        t.lnc = static_cast<int>(*v);
+    }
     if (const auto it = doc.find("extra_files"); it != doc.end() && !it->is_null()) {
         t.extraFiles = parseStringList(*it, "extra_files", kMaxExtraFiles);
     }
@@ -253,6 +260,7 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
     spec.cudaKernel = std::move(parsed->cudaKernel);
     spec.args = std::move(parsed->args);
     spec.grid = std::move(parsed->grid);
+    spec.lnc = parsed->lnc;
     spec.hardware = std::move(parsed->hardware);
     auto extra = resolveExtraFiles(parsed->extraFiles, spec.folder, file.string());
     if (!extra) {

@@ -27,6 +27,7 @@ struct TaskSpec {
     std::string cudaKernel;
     std::vector<TaskArgument> args;
     std::vector<int> grid{1};
+    int lnc = 1; ///< `lnc`: physical NeuronCores per logical core the programs run on (1 or 2)
     /// `hardware` as written in task.json; empty when not given (then the kernel's NKI API picks the profile,
     /// sim::chooseHardware). Use hardwareSpec() to run it.
     std::string hardware;
@@ -52,6 +53,7 @@ struct TaskJson {
     std::vector<TaskArgument> args;
     bool hasArgs = false;
     std::vector<int> grid{1};
+    int lnc = 1; ///< `lnc`: logical NeuronCore degree, 1 or 2
     std::string hardware;
     std::vector<std::string> extraFiles;
     std::string packageRoot;

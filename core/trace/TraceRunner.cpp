@@ -73,6 +73,9 @@ std::vector<std::string> frontendCommand(const TraceRequest& request, const Kern
     if (!request.grid.empty()) {
         argv.insert(argv.end(), {"--grid", request.grid});
     }
+    if (!request.lnc.empty()) {
+        argv.insert(argv.end(), {"--lnc", request.lnc});
+    }
     if (!where.packageRoot.empty()) {
         argv.insert(argv.end(), {"--package-root", where.packageRoot.string()});
     }

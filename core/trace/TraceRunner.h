@@ -23,6 +23,7 @@ struct TraceRequest {
     std::string kernelName;            ///< empty: the task's kernel, or the file's only kernel
     std::vector<std::string> argSpecs; ///< NAME=4096x8192:bfloat16
     std::string grid;                  ///< "4" or "2x2", empty: the task's
+    std::string lnc;                   ///< "1" or "2" (logical NeuronCore degree), empty: the task's
     std::vector<std::string> scalars;  ///< NAME=VALUE
     std::filesystem::path packageRoot; ///< the folder the kernel's package imports resolve from, or empty
     std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels, the numerics

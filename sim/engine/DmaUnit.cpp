@@ -21,6 +21,28 @@ DmaUnit::DmaUnit(const HardwareProfile& hw)
       m_latencyPs(clampToInt(std::round(hw.dma.fixedLatencyNs * 1000.0), 0, kMaxDurationPs)),
       m_poolPerPs(std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs) / 1000.0) {
     m_pieces.push_back({0, 0.0, 0.0});
+    m_coreQueues = static_cast<std::uint32_t>(m_queueFree.size());
+    m_liveEnd = m_coreQueues;
+}
+
+void DmaUnit::configureCores(std::uint32_t cores) {
+    m_queueFree.assign(static_cast<std::size_t>(m_coreQueues) * cores, 0);
+    m_poolPerPs = static_cast<double>(cores) * std::min(m_hw.dma.coreBytesPerNs, m_hw.hbmBytesPerNs) / 1000.0;
+    m_issued = 0;
+    m_parkedIssued = 0;
+    m_queueBase = 0;
+    m_liveBegin = 0;
+    m_liveEnd = static_cast<std::uint32_t>(m_queueFree.size());
+}
+
+void DmaUnit::selectCore(std::uint32_t core) {
+    std::swap(m_issued, m_parkedIssued);
+    m_queueBase = core * m_coreQueues;
+}
+
+void DmaUnit::setOthersLive(bool live) {
+    m_liveBegin = live ? 0 : m_queueBase;
+    m_liveEnd = live ? static_cast<std::uint32_t>(m_queueFree.size()) : m_queueBase + m_coreQueues;
 }
 
 std::span<const DmaBandwidthEvent> DmaUnit::takeFinal(bool all) {
@@ -36,7 +58,7 @@ std::span<const DmaBandwidthEvent> DmaUnit::takeFinal(bool all) {
 }
 
 TimePs DmaUnit::earliestQueueFree() const {
-    return *std::min_element(m_queueFree.begin(), m_queueFree.end());
+    return *std::min_element(m_queueFree.begin() + m_liveBegin, m_queueFree.begin() + m_liveEnd);
 }
 
 void DmaUnit::dropBefore(TimePs time) {

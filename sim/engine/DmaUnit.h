@@ -28,8 +28,19 @@ public:
     explicit DmaUnit(const HardwareProfile& hw);
 
     [[nodiscard]] std::uint32_t queueCount() const { return static_cast<std::uint32_t>(m_queueFree.size()); }
+    /// Queues of one physical core (the profile's dma.queues).
+    [[nodiscard]] std::uint32_t coreQueueCount() const { return m_coreQueues; }
     /// The queue the next transfer goes to, and when that queue is free.
-    [[nodiscard]] std::uint32_t nextQueue() const { return static_cast<std::uint32_t>(m_issued % m_queueFree.size()); }
+    [[nodiscard]] std::uint32_t nextQueue() const {
+        return m_queueBase + static_cast<std::uint32_t>(m_issued % m_coreQueues);
+    }
+    /// Logical NeuronCores: `cores` sets of queues (core c's are [c x Q, (c + 1) x Q)) drawing from one pool of
+    /// `cores` times a core's bandwidth, the HBM stack the pair shares (docs/simulator.md). Before any issue.
+    void configureCores(std::uint32_t cores);
+    /// Transfers go to `core`'s queues from now on, round-robin in that core's own issue order.
+    void selectCore(std::uint32_t core);
+    /// Whether another core may still issue: if not, only the selected core's queues hold the calendar back.
+    void setOthersLive(bool live);
     [[nodiscard]] TimePs queueFree(std::uint32_t queue) const { return m_queueFree[queue]; }
     [[nodiscard]] TimePs fixedLatencyPs() const { return m_latencyPs; }
 
@@ -70,7 +81,12 @@ private:
 
     const HardwareProfile& m_hw;
     std::vector<TimePs> m_queueFree;
-    std::uint64_t m_issued = 0;
+    std::uint64_t m_issued = 0;       ///< by the selected core
+    std::uint64_t m_parkedIssued = 0; ///< by the other core (LNC 2)
+    std::uint32_t m_coreQueues = 1;
+    std::uint32_t m_queueBase = 0; ///< first queue of the selected core
+    std::uint32_t m_liveBegin = 0; ///< queues that can still issue: [m_liveBegin, m_liveEnd)
+    std::uint32_t m_liveEnd = 1;
     TimePs m_latencyPs = 0;
     double m_poolPerPs = 0;
     std::vector<Piece> m_pieces; ///< sorted by start from m_head on; the last piece extends to infinity

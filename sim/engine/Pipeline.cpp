@@ -33,7 +33,11 @@ std::int64_t partitionBytes(double bytes) {
 
 Pipeline::Pipeline(const HardwareProfile& hw)
     : m_hw(hw), m_cost(hw), m_dma(hw), m_sbuf(partitionBytes(hw.sbuf.partitionBytes)),
-      m_psum(partitionBytes(hw.psum.partitionBytes)) {}
+      m_psum(partitionBytes(hw.psum.partitionBytes)), m_parked{{},
+                                                               0,
+                                                               MemoryUnit(partitionBytes(hw.sbuf.partitionBytes)),
+                                                               MemoryUnit(partitionBytes(hw.psum.partitionBytes)),
+                                                               {}} {}
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const std::vector<BufferFacts>& facts = ir.bufferFacts();
@@ -77,6 +81,62 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     return {};
 }
 
+Expected<void> Pipeline::prepareCores(const KernelIr& ir) {
+    m_lnc = ir.lnc;
+    m_core = 0;
+    m_laneBase = 0;
+    m_dmaLaneShift = 0;
+    m_parkedLast = kNoIndex;
+    if (m_lnc == 1) {
+        return {};
+    }
+    if (m_lnc != 2) {
+        return makeError(ErrorCode::Parse, fmt::format("kernel.lnc is {}: a logical NeuronCore groups 1 or 2 "
+                                                       "physical cores",
+                                                       m_lnc));
+    }
+    if (m_hw.maxLnc < m_lnc) {
+        return makeError(ErrorCode::Unsupported,
+                         fmt::format("the kernel runs on a logical NeuronCore of {} cores (--lnc {}), but {} has "
+                                     "no logical NeuronCores (cores.max_lnc {})",
+                                     m_lnc, m_lnc, m_hw.name, m_hw.maxLnc),
+                         {}, 0, "simulate it on trn2 or trn3 (--hw trn2), or trace it with --lnc 1");
+    }
+    m_grid0 = ir.grid.empty() ? 1 : std::max<std::int64_t>(ir.grid.front(), 1);
+    m_parked.laneFree = {};
+    m_parked.mmPrevStart = 0;
+    m_parked.sbuf = MemoryUnit(partitionBytes(m_hw.sbuf.partitionBytes));
+    m_parked.psum = MemoryUnit(partitionBytes(m_hw.psum.partitionBytes));
+    m_parked.spills.reset(m_buffers.size());
+    m_lastOfCore = {kNoIndex, kNoIndex};
+    const auto& instrs = ir.instructions();
+    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
+        m_lastOfCore[coreOf(ir, instrs[i])] = i;
+    }
+    m_parkedLast = m_lastOfCore[1];
+    m_dma.configureCores(static_cast<std::uint32_t>(m_lnc));
+    return {};
+}
+
+std::uint32_t Pipeline::coreOf(const KernelIr& ir, const Instruction& in) const {
+    const auto pid = ir.pid(in);
+    const std::int64_t first = pid.empty() ? 0 : std::clamp<std::int64_t>(pid.front(), 0, m_grid0 - 1);
+    return static_cast<std::uint32_t>(first * m_lnc / m_grid0);
+}
+
+void Pipeline::switchCore(std::uint32_t core) {
+    std::swap(m_laneFree, m_parked.laneFree);
+    std::swap(m_mmPrevStart, m_parked.mmPrevStart);
+    std::swap(m_sbuf, m_parked.sbuf);
+    std::swap(m_psum, m_parked.psum);
+    std::swap(m_spills, m_parked.spills);
+    m_parkedLast = m_lastOfCore[m_core];
+    m_core = core;
+    m_laneBase = static_cast<std::uint16_t>(core * (kComputeLanes + m_dma.coreQueueCount()));
+    m_dmaLaneShift = static_cast<std::uint16_t>(core * kComputeLanes);
+    m_dma.selectCore(core);
+}
+
 Expected<void> Pipeline::run(const KernelIr& ir) {
     if (auto ok = checkProfile(m_hw, m_hw.name); !ok) {
         return ok;
@@ -91,6 +151,9 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
     m_onChipBytesTotal = 0;
     m_mark = 0;
     m_markSent = 0;
+    if (auto ok = prepareCores(ir); !ok) {
+        return ok;
+    }
     for (SimListener* l : m_listeners) {
         l->onStart(ir, m_hw);
     }
@@ -100,6 +163,12 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
             advanceWatermark(i);
         }
         const Instruction& in = instrs[i];
+        if (m_lnc > 1) [[unlikely]] {
+            if (const std::uint32_t core = coreOf(ir, in); core != m_core) {
+                switchCore(core);
+                m_dma.setOthersLive(m_parkedLast != kNoIndex && m_parkedLast > i);
+            }
+        }
         beginInstruction(ir, in);
         if (in.engine == Engine::Dma) {
             scheduleDma(ir, i);
@@ -146,9 +215,18 @@ void Pipeline::advanceWatermark(std::uint32_t index) {
         const TimePs q = m_dma.earliestQueueFree();
         mark = mark < 0 ? q : std::min(mark, q);
     }
+    if (m_lnc > 1 && m_parkedLast != kNoIndex && m_parkedLast >= index) [[unlikely]] {
+        for (const TimePs free : m_parked.laneFree) { // the other core may still run: no lane of it is ahead
+            mark = mark < 0 ? free : std::min(mark, free);
+        }
+    }
     if (mark > 0) {
         m_sbuf.advance(mark);
         m_psum.advance(mark);
+        if (m_lnc > 1) [[unlikely]] {
+            m_parked.sbuf.advance(mark);
+            m_parked.psum.advance(mark);
+        }
         m_mark = std::max(m_mark, mark);
     }
 }
@@ -299,6 +377,7 @@ DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std
     d.kind = kind;
     d.memory = f.memory;
     d.queue = queue;
+    d.lane = queueLane(queue);
     d.start = start;
     d.dataStart = t.dataStart;
     d.end = t.end;
@@ -327,7 +406,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     MemoryEvent e;
     e.time = t.end;
     e.buffer = buffer;
-    e.lane = dmaLane(queue);
+    e.lane = queueLane(queue);
     e.memory = f.memory;
     e.partitionBytes = -bytes;
     e.bytes = -bytes * f.partitions;
@@ -355,7 +434,7 @@ TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t
     m_deps.record(buffer, whole, true, t.end, index);
     MemoryEvent e;
     e.time = start;
-    e.lane = dmaLane(queue);
+    e.lane = queueLane(queue);
     e.buffer = buffer;
     e.memory = f.memory;
     e.partitionBytes = bytes;
@@ -456,7 +535,7 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     }
     const TimePs end = start + m_cost.toPs(cycles, in.engine);
     m_laneFree[lane] = end;
-    commitAllocations(start, lane);
+    commitAllocations(start, coreLane(lane));
     recordAccesses(ir.srcs(in), false, end, index);
     recordAccesses(ir.dsts(in), true, end, index);
     InstructionEvent e;
@@ -464,14 +543,14 @@ void Pipeline::scheduleCompute(const KernelIr& ir, std::uint32_t index) {
     e.start = start;
     e.mainStart = start;
     e.end = end;
-    e.lane = lane;
+    e.lane = coreLane(lane);
     e.op = in.op;
     e.engine = in.engine;
     e.cause = p.cause;
     e.waitOn = p.waitOn;
     e.stall = p.stall;
     emit(e);
-    releaseFinished(ir, in, index, end, lane);
+    releaseFinished(ir, in, index, end, coreLane(lane));
 }
 
 void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
@@ -521,7 +600,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     m_laneFree[ls] = lsEnd;
     m_laneFree[mm] = mmEnd;
     m_mmPrevStart = mmStart;
-    commitAllocations(mmStart, static_cast<std::uint16_t>(Lane::MultiplyMoving));
+    commitAllocations(mmStart, coreLane(static_cast<std::uint16_t>(Lane::MultiplyMoving)));
     if (!src.empty()) {
         recordAccesses(src.first(1), false, lsEnd, index);
         recordAccesses(src.subspan(1), false, mmEnd, index);
@@ -534,7 +613,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     e.lsStart = lsStart;
     e.lsEnd = lsEnd;
     e.mainStart = mmStart;
-    e.lane = static_cast<std::uint16_t>(Lane::MultiplyMoving);
+    e.lane = coreLane(static_cast<std::uint16_t>(Lane::MultiplyMoving));
     e.op = in.op;
     e.engine = in.engine;
     e.cause = p.cause;
@@ -542,7 +621,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     e.stall = p.stall;
     e.flops = mc.flops;
     emit(e);
-    releaseFinished(ir, in, index, mmEnd, static_cast<std::uint16_t>(Lane::MultiplyMoving));
+    releaseFinished(ir, in, index, mmEnd, coreLane(static_cast<std::uint16_t>(Lane::MultiplyMoving)));
 }
 
 void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
@@ -587,13 +666,14 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
         m_dma.issue(start, bytes, bytesPerPartition, partitions, m_cost.dmaEfficiencyScale(ir, in));
     m_dmaBytesTotal += bytes;
     m_pastLimit |= m_dmaBytesTotal > kMaxTotalBytes;
-    commitAllocations(start, dmaLane(queue));
+    commitAllocations(start, queueLane(queue));
     recordAccesses(ir.srcs(in), false, t.end, index);
     recordAccesses(ir.dsts(in), true, t.end, index);
 
     DmaTransferEvent d;
     d.index = index;
     d.queue = queue;
+    d.lane = queueLane(queue);
     d.start = start;
     d.dataStart = t.dataStart;
     d.end = t.end;
@@ -609,7 +689,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     e.start = start;
     e.mainStart = start;
     e.end = t.end;
-    e.lane = dmaLane(queue);
+    e.lane = queueLane(queue);
     e.op = in.op;
     e.engine = in.engine;
     e.cause = p.cause;
@@ -617,7 +697,7 @@ void Pipeline::scheduleDma(const KernelIr& ir, std::uint32_t index) {
     e.stall = p.stall;
     e.dmaBytes = bytes;
     emit(e);
-    releaseFinished(ir, in, index, t.end, dmaLane(queue));
+    releaseFinished(ir, in, index, t.end, queueLane(queue));
 }
 
 void Pipeline::emitDmaBandwidth(bool all) {

@@ -61,7 +61,33 @@ private:
         TimePs stall = 0;
     };
 
+    /// The state of the physical core that is not running now (logical NeuronCores, docs/simulator.md). Each
+    /// core's programs come together in program order, so a switch is rare: the running core's state stays in
+    /// the members below (no indirection on the hot path) and is swapped with this one.
+    struct CoreState {
+        std::array<TimePs, kComputeLanes> laneFree{};
+        TimePs mmPrevStart = 0;
+        MemoryUnit sbuf;
+        MemoryUnit psum;
+        SpillPolicy spills;
+    };
+
     [[nodiscard]] Expected<void> prepare(const KernelIr& ir);
+    /// Reads the IR's LNC degree, refuses one the profile has no cores for, and finds each core's last
+    /// instruction.
+    [[nodiscard]] Expected<void> prepareCores(const KernelIr& ir);
+    /// The physical core an instruction's program runs on: its first program id split into `m_lnc` contiguous
+    /// blocks of the first grid axis.
+    [[nodiscard]] std::uint32_t coreOf(const KernelIr& ir, const Instruction& in) const;
+    void switchCore(std::uint32_t core);
+    /// A lane of the running core as a timeline lane (core c's lanes follow core c - 1's).
+    [[nodiscard]] std::uint16_t coreLane(std::uint16_t lane) const {
+        return static_cast<std::uint16_t>(lane + m_laneBase);
+    }
+    /// The timeline lane of a DMA queue (DmaUnit numbers the queues of all cores in one range).
+    [[nodiscard]] std::uint16_t queueLane(std::uint32_t queue) const {
+        return static_cast<std::uint16_t>(dmaLane(queue) + m_dmaLaneShift);
+    }
     /// Why the run stopped at instruction `index` (m_pastLimit).
     [[nodiscard]] Expected<void> pastLimitError(const KernelIr& ir, std::uint32_t index) const;
     void scheduleCompute(const KernelIr& ir, std::uint32_t index);
@@ -127,6 +153,14 @@ private:
     const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
     std::vector<SimListener*> m_listeners;
+    int m_lnc = 1;                               ///< physical cores of the logical core (the IR's kernel.lnc)
+    std::uint32_t m_core = 0;                    ///< the core whose state is in the members above
+    std::int64_t m_grid0 = 1;                    ///< programs along the first grid axis
+    std::uint16_t m_laneBase = 0;                ///< coreLane offset of the running core
+    std::uint16_t m_dmaLaneShift = 0;            ///< queueLane offset of the running core
+    std::array<std::uint32_t, 2> m_lastOfCore{}; ///< each core's last instruction (kNoIndex: none)
+    std::uint32_t m_parkedLast = kNoIndex;       ///< the parked core's last instruction
+    CoreState m_parked;
     /// Set when an instruction ends at or after kMaxTimePs or a byte total passes kMaxTotalBytes: the run
     /// stops with an error before any later sum could overflow.
     bool m_pastLimit = false;

@@ -63,6 +63,7 @@ struct DmaTransferEvent {
     DmaKind kind = DmaKind::Program;
     Memory memory = Memory::Hbm; ///< the on-chip memory a spill or reload moves a tile out of or into
     std::uint32_t queue = 0;
+    std::uint16_t lane = 0; ///< the timeline lane of `queue` (with LNC 2, core 1's queues follow its engines)
     TimePs start = 0;
     TimePs dataStart = 0;
     TimePs end = 0;

@@ -15,6 +15,13 @@ std::string laneName(std::uint16_t lane) {
     }
 }
 
+std::string laneName(std::uint16_t lane, std::uint32_t perCore) {
+    if (perCore == 0) {
+        return laneName(lane);
+    }
+    return fmt::format("c{}.{}", laneCore(lane, perCore), laneName(localLane(lane, perCore)));
+}
+
 std::string_view waitCauseName(WaitCause cause) {
     switch (cause) {
     case WaitCause::None: return "none";

@@ -53,26 +53,46 @@ inline constexpr std::uint16_t kComputeLanes = 5;
 /// "pe.ls", "pe.mm", "vector", "scalar", "gpsimd", "dma.q0" ...
 [[nodiscard]] std::string laneName(std::uint16_t lane);
 
+/// Logical NeuronCores (LNC 2): core c's lanes are [c x perCore, (c + 1) x perCore), each laid out as above, with
+/// perCore = kComputeLanes + the profile's DMA queues. `perCore` 0 means one core: lanes are used as they are.
+[[nodiscard]] constexpr std::uint16_t localLane(std::uint16_t lane, std::uint32_t perCore) {
+    return perCore == 0 ? lane : static_cast<std::uint16_t>(lane % perCore);
+}
+[[nodiscard]] constexpr std::uint32_t laneCore(std::uint16_t lane, std::uint32_t perCore) {
+    return perCore == 0 ? 0 : lane / perCore;
+}
+
 /// A timeline lane number with its meaning (as heaptrack's `Index<T>`): a compute lane of `Lane` or DMA queue
-/// `queue()`. The timeline stores lanes as raw 16-bit numbers in its compact arrays; code that asks what a lane
-/// is wraps the number in a LaneId instead of comparing it with kComputeLanes or 5.
+/// `queue()`, on core `core()` when the run has several (then `perCore` is SimResult::lanesPerCore). The timeline
+/// stores lanes as raw 16-bit numbers in its compact arrays; code that asks what a lane is wraps the number in a
+/// LaneId instead of comparing it with kComputeLanes or 5.
 class LaneId {
 public:
     constexpr LaneId() = default;
-    constexpr explicit LaneId(std::uint16_t value) : m_value(value) {}
+    constexpr explicit LaneId(std::uint16_t value, std::uint32_t perCore = 0) : m_value(value), m_perCore(perCore) {}
     constexpr LaneId(Lane lane) : m_value(static_cast<std::uint16_t>(lane)) {} // NOLINT: a Lane is a LaneId
     [[nodiscard]] static constexpr LaneId dma(std::uint32_t queue) { return LaneId(dmaLane(queue)); }
 
     [[nodiscard]] constexpr std::uint16_t value() const { return m_value; }
-    [[nodiscard]] constexpr bool isDma() const { return m_value >= kComputeLanes; }
+    /// The same lane on a one-core layout (core 0's number).
+    [[nodiscard]] constexpr std::uint16_t local() const { return localLane(m_value, m_perCore); }
+    [[nodiscard]] constexpr std::uint32_t core() const { return laneCore(m_value, m_perCore); }
+    [[nodiscard]] constexpr bool isDma() const { return local() >= kComputeLanes; }
     [[nodiscard]] constexpr bool isCompute() const { return !isDma(); }
     /// The DMA queue of a DMA lane (0 for a compute lane).
-    [[nodiscard]] constexpr std::uint32_t queue() const { return isDma() ? m_value - kComputeLanes : 0U; }
-    [[nodiscard]] constexpr bool operator==(const LaneId&) const = default;
+    [[nodiscard]] constexpr std::uint32_t queue() const { return isDma() ? local() - kComputeLanes : 0U; }
+    [[nodiscard]] constexpr bool operator==(const LaneId& o) const { return m_value == o.m_value; }
 
 private:
     std::uint16_t m_value = 0;
+    std::uint32_t m_perCore = 0;
 };
+
+[[nodiscard]] constexpr bool isComputeLane(std::uint16_t lane, std::uint32_t perCore) {
+    return LaneId(lane, perCore).isCompute();
+}
+/// laneName with the core in front when there are several ("c1.vector"); the plain name for one core.
+[[nodiscard]] std::string laneName(std::uint16_t lane, std::uint32_t perCore);
 
 /// Why an instruction started when it did: the latest of the constraints on it.
 enum class WaitCause : std::uint8_t {

@@ -38,7 +38,8 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     result->kernelName = ir.kernelName;
     result->hardwareName = hw.name;
     result->files = ir.files;
-    result->laneCount = kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues);
+    result->laneCount =
+        (kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues)) * static_cast<std::uint32_t>(ir.lnc);
     for (const IrDiagnostic& d : ir.diagnostics) {
         result->diagnostics.push_back(fmt::format("{}: {}", d.severity, d.message));
     }

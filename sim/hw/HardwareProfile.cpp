@@ -105,6 +105,15 @@ HardwareProfile parseProfile(const Json& root) {
         f.field(p) = *v;
     }
     p.dma.efficiency = readEfficiency(sourcedField(root, "dma", "efficiency_by_bytes_per_partition", p.assumptions));
+    // Optional (a profile without it has no logical cores, as trn1); sourced like every other number.
+    if (const auto g = root.find("cores"); g != root.end() && g->is_object() && g->contains("max_lnc")) {
+        const Json& value = sourcedField(root, "cores", "max_lnc", p.assumptions);
+        const auto v = kl::json::numberIn(value, 1, 2);
+        if (!v || *v != std::floor(*v)) {
+            throw FieldError{kl::json::mismatch("cores.max_lnc", "1 or 2 physical cores per logical core", value)};
+        }
+        p.maxLnc = static_cast<int>(*v);
+    }
     if (p.dma.efficiency.empty()) {
         p.dma.efficiency.push_back({1, 1});
     }

@@ -76,6 +76,8 @@ struct HardwareProfile {
     MemoryGeometry psum;
     DmaParams dma;
     double hbmBytesPerNs = 410; ///< HBM bandwidth available to one core
+    /// Physical cores a logical NeuronCore may group (`cores.max_lnc`, optional, 1 when absent): 2 on Trainium2/3.
+    int maxLnc = 1;
 
     /// DMA efficiency for a transfer moving `bytesPerPartition` bytes per partition: linear in log2(bytes)
     /// between table points, clamped at both ends.

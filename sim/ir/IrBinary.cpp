@@ -208,6 +208,7 @@ private:
         m_ir.kernelName = std::move(header->kernelName);
         m_ir.api = std::move(header->api);
         m_ir.grid = std::move(header->grid);
+        m_ir.lnc = header->lnc;
         m_ir.args = std::move(header->args);
         m_ir.files = std::move(header->files);
         m_ir.diagnostics = std::move(header->diagnostics);

@@ -320,6 +320,7 @@ void readHeader(const Json& root, KernelIr& ir) {
         within("kernel", [&] {
             ir.kernelName = stringField(*it, "name");
             ir.api = stringField(*it, "api");
+            ir.lnc = static_cast<int>(intField(*it, "lnc", 1, 2, 1));
         });
         within("kernel",
                [&] { ir.grid = readInts(arrayField(*it, "grid", lim::kMaxPatternDims), "grid", lim::kMaxGrid); });

@@ -120,6 +120,9 @@ public:
     std::string kernelName;
     std::string api;
     std::vector<std::int64_t> grid;
+    /// Logical NeuronCore degree the kernel was traced for (`kernel.lnc`, 1 or 2; docs/kernel-ir.md): with 2, the
+    /// programs of the first grid axis are split over two physical cores (docs/simulator.md, "Logical NeuronCores").
+    int lnc = 1;
     std::vector<KernelArg> args;
     std::vector<std::string> files;
     std::vector<IrDiagnostic> diagnostics;

@@ -10,7 +10,7 @@ namespace kl::sim {
 
 void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_series = {};
-    m_series.queues = static_cast<std::uint32_t>(hw.dma.queues);
+    m_series.queues = static_cast<std::uint32_t>(hw.dma.queues) * static_cast<std::uint32_t>(std::max(ir.lnc, 1));
     m_steps.reset(std::max<std::size_t>(m_series.queues, 1));
     m_rates.clear();
     m_rateHead = 0;

@@ -9,7 +9,10 @@
 namespace kl::sim {
 
 void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
-    const std::size_t lanes = kComputeLanes + static_cast<std::size_t>(hw.dma.queues);
+    // With LNC 2 every core has its own lanes and its own SBUF and PSUM: the series is both cores' together,
+    // against both cores' capacity.
+    const auto cores = static_cast<std::size_t>(std::max(ir.lnc, 1));
+    const std::size_t lanes = (kComputeLanes + static_cast<std::size_t>(hw.dma.queues)) * cores;
     m_lanes = lanes;
     for (Track* t : {&m_sbuf, &m_psum}) {
         t->steps.reset(2 * lanes);
@@ -26,10 +29,11 @@ void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
         t->series.bytes.push_back(0);
         t->series.partitionBytes.push_back(0);
     }
-    m_sbuf.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes);
-    m_sbuf.series.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions);
-    m_psum.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes);
-    m_psum.series.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions);
+    const auto n = static_cast<double>(cores);
+    m_sbuf.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * n);
+    m_sbuf.series.capacityBytes = static_cast<std::int64_t>(hw.sbuf.partitionBytes * hw.sbuf.partitions * n);
+    m_psum.series.capacityPartitionBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * n);
+    m_psum.series.capacityBytes = static_cast<std::int64_t>(hw.psum.partitionBytes * hw.psum.partitions * n);
 }
 
 void OccupancyRecorder::onMemoryEvents(std::span<const MemoryEvent> events) {

@@ -8,8 +8,9 @@
 
 namespace kl::sim {
 
-void OverlapAnalysis::onStart(const KernelIr&, const HardwareProfile&) {
-    m_lanes.reset(kComputeLanes);
+void OverlapAnalysis::onStart(const KernelIr& ir, const HardwareProfile& hw) {
+    m_perCore = ir.lnc > 1 ? kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues) : 0;
+    m_lanes.reset(kComputeLanes * static_cast<std::size_t>(std::max(ir.lnc, 1)));
     m_union.clear();
     m_computeActive = 0;
 }
@@ -31,10 +32,12 @@ void OverlapAnalysis::record(const InstructionEvent& e) {
     if (e.engine == Engine::Dma) {
         return; // from the DMA series at the end
     }
+    // One list per compute lane of every core: core c's lanes follow core c - 1's.
+    const std::size_t base = kComputeLanes * laneCore(e.lane, m_perCore);
     if (e.lsStart >= 0) {
-        append(static_cast<std::size_t>(Lane::LoadStationary), e.lsStart, e.lsEnd);
+        append(base + static_cast<std::size_t>(Lane::LoadStationary), e.lsStart, e.lsEnd);
     }
-    append(e.lane, e.mainStart, e.end);
+    append(base + localLane(e.lane, m_perCore), e.mainStart, e.end);
 }
 
 void OverlapAnalysis::onInstructions(std::span<const InstructionEvent> events) {

@@ -33,6 +33,7 @@ public:
     [[nodiscard]] static TimePs overlapWithDma(const Intervals& intervals, const DmaSeries& dma, TimePs& dmaActive);
 
 private:
+    std::uint32_t m_perCore = 0; ///< lanes per core with LNC 2 (localLane), 0 for one core
     struct StartOf {
         TimePs operator()(const Interval& iv) const { return iv.first; }
     };

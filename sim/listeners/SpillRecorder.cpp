@@ -22,7 +22,7 @@ void SpillRecorder::onDmaTransfer(const DmaTransferEvent& e) {
     ++s.transfers;
     s.bytes += e.bytes;
     s.reloads += e.kind == DmaKind::Reload ? 1 : 0;
-    m_record.transfers.push_back({e.start, e.end, e.bytes, e.buffer, e.index, dmaLane(e.queue), e.kind, e.memory});
+    m_record.transfers.push_back({e.start, e.end, e.bytes, e.buffer, e.index, e.lane, e.kind, e.memory});
 }
 
 std::string SpillRecorder::where(SourceLoc loc) const {
@@ -88,6 +88,17 @@ void SpillRecorder::finish(SimResult& result) {
     }
     warn(Memory::Sbuf, result.diagnostics);
     warn(Memory::Psum, result.diagnostics);
+    std::vector<std::uint32_t> spilled;
+    for (const SpillTransfer& t : m_record.transfers) {
+        spilled.push_back(t.buffer);
+    }
+    std::sort(spilled.begin(), spilled.end());
+    spilled.erase(std::unique(spilled.begin(), spilled.end()), spilled.end());
+    const auto& buffers = m_ir->buffers();
+    for (const std::uint32_t b : spilled) {
+        m_record.tiles.push_back(b < buffers.size() ? SpillTile{b, buffers[b].name, buffers[b].decl}
+                                                    : SpillTile{b, "?", {}});
+    }
     result.spills = std::move(m_record);
     m_record = {};
     m_ir = nullptr;

@@ -20,7 +20,11 @@ public:
 
 private:
     void record(const InstructionEvent& e);
+    /// LNC 2: the same figures for the core whose lane `e` ran on.
+    void recordCore(const InstructionEvent& e);
     SimSummary m_summary;
+    std::vector<SimSummary> m_cores; ///< per physical core with LNC 2, empty for one core
+    std::uint32_t m_perCore = 0;     ///< lanes per core with LNC 2 (localLane)
     double m_peakFlopsPerNs = 0;
     double m_hbmBytesPerNs = 0;
 };

@@ -25,8 +25,7 @@ double round4(double v) {
 
 constexpr std::array<const char*, 4> kEngineKeys = {"tensor", "vector", "scalar", "gpsimd"};
 
-Json summaryJson(const SimResult& r) {
-    const SimSummary& s = r.summary;
+Json summaryJson(const SimSummary& s) {
     Json j;
     j["total_time_ns"] = ns(s.totalPs);
     j["instruction_count"] = s.instructionCount;
@@ -112,7 +111,15 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
     root["kernel"] = r.kernelName;
     root["hardware"] = r.hardwareName;
     root["files"] = r.files;
-    root["summary"] = summaryJson(r);
+    root["summary"] = summaryJson(r.summary);
+    if (r.lnc > 1) { // absent for one core: a single-core result stays byte-identical
+        root["lnc"] = r.lnc;
+        Json cores = Json::array();
+        for (const SimSummary& c : r.cores) {
+            cores.push_back(summaryJson(c));
+        }
+        root["cores"] = cores;
+    }
     Json engines;
     for (std::size_t i = 0; i < kEngineKeys.size(); ++i) {
         const EngineStats& e = r.summary.engines[i];
@@ -148,7 +155,7 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
     root["diagnostics"] = r.diagnostics;
     Json lanes = Json::array();
     for (std::uint32_t l = 0; l < r.laneCount; ++l) {
-        lanes.push_back(laneName(static_cast<std::uint16_t>(l)));
+        lanes.push_back(r.laneLabel(static_cast<std::uint16_t>(l)));
     }
     root["lanes"] = lanes;
     root["spill_transfers"] = spillTable(r.spills);

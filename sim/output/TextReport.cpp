@@ -43,6 +43,21 @@ void appendMemory(std::string& out, const char* name, const OccupancySeries& m, 
                                            : std::string{});
 }
 
+/// LNC 2: what each physical core did, against the run's time.
+void appendCores(std::string& out, const SimResult& r) {
+    out += fmt::format("\nCores (logical NeuronCore of {} physical cores; HBM bandwidth shared)\n", r.lnc);
+    for (std::size_t c = 0; c < r.cores.size(); ++c) {
+        const SimSummary& s = r.cores[c];
+        out += fmt::format("  core {}  ends {:>12}  {:>9} instrs  DMA {:>11}  MFU {:.2f} %\n   ", c,
+                           formatDuration(s.totalPs), s.instructionCount, formatBytes(static_cast<double>(s.dmaBytes)),
+                           s.mfuPct);
+        for (std::size_t i = 0; i < s.engines.size(); ++i) {
+            out += fmt::format(" {} {:.2f} %", kEngineLabels[i], s.engines[i].activePct);
+        }
+        out += "\n";
+    }
+}
+
 } // namespace
 
 std::string TextReport::summary(const SimResult& r, std::string_view hardwareChoice) {
@@ -59,6 +74,9 @@ std::string TextReport::summary(const SimResult& r, std::string_view hardwareCho
         const EngineStats& e = s.engines[i];
         out += fmt::format("  {:<8} active {:>6.2f} %  busy {:>12}  {:>9} instrs\n", kEngineLabels[i], e.activePct,
                            formatDuration(e.busyPs), e.instructions);
+    }
+    if (r.lnc > 1) {
+        appendCores(out, r);
     }
     out += "\nDMA\n";
     out += fmt::format("  transfers {}  bytes {} (HBM {})  queues {}\n", r.dma.transfers,
@@ -130,9 +148,10 @@ std::string TextReport::timeline(const SimResult& r, std::size_t count, std::siz
         std::string wait{waitCauseName(t.cause(i))};
         if (t.cause(i) == WaitCause::Dependency)
             wait += fmt::format(" #{}", t.waitOn(i));
-        out += fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i),
-                           t.irId(i), laneName(t.lane(i)), opName(t.op(i)), static_cast<double>(t.startPs(i)) / 1000.0,
-                           static_cast<double>(t.endPs(i)) / 1000.0, wait, t.line(i), bar);
+        out +=
+            fmt::format("{:>6} {:>6} {:<8} {:<18} {:>12.3f} {:>12.3f}  {:<22} {:>5}  |{}|\n", fmt::format("[{}]", i),
+                        t.irId(i), r.laneLabel(t.lane(i)), opName(t.op(i)), static_cast<double>(t.startPs(i)) / 1000.0,
+                        static_cast<double>(t.endPs(i)) / 1000.0, wait, t.line(i), bar);
     }
     out += "('=' executing on its lane; matmuls: 'l' LoadStationary, '.' waiting for the moving tile or the array)\n";
     return out;

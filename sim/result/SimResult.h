@@ -4,6 +4,7 @@
 #include "ir/IrTypes.h"
 #include "ir/KernelIr.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -272,10 +273,25 @@ struct SpillStats {
     std::uint32_t tiles = 0; ///< distinct tiles spilled at least once
 };
 
+/// A tile that was spilled: its name and declaration, for the timeline's hover text.
+struct SpillTile {
+    std::uint32_t buffer = kNoIndex;
+    std::string name;
+    SourceLoc decl;
+};
+
 struct SpillRecord {
     std::vector<SpillTransfer> transfers; ///< in the order the simulator issued them
     SpillStats sbuf;
     SpillStats psum;
+    std::vector<SpillTile> tiles; ///< every tile in `transfers`, by buffer ascending
+
+    /// The tile `buffer`, or nullptr when it was never spilled.
+    [[nodiscard]] const SpillTile* tile(std::uint32_t buffer) const {
+        const auto it = std::lower_bound(tiles.begin(), tiles.end(), buffer,
+                                         [](const SpillTile& t, std::uint32_t b) { return t.buffer < b; });
+        return it != tiles.end() && it->buffer == buffer ? &*it : nullptr;
+    }
 };
 
 /// Engines in the summary, in this order.
@@ -304,7 +320,15 @@ struct SimResult {
     std::string hardwareName;
     std::vector<std::string> files;
     std::vector<std::string> diagnostics;
-    std::uint32_t laneCount = 0; ///< kComputeLanes + DMA queues
+    std::uint32_t laneCount = 0;    ///< kComputeLanes + DMA queues (times lnc)
+    std::uint32_t lnc = 1;          ///< physical cores of the logical NeuronCore the kernel ran on
+    std::uint32_t lanesPerCore = 0; ///< lanes of one core when lnc > 1 (see localLane); 0 for one core
+    /// Per physical core when lnc > 1 (empty otherwise): the same figures as `summary`, for that core's lanes.
+    std::vector<SimSummary> cores;
+
+    /// laneName with the core when lnc > 1 ("c1.dma.q3").
+    [[nodiscard]] std::string laneLabel(std::uint16_t lane) const { return laneName(lane, lanesPerCore); }
+    [[nodiscard]] bool isComputeLane(std::uint16_t lane) const { return sim::isComputeLane(lane, lanesPerCore); }
     SimSummary summary;
     TimelineData timeline;
     OccupancySeries sbuf;

@@ -114,7 +114,7 @@ void InspectorPane::showInstruction(std::uint32_t index) {
     }
     const auto& tl = m_result->timeline;
     QString html = QStringLiteral("<h3>#%1 %2</h3><table>").arg(index).arg(toHtmlText(sim::opName(tl.op(index))));
-    html += row(tr("Engine"), toHtmlText(sim::laneName(tl.lane(index))));
+    html += row(tr("Engine"), toHtmlText(m_result->laneLabel(tl.lane(index))));
     const sim::TimePs duration = tl.endPs(index) - tl.mainStartPs(index);
     html += row(tr("Start"), t(tl.mainStartPs(index), duration));
     html += row(tr("End"), t(tl.endPs(index), duration));

@@ -68,7 +68,7 @@ std::vector<std::uint32_t> findInstructions(const sim::SimResult& result, const 
     }
     std::vector<bool> laneMatches(std::max<std::uint32_t>(result.laneCount, sim::kComputeLanes), false);
     for (std::uint16_t lane = 0; lane < laneMatches.size(); ++lane) {
-        laneMatches[lane] = sim::laneName(lane).find(q) != std::string::npos;
+        laneMatches[lane] = result.laneLabel(lane).find(q) != std::string::npos;
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
         const bool laneHit = tl.lane(i) < laneMatches.size() && laneMatches[tl.lane(i)];

@@ -53,6 +53,19 @@ QString TimelineColours::slotLabel(int slot) {
                                        kStyles[static_cast<std::size_t>(std::clamp(slot, 0, kStyleCount - 1))].label);
 }
 
+QColor TimelineColours::spillColour(bool reload, const QPalette& palette) {
+    // Red for the way out, magenta for the way back: neither is an engine colour, both read as "trouble".
+    const bool dark = isDarkPalette(palette);
+    const QColor colour = reload ? (dark ? QColor(240, 110, 200) : QColor(176, 38, 132))
+                                 : (dark ? QColor(255, 105, 95) : QColor(200, 36, 36));
+    return ensureContrast(colour, palette.color(QPalette::Base), 3.0);
+}
+
+QString TimelineColours::spillLabel(bool reload) {
+    return reload ? QCoreApplication::translate("TimelineColours", "Reload (HBM to on-chip)")
+                  : QCoreApplication::translate("TimelineColours", "Spill (on-chip to HBM)");
+}
+
 QColor TimelineColours::keyColour(std::uint32_t key, const QPalette& palette) {
     const double hue = std::fmod(0.13 + key * 0.6180339887, 1.0);
     const bool dark = isDarkPalette(palette);

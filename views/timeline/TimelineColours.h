@@ -22,6 +22,9 @@ public:
     [[nodiscard]] static QColor laneColour(std::uint16_t lane, const QPalette& palette);
     [[nodiscard]] static QColor slotColour(int slot, bool dark);
     [[nodiscard]] static QString slotLabel(int slot);
+    /// Spill (tile written out to HBM) and reload (read back) transfers on the DMA queue rows.
+    [[nodiscard]] static QColor spillColour(bool reload, const QPalette& palette);
+    [[nodiscard]] static QString spillLabel(bool reload);
     /// A colour for an operation or a source line: hues spread by the golden ratio so that neighbouring
     /// keys differ, made to contrast with the palette's base.
     [[nodiscard]] static QColor keyColour(std::uint32_t key, const QPalette& palette);

@@ -58,6 +58,12 @@ void TimelineLegend::refresh() {
             m_entries.push_back(
                 {TimelineColours::slotLabel(slot), TimelineColours::slotColour(slot, isDarkPalette(palette()))});
         }
+        if (m_view->rows() != nullptr && !m_view->rows()->result().spills.transfers.empty()) {
+            for (const bool reload : {false, true}) {
+                m_entries.push_back(
+                    {TimelineColours::spillLabel(reload), TimelineColours::spillColour(reload, palette())});
+            }
+        }
     } else if (m_view->rows() != nullptr) {
         collectKeys(mode == TimelineView::ColourBy::Operation);
     }

@@ -1,6 +1,7 @@
 #include "timeline/TimelineRows.h"
 
 #include <algorithm>
+#include <string>
 
 namespace kl::views {
 
@@ -14,14 +15,19 @@ constexpr std::uint16_t kLsLane = sim::LaneId(Lane::LoadStationary).value();
 
 TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_result(std::move(result)) {
     const auto& tl = m_result->timeline;
+    const std::uint32_t perCore = m_result->lanesPerCore;
+    const std::uint32_t cores = std::max<std::uint32_t>(m_result->lnc, 1);
+    m_coreExpanded.assign(cores, true);
     const std::uint16_t laneCount =
         static_cast<std::uint16_t>(std::max<std::uint32_t>(m_result->laneCount, sim::kComputeLanes));
     std::vector<Row> byLane(laneCount);
     for (std::uint16_t lane = 0; lane < laneCount; ++lane) {
-        byLane[lane].name = sim::laneName(lane);
+        const std::uint16_t local = sim::localLane(lane, perCore);
+        byLane[lane].name = m_result->laneLabel(lane);
         byLane[lane].lane = lane;
+        byLane[lane].core = std::min(sim::laneCore(lane, perCore), cores - 1);
         byLane[lane].kind =
-            lane == kLsLane ? Kind::LoadStationary : (sim::LaneId(lane).isDma() ? Kind::DmaQueue : Kind::Engine);
+            local == kLsLane ? Kind::LoadStationary : (local >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
         Row& row = byLane[tl.lane(i)];
@@ -29,32 +35,54 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         row.longest = std::max(row.longest, tl.endPs(i) - tl.mainStartPs(i));
         m_end = std::max(m_end, tl.endPs(i));
     }
-    for (std::size_t k = 0; k < tl.lsCount(); ++k) {
-        byLane[kLsLane].longest = std::max(byLane[kLsLane].longest, tl.lsEndPs(k) - tl.lsStartPs(k));
+    for (std::uint32_t k = 0; k < tl.lsCount(); ++k) {
+        // The LoadStationary row of the core whose MultiplyMoving row holds the matmul.
+        const std::uint16_t mm = tl.lane(tl.lsIndex(k));
+        Row& ls = byLane[static_cast<std::uint16_t>(mm - sim::localLane(mm, perCore) + kLsLane)];
+        ls.indices.push_back(k);
+        ls.longest = std::max(ls.longest, tl.lsEndPs(k) - tl.lsStartPs(k));
     }
-    // The union of every queue's busy time: what the collapsed DMA row shows.
-    std::vector<std::pair<TimePs, TimePs>> dma;
+    const auto& spills = m_result->spills.transfers;
+    for (std::uint32_t k = 0; k < spills.size(); ++k) {
+        if (spills[k].lane < laneCount) {
+            Row& row = byLane[spills[k].lane];
+            row.spills.push_back(k);
+            row.longest = std::max(row.longest, spills[k].endPs - spills[k].startPs);
+            m_end = std::max(m_end, spills[k].endPs);
+        }
+    }
+    for (Row& row : byLane) {
+        std::stable_sort(row.spills.begin(), row.spills.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return spills[a].startPs < spills[b].startPs; });
+    }
+    // The union of each core's queues' busy time: what its collapsed DMA row shows.
+    std::vector<std::vector<std::pair<TimePs, TimePs>>> dma(cores);
     for (std::uint16_t lane = 0; lane < laneCount; ++lane) {
-        const bool isDma = sim::LaneId(lane).isDma();
-        if (!isDma || !byLane[lane].indices.empty()) {
-            for (std::uint32_t i : byLane[lane].indices) {
-                if (isDma) {
-                    dma.emplace_back(tl.mainStartPs(i), tl.endPs(i));
+        Row& row = byLane[lane];
+        const bool isDma = row.kind == Kind::DmaQueue;
+        if (!isDma || !row.indices.empty() || !row.spills.empty()) {
+            if (isDma) {
+                for (std::uint32_t i : row.indices) {
+                    dma[row.core].emplace_back(tl.mainStartPs(i), tl.endPs(i));
                 }
             }
-            byLane[lane].indices.shrink_to_fit();
-            m_allRows.push_back(std::move(byLane[lane]));
+            row.indices.shrink_to_fit();
+            m_allRows.push_back(std::move(row));
         }
     }
-    std::sort(dma.begin(), dma.end());
-    for (const auto& [s, e] : dma) {
-        if (!m_dmaBusyEnd.empty() && s <= m_dmaBusyEnd.back()) {
-            m_dmaBusyEnd.back() = std::max(m_dmaBusyEnd.back(), e);
-        } else {
-            m_dmaBusyStart.push_back(s);
-            m_dmaBusyEnd.push_back(e);
+    m_dmaBusy.resize(cores);
+    for (std::uint32_t c = 0; c < cores; ++c) {
+        DmaBusy& busy = m_dmaBusy[c];
+        std::sort(dma[c].begin(), dma[c].end());
+        for (const auto& [s, e] : dma[c]) {
+            if (!busy.end.empty() && s <= busy.end.back()) {
+                busy.end.back() = std::max(busy.end.back(), e);
+            } else {
+                busy.start.push_back(s);
+                busy.end.push_back(e);
+            }
+            busy.longest = std::max(busy.longest, busy.end.back() - busy.start.back());
         }
-        m_dmaBusyLongest = std::max(m_dmaBusyLongest, m_dmaBusyEnd.back() - m_dmaBusyStart.back());
     }
     buildBusyPrefixes();
     rebuildVisibleRows();
@@ -64,27 +92,35 @@ void TimelineRows::buildBusyPrefixes() {
     const auto& tl = m_result->timeline;
     for (Row& row : m_allRows) {
         const bool ls = row.kind == Kind::LoadStationary;
-        const std::size_t n = ls ? tl.lsCount() : row.indices.size();
+        const std::size_t n = row.indices.size();
         row.busyPrefix.assign(n + 1, 0);
         for (std::size_t k = 0; k < n; ++k) {
-            const TimePs busy =
-                ls ? tl.lsEndPs(k) - tl.lsStartPs(k) : tl.endPs(row.indices[k]) - tl.mainStartPs(row.indices[k]);
+            const std::uint32_t i = row.indices[k];
+            const TimePs busy = ls ? tl.lsEndPs(i) - tl.lsStartPs(i) : tl.endPs(i) - tl.mainStartPs(i);
             row.busyPrefix[k + 1] = row.busyPrefix[k] + busy;
         }
     }
-    m_dmaBusyPrefix.assign(m_dmaBusyStart.size() + 1, 0);
-    for (std::size_t k = 0; k < m_dmaBusyStart.size(); ++k) {
-        m_dmaBusyPrefix[k + 1] = m_dmaBusyPrefix[k] + (m_dmaBusyEnd[k] - m_dmaBusyStart[k]);
+    for (DmaBusy& busy : m_dmaBusy) {
+        busy.prefix.assign(busy.start.size() + 1, 0);
+        for (std::size_t k = 0; k < busy.start.size(); ++k) {
+            busy.prefix[k + 1] = busy.prefix[k] + (busy.end[k] - busy.start[k]);
+        }
     }
+}
+
+const TimelineRows::DmaBusy& TimelineRows::summaryOf(std::size_t row) const {
+    const std::uint32_t v = m_visible[row];
+    const std::uint32_t core = isSummary(v) ? v - kSummaryRow : (isHeader(v) ? v - kHeaderRow : 0);
+    return m_dmaBusy[std::min<std::size_t>(core, m_dmaBusy.size() - 1)];
 }
 
 const std::vector<TimePs>& TimelineRows::busyPrefix(std::size_t row) const {
     const Row* data = rowData(row);
-    return data ? data->busyPrefix : m_dmaBusyPrefix;
+    return data ? data->busyPrefix : summaryOf(row).prefix;
 }
 
 TimePs TimelineRows::busyPs(std::size_t row, TimePs t0, TimePs t1) const {
-    if (row >= m_visible.size() || t1 <= t0) {
+    if (row >= m_visible.size() || t1 <= t0 || rowSize(row) == 0) {
         return 0;
     }
     const std::size_t k0 = firstEndingAfter(row, t0);
@@ -122,13 +158,25 @@ std::optional<std::uint32_t> TimelineRows::previousOnRow(std::uint32_t index) co
 
 void TimelineRows::rebuildVisibleRows() {
     m_visible.clear();
-    bool summaryAdded = false;
-    for (std::uint32_t r = 0; r < m_allRows.size(); ++r) {
-        if (m_allRows[r].kind != Kind::DmaQueue || m_dmaExpanded) {
-            m_visible.push_back(r);
-        } else if (!summaryAdded) {
-            m_visible.push_back(kSummaryRow);
-            summaryAdded = true;
+    const bool grouped = m_coreExpanded.size() > 1;
+    for (std::uint32_t core = 0; core < m_coreExpanded.size(); ++core) {
+        if (grouped) {
+            m_visible.push_back(kHeaderRow + core);
+            if (!m_coreExpanded[core]) {
+                continue;
+            }
+        }
+        bool summaryAdded = false;
+        for (std::uint32_t r = 0; r < m_allRows.size(); ++r) {
+            if (m_allRows[r].core != core) {
+                continue;
+            }
+            if (m_allRows[r].kind != Kind::DmaQueue || m_dmaExpanded) {
+                m_visible.push_back(r);
+            } else if (!summaryAdded) {
+                m_visible.push_back(kSummaryRow + core);
+                summaryAdded = true;
+            }
         }
     }
 }
@@ -138,44 +186,67 @@ void TimelineRows::setDmaExpanded(bool expanded) {
     rebuildVisibleRows();
 }
 
+void TimelineRows::setCoreExpanded(std::uint32_t core, bool expanded) {
+    if (core < m_coreExpanded.size()) {
+        m_coreExpanded[core] = expanded;
+        rebuildVisibleRows();
+    }
+}
+
+std::uint32_t TimelineRows::rowCore(std::size_t row) const {
+    const std::uint32_t v = m_visible[row];
+    if (isSummary(v)) {
+        return v - kSummaryRow;
+    }
+    return isHeader(v) ? v - kHeaderRow : m_allRows[v].core;
+}
+
 const TimelineRows::Row* TimelineRows::rowData(std::size_t row) const {
     const std::uint32_t r = m_visible[row];
-    return r == kSummaryRow ? nullptr : &m_allRows[r];
+    return r >= kHeaderRow ? nullptr : &m_allRows[r];
 }
 
 std::string TimelineRows::rowName(std::size_t row) const {
     const Row* data = rowData(row);
-    return data ? data->name : std::string("dma (all queues)");
+    if (data != nullptr) {
+        return data->name;
+    }
+    const std::uint32_t core = rowCore(row);
+    if (isHeader(m_visible[row])) {
+        return "core " + std::to_string(core);
+    }
+    return m_dmaBusy.size() > 1 ? "c" + std::to_string(core) + ".dma (all queues)" : std::string("dma (all queues)");
 }
 
 TimelineRows::Kind TimelineRows::rowKind(std::size_t row) const {
     const Row* data = rowData(row);
-    return data ? data->kind : Kind::DmaSummary;
+    return data ? data->kind : (isHeader(m_visible[row]) ? Kind::CoreHeader : Kind::DmaSummary);
 }
 
 std::size_t TimelineRows::rowSize(std::size_t row) const {
     const Row* data = rowData(row);
     if (data == nullptr) {
-        return m_dmaBusyStart.size();
+        return isHeader(m_visible[row]) ? 0 : summaryOf(row).start.size();
     }
-    return data->kind == Kind::LoadStationary ? m_result->timeline.lsCount() : data->indices.size();
+    return data->indices.size();
 }
 
 TimePs TimelineRows::longest(std::size_t row) const {
     const Row* data = rowData(row);
-    return data ? data->longest : m_dmaBusyLongest;
+    return data ? data->longest : summaryOf(row).longest;
 }
 
 std::pair<TimePs, TimePs> TimelineRows::interval(std::size_t row, std::size_t k) const {
     const auto& tl = m_result->timeline;
     const Row* data = rowData(row);
     if (data == nullptr) {
-        return {m_dmaBusyStart[k], m_dmaBusyEnd[k]};
-    }
-    if (data->kind == Kind::LoadStationary) {
-        return {tl.lsStartPs(k), tl.lsEndPs(k)};
+        const DmaBusy& busy = summaryOf(row);
+        return {busy.start[k], busy.end[k]};
     }
     const std::uint32_t i = data->indices[k];
+    if (data->kind == Kind::LoadStationary) {
+        return {tl.lsStartPs(i), tl.lsEndPs(i)};
+    }
     return {tl.mainStartPs(i), tl.endPs(i)};
 }
 
@@ -184,18 +255,56 @@ std::uint32_t TimelineRows::instructionAt(std::size_t row, std::size_t k) const 
     if (data == nullptr) {
         return kNoInstruction;
     }
-    return data->kind == Kind::LoadStationary ? m_result->timeline.lsIndex(k) : data->indices[k];
+    return data->kind == Kind::LoadStationary ? m_result->timeline.lsIndex(data->indices[k]) : data->indices[k];
 }
 
 std::optional<std::size_t> TimelineRows::rowOf(std::uint32_t index) const {
     const auto lane = m_result->timeline.lane(index);
+    const std::uint32_t perCore = m_result->lanesPerCore;
     for (std::size_t row = 0; row < m_visible.size(); ++row) {
         const Row* data = rowData(row);
-        if (data != nullptr ? data->lane == lane : sim::LaneId(lane).isDma()) {
+        if (data != nullptr ? data->lane == lane
+                            : (isSummary(m_visible[row]) && !sim::isComputeLane(lane, perCore) &&
+                               sim::laneCore(lane, perCore) == rowCore(row))) {
             return row;
         }
     }
     return std::nullopt;
+}
+
+std::optional<std::uint32_t> TimelineRows::spillAt(std::size_t row, TimePs t, TimePs slack) const {
+    const Row* data = row < m_visible.size() ? rowData(row) : nullptr;
+    if (data == nullptr) {
+        return std::nullopt;
+    }
+    const auto& spills = m_result->spills.transfers;
+    for (const std::uint32_t k : data->spills) {
+        if (spills[k].startPs - slack <= t && t < spills[k].endPs + slack) {
+            return k;
+        }
+    }
+    return std::nullopt;
+}
+
+void TimelineRows::buildSpillMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
+                                   std::vector<TimelineMark>& out) const {
+    const Row* data = rowData(row);
+    if (data == nullptr) {
+        return;
+    }
+    // Spills are rare (each is a whole tile's round trip): drawn one mark each, on top of the queue's transfers.
+    const auto& spills = m_result->spills.transfers;
+    for (const std::uint32_t k : data->spills) {
+        const sim::SpillTransfer& s = spills[k];
+        if (s.endPs <= t0 || s.startPs >= t1) {
+            continue;
+        }
+        const double x0 = static_cast<double>(s.startPs - t0) * pxPerPs;
+        const double x1 = std::max(x0 + minWidthPx, static_cast<double>(s.endPs - t0) * pxPerPs);
+        TimelineMark mark{x0, x1, static_cast<std::uint32_t>(row), kNoInstruction, 1};
+        mark.spill = k;
+        out.push_back(mark);
+    }
 }
 
 std::size_t TimelineRows::firstStartingAtOrAfter(std::size_t row, std::size_t from, TimePs t) const {
@@ -276,6 +385,7 @@ void TimelineRows::buildMarks(TimePs t0, TimePs t1, double widthPx, double minWi
     const double pxPerPs = widthPx / static_cast<double>(t1 - t0);
     for (std::size_t row = 0; row < m_visible.size(); ++row) {
         buildRowMarks(row, t0, t1, pxPerPs, minWidthPx, out);
+        buildSpillMarks(row, t0, t1, pxPerPs, minWidthPx, out);
     }
 }
 
@@ -304,12 +414,13 @@ std::optional<std::uint32_t> TimelineRows::hitTest(std::size_t row, TimePs t, Ti
 }
 
 std::size_t TimelineRows::memoryBytes() const {
-    std::size_t bytes =
-        sizeof(*this) +
-        (m_dmaBusyStart.capacity() + m_dmaBusyEnd.capacity() + m_dmaBusyPrefix.capacity()) * sizeof(TimePs);
+    std::size_t bytes = sizeof(*this);
+    for (const DmaBusy& busy : m_dmaBusy) {
+        bytes += (busy.start.capacity() + busy.end.capacity() + busy.prefix.capacity()) * sizeof(TimePs);
+    }
     for (const Row& row : m_allRows) {
-        bytes +=
-            row.indices.capacity() * sizeof(std::uint32_t) + row.busyPrefix.capacity() * sizeof(TimePs) + sizeof(Row);
+        bytes += (row.indices.capacity() + row.spills.capacity()) * sizeof(std::uint32_t) +
+                 row.busyPrefix.capacity() * sizeof(TimePs) + sizeof(Row);
     }
     return bytes;
 }

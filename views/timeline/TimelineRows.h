@@ -25,6 +25,9 @@ struct TimelineMark {
     /// most kBusySamples of a folded run's instructions, so building marks stays independent of how many
     /// instructions a pixel holds.
     float busy = 1;
+    /// A spill or reload transfer (index into SimResult::spills.transfers), drawn on its DMA queue's row;
+    /// kNoInstruction for instruction marks. `first` is kNoInstruction on these.
+    std::uint32_t spill = kNoInstruction;
 };
 
 inline constexpr std::size_t kBusySamples = 8;
@@ -41,7 +44,8 @@ inline constexpr std::size_t kBusySamples = 8;
 /// percentages) per instruction; times are read from the SimResult.
 class TimelineRows {
 public:
-    enum class Kind : std::uint8_t { LoadStationary, Engine, DmaQueue, DmaSummary };
+    /// CoreHeader: with LNC 2, the collapsible header above each physical core's rows (no marks of its own).
+    enum class Kind : std::uint8_t { LoadStationary, Engine, DmaQueue, DmaSummary, CoreHeader };
 
     explicit TimelineRows(std::shared_ptr<const sim::SimResult> result);
 
@@ -52,9 +56,20 @@ public:
     /// The row an instruction is drawn on (its MultiplyMoving row for a matmul), or nullopt if hidden.
     [[nodiscard]] std::optional<std::size_t> rowOf(std::uint32_t index) const;
 
-    /// Whether the DMA queues are shown one row each (expanded) or as one summary row of busy time.
+    /// Whether the DMA queues are shown one row each (expanded) or as one summary row of busy time per core.
     void setDmaExpanded(bool expanded);
     [[nodiscard]] bool dmaExpanded() const { return m_dmaExpanded; }
+
+    /// LNC 2: physical cores, each a group of rows under a header that folds it away. 1 for one core (no headers).
+    [[nodiscard]] std::uint32_t coreCount() const { return static_cast<std::uint32_t>(m_coreExpanded.size()); }
+    void setCoreExpanded(std::uint32_t core, bool expanded);
+    [[nodiscard]] bool coreExpanded(std::uint32_t core) const {
+        return core < m_coreExpanded.size() && m_coreExpanded[core];
+    }
+    /// The core a row belongs to (a header's own core).
+    [[nodiscard]] std::uint32_t rowCore(std::size_t row) const;
+    /// The spill or reload under time `t` on a DMA queue row (index into SimResult::spills.transfers).
+    [[nodiscard]] std::optional<std::uint32_t> spillAt(std::size_t row, TimePs t, TimePs slack) const;
 
     /// Appends the marks of every row for the time window [t0, t1) drawn `widthPx` wide.
     void buildMarks(TimePs t0, TimePs t1, double widthPx, double minWidthPx, std::vector<TimelineMark>& out) const;
@@ -80,9 +95,11 @@ private:
         std::string name;
         Kind kind = Kind::Engine;
         std::uint16_t lane = 0;
-        std::vector<std::uint32_t> indices; ///< program-order indices (Engine, DmaQueue rows)
-        TimePs longest = 0;                 ///< longest interval: how far left of a window to start looking
-        std::vector<TimePs> busyPrefix;     ///< busyPrefix[k]: busy time of intervals [0, k)
+        std::vector<std::uint32_t> indices; ///< program-order indices (Engine, DmaQueue); LS records (LoadStationary)
+        std::vector<std::uint32_t> spills;  ///< spill/reload transfers on this DMA queue, in start order
+        std::uint32_t core = 0;
+        TimePs longest = 0;             ///< longest interval: how far left of a window to start looking
+        std::vector<TimePs> busyPrefix; ///< busyPrefix[k]: busy time of intervals [0, k)
     };
     void buildRowMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
                        std::vector<TimelineMark>& out) const;
@@ -96,17 +113,28 @@ private:
     [[nodiscard]] const std::vector<TimePs>& busyPrefix(std::size_t row) const;
 
     std::shared_ptr<const sim::SimResult> m_result;
-    static constexpr std::uint32_t kSummaryRow = UINT32_MAX;
+    /// m_visible entries that are not rows of m_allRows: core c's DMA summary and core c's header.
+    static constexpr std::uint32_t kSummaryRow = UINT32_MAX - 7;
+    static constexpr std::uint32_t kHeaderRow = UINT32_MAX - 15;
+    [[nodiscard]] static bool isSummary(std::uint32_t v) { return v >= kSummaryRow; }
+    [[nodiscard]] static bool isHeader(std::uint32_t v) { return v >= kHeaderRow && v < kSummaryRow; }
+    struct DmaBusy {
+        std::vector<TimePs> start; ///< union of one core's DMA queues' busy intervals, for its summary row
+        std::vector<TimePs> end;
+        std::vector<TimePs> prefix;
+        TimePs longest = 0;
+    };
+    [[nodiscard]] const DmaBusy& summaryOf(std::size_t row) const;
+    void buildSpillMarks(std::size_t row, TimePs t0, TimePs t1, double pxPerPs, double minWidthPx,
+                         std::vector<TimelineMark>& out) const;
     [[nodiscard]] const Row* rowData(std::size_t row) const;
 
     std::vector<Row> m_allRows;           ///< LS, MM, Vector, Scalar, GpSimd (when used), then each used DMA queue
     std::vector<std::uint32_t> m_visible; ///< shown rows: indices into m_allRows, or kSummaryRow for all DMA
-    std::vector<TimePs> m_dmaBusyStart;   ///< union of all DMA queues' busy intervals, for the summary row
-    std::vector<TimePs> m_dmaBusyEnd;
-    std::vector<TimePs> m_dmaBusyPrefix;
+    std::vector<DmaBusy> m_dmaBusy;       ///< per core
+    std::vector<bool> m_coreExpanded;     ///< per core
     bool m_dmaExpanded = true;
     TimePs m_end = 0;
-    TimePs m_dmaBusyLongest = 0;
 };
 
 } // namespace kl::views

@@ -236,7 +236,8 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 QColor TimelineView::colourOf(std::uint32_t index) const {
     const auto& tl = m_result->timeline;
     switch (m_colourBy) {
-    case ColourBy::Engine: return TimelineColours::laneColour(tl.lane(index), palette());
+    case ColourBy::Engine:
+        return TimelineColours::laneColour(sim::localLane(tl.lane(index), m_result->lanesPerCore), palette());
     case ColourBy::Operation: return TimelineColours::keyColour(static_cast<std::uint32_t>(tl.op(index)), palette());
     case ColourBy::SourceLine: return TimelineColours::keyColour(tl.line(index), palette());
     }
@@ -342,6 +343,21 @@ void TimelineView::paintLabels(QPainter& painter) {
         painter.fillRect(QRectF(2, top + 2, (kLabelWidth - 5) * busy, kRowHeight - 4), bar);
         QString name = QString::fromStdString(m_rows->rowName(row));
         const auto kind = m_rows->rowKind(row);
+        if (kind == TimelineRows::Kind::CoreHeader) {
+            // A core's group of lanes (LNC 2): click to fold it away or back.
+            const bool open = m_rows->coreExpanded(m_rows->rowCore(row));
+            painter.setPen(palette().color(QPalette::WindowText));
+            QFont bold = painter.font();
+            bold.setBold(true);
+            painter.save();
+            painter.setFont(bold);
+            painter.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
+                             (open ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ")) + name);
+            painter.restore();
+            painter.setPen(palette().color(QPalette::Mid));
+            painter.drawLine(0, top, width(), top);
+            continue;
+        }
         if (kind == TimelineRows::Kind::DmaSummary) {
             name = QStringLiteral("\u25B8 ") + name; // collapsed group: click to expand
         } else if (kind == TimelineRows::Kind::DmaQueue && row > 0 &&
@@ -364,6 +380,11 @@ void TimelineView::paintMarks(QPainter& painter) {
     for (const TimelineMark& mark : m_marks) {
         const int top = rowCentreY(mark.row) - kRowHeight / 2 + 3;
         const QRectF box(kLabelWidth + mark.x0, top, std::max(1.0, mark.x1 - mark.x0), kRowHeight - 6);
+        if (mark.spill != kNoInstruction) {
+            const bool reload = m_result->spills.transfers[mark.spill].kind == sim::DmaKind::Reload;
+            painter.fillRect(box, TimelineColours::spillColour(reload, palette()));
+            continue;
+        }
         QColor colour = mark.first == kNoInstruction ? summaryColour : colourOf(mark.first);
         if (mark.count > 1) {
             // A folded run mixes busy and idle time narrower than a pixel: its opacity follows how busy it
@@ -486,7 +507,7 @@ QString TimelineView::tooltipFor(std::uint32_t index) const {
     return QStringLiteral("<b>#%1 %2</b> on %3<br>%4 \u2192 %5 (%6)<br>%7:%8<br>waited: %9")
         .arg(index)
         .arg(QString::fromLatin1(sim::opName(tl.op(index)).data()))
-        .arg(QString::fromStdString(sim::laneName(tl.lane(index))))
+        .arg(QString::fromStdString(m_result->laneLabel(tl.lane(index))))
         .arg(QString::fromStdString(formatTimeFor(tl.mainStartPs(index), tl.endPs(index) - tl.mainStartPs(index))))
         .arg(QString::fromStdString(formatTimeFor(tl.endPs(index), tl.endPs(index) - tl.mainStartPs(index))))
         .arg(QString::fromStdString(formatTime(tl.endPs(index) - tl.mainStartPs(index))))
@@ -495,10 +516,48 @@ QString TimelineView::tooltipFor(std::uint32_t index) const {
         .arg(QString::fromLatin1(sim::waitCauseName(tl.cause(index)).data()));
 }
 
+std::optional<std::uint32_t> TimelineView::spillAt(const QPoint& pos) const {
+    if (!m_rows || pos.x() < kLabelWidth) {
+        return std::nullopt;
+    }
+    const auto row = rowAt(pos.y());
+    if (!row) {
+        return std::nullopt;
+    }
+    const TimePs slack = timeAt(pos.x() + kMinMarkWidthPx) - timeAt(pos.x());
+    return m_rows->spillAt(*row, timeAt(pos.x()), slack);
+}
+
+QString TimelineView::spillTooltip(std::uint32_t k) const {
+    const sim::SpillTransfer& s = m_result->spills.transfers[k];
+    const sim::SpillTile* tile = m_result->spills.tile(s.buffer);
+    QString where = tr("an unknown line");
+    if (tile != nullptr && tile->decl.line > 0) {
+        const std::string file = tile->decl.file < m_result->files.size() ? m_result->files[tile->decl.file] : "";
+        where = QStringLiteral("%1:%2").arg(QString::fromStdString(file)).arg(tile->decl.line);
+    }
+    const bool reload = s.kind == sim::DmaKind::Reload;
+    const char* memory = s.memory == sim::Memory::Psum ? "PSUM" : "SBUF";
+    return QStringLiteral("<b>%1</b> of tile '%2' (%3)<br>%4 on %5<br>%6 \u2192 %7 (%8)<br>%9 #%10")
+        .arg(reload ? tr("Reload %1 \u2190 HBM").arg(QLatin1String(memory))
+                    : tr("Spill %1 \u2192 HBM").arg(QLatin1String(memory)))
+        .arg(QString::fromStdString(tile != nullptr ? tile->name : std::string("?")))
+        .arg(where)
+        .arg(QString::fromStdString(formatBytes(static_cast<double>(s.bytes))))
+        .arg(QString::fromStdString(m_result->laneLabel(s.lane)))
+        .arg(QString::fromStdString(formatTimeFor(s.startPs, s.endPs - s.startPs)))
+        .arg(QString::fromStdString(formatTimeFor(s.endPs, s.endPs - s.startPs)))
+        .arg(QString::fromStdString(formatTime(s.endPs - s.startPs)))
+        .arg(reload ? tr("needed by instruction") : tr("made room for instruction"))
+        .arg(s.forIndex);
+}
+
 bool TimelineView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (const auto index = instructionAt(help->pos())) {
+        if (const auto spill = spillAt(help->pos())) {
+            QToolTip::showText(help->globalPos(), spillTooltip(*spill), this);
+        } else if (const auto index = instructionAt(help->pos())) {
             QToolTip::showText(help->globalPos(), tooltipFor(*index), this);
         } else {
             QToolTip::hideText();
@@ -578,6 +637,14 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     if (event->pos().x() < kLabelWidth) {
         const auto row = rowAt(event->pos().y());
+        if (row && m_rows && m_rows->rowKind(*row) == TimelineRows::Kind::CoreHeader) {
+            const std::uint32_t core = m_rows->rowCore(*row);
+            m_rows->setCoreExpanded(core, !m_rows->coreExpanded(core));
+            updateGeometry();
+            rebuildMarks();
+            update();
+            return;
+        }
         if (row && m_rows &&
             (m_rows->rowKind(*row) == TimelineRows::Kind::DmaQueue ||
              m_rows->rowKind(*row) == TimelineRows::Kind::DmaSummary)) {

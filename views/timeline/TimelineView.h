@@ -90,6 +90,10 @@ public:
     [[nodiscard]] int rowCentreY(std::size_t row) const;
     [[nodiscard]] std::optional<std::size_t> rowAt(int y) const;
     [[nodiscard]] std::size_t markCount() const { return m_marks.size(); }
+    /// The spill or reload under `pos` (index into SimResult::spills.transfers), and its hover text (public for
+    /// tests, as the geometry above).
+    [[nodiscard]] std::optional<std::uint32_t> spillAt(const QPoint& pos) const;
+    [[nodiscard]] QString spillTooltip(std::uint32_t k) const;
     /// Rebuilds the draw list now (the view does this itself on every change; benchmarks call it to time it).
     void rebuildMarks();
 

@@ -10,7 +10,7 @@ from .errors import TraceError
 from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
-         "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
+         "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--lnc 1|2] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
          "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
          "[--max-processes N] [--format json|binary] [--pretty] [--no-replicate] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
          "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
@@ -33,6 +33,7 @@ def parse_flags(argv):
     p.add_argument("--target", choices=("trn1", "trn2", "trn3"), help="answer nisa.get_nc_version() for this chip")
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
+    p.add_argument("--lnc", help="logical NeuronCore degree: 1 (default) or 2 (programs split over two cores)")
     p.add_argument("--scalar", action="append", default=None)
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output")
@@ -94,6 +95,28 @@ def parse_arg(text):
     if not name.isidentifier() or any(s <= 0 for s in shape):
         raise TraceError("invalid_argument", f"bad --arg '{text}'", "expected NAME=4096x8192:bfloat16")
     return name, shape, parse_dtype(dtype_text, f"--arg {text}")
+
+
+def parse_lnc(text):
+    if str(text).strip() not in ("1", "2"):
+        raise TraceError("invalid_argument", f"bad --lnc '{text}'",
+                         "the logical NeuronCore degree is 1 or 2 (Trainium2/3 pair two physical cores)")
+    return int(text)
+
+
+def lnc_grid(grid, lnc):
+    """The launch grid with `lnc` cores: the first axis is split into `lnc` contiguous blocks, one per physical
+    core (nl.spmd_dim(nl.nc(2), n)); a grid of one program becomes one program per core (kernel[2]).
+    docs/simulator.md, "Logical NeuronCores"."""
+    if lnc == 1:
+        return grid
+    if list(grid) == [1]:
+        return [lnc]
+    if grid[0] % lnc:
+        raise TraceError("invalid_argument", f"--lnc {lnc} needs the first grid axis to split over {lnc} cores, "
+                         f"but the grid is {'x'.join(map(str, grid))}",
+                         f"make the first grid size a multiple of {lnc}, e.g. --grid {lnc} or --grid {2 * lnc}")
+    return grid
 
 
 def parse_grid(text):
@@ -171,6 +194,8 @@ def read_task(folder):
     grid = task.get("grid", [1])
     if not isinstance(grid, list) or not 1 <= len(grid) <= 3 or not all(whole(g, 1, 1 << 16) for g in grid):
         raise bad("\"grid\" must be a list of 1 to 3 whole numbers from 1 to 65536")
+    if "lnc" in task and not whole(task["lnc"], 1, 2):
+        raise bad(f"\"lnc\" must be 1 or 2 (the logical NeuronCore degree), not {task['lnc']!r}")
     if "scalars" in task and not isinstance(task["scalars"], dict):
         raise bad("\"scalars\" must be an object of parameter name -> value")
     numerics_fields.check(task, bad, whole)
@@ -180,6 +205,7 @@ def read_task(folder):
 def build_spec(flags):
     from .runner import KernelSpec
     args, grid, scalars, name, kernel_file, base = [], [1], {}, flags.kernel, flags.kernel_file, None
+    lnc = 1
     if flags.task:
         task = read_task(flags.task)
         base = flags.task
@@ -192,6 +218,7 @@ def build_spec(flags):
             raise TraceError("invalid_argument", "task.json: each arg needs name, shape and dtype",
                              "see docs/task-format.md", file="task.json")
         grid = [int(g) for g in task.get("grid", [1])]
+        lnc = int(task.get("lnc", 1))
         scalars = dict(task.get("scalars", {}))
         if getattr(flags, "numerics", False):  # callers of build_spec (bench/) may pass a bare Namespace
             args, scalars = numerics_fields.value_args(task, args, scalars, parse_dtype)
@@ -201,10 +228,14 @@ def build_spec(flags):
         args = [parse_arg(a) for a in flags.arg]
     if flags.grid:
         grid = parse_grid(flags.grid)
+    if getattr(flags, "lnc", None) is not None:
+        lnc = parse_lnc(flags.lnc)
+    grid = lnc_grid(grid, lnc)
     for s in flags.scalar or []:
         k, v = parse_scalar(s)
         scalars[k] = v
     spec = KernelSpec(kernel_file, name, args, grid, scalars, base, getattr(flags, "package_root", None))
+    spec.lnc = lnc
     spec.task = task if flags.task else {}  # numerics_fields.options reads the numerics fields
     return spec
 

@@ -60,8 +60,10 @@ def render(tracer, kernel_name, api, args):
     for i, b in enumerate(live):
         b.id = i
     strings = _Strings()
-    meta = json.dumps({"kernel": {"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid),
-                                  "args": args},
+    kernel = {"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args}
+    if tracer.lnc != 1:  # absent for one core: a single-core IR stays byte-identical
+        kernel["lnc"] = tracer.lnc
+    meta = json.dumps({"kernel": kernel,
                        "files": tracer.files,
                        "diagnostics": [{"severity": s, "message": m, "file": f, "line": l}
                                        for s, m, f, l in tracer.diagnostics]},

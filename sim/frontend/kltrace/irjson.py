@@ -88,8 +88,8 @@ def render(tracer, kernel_name, api, args):
     for i, b in enumerate(live):
         b.id = i
     out = ['{"ir_version":', str(IR_VERSION), ',"kernel":',
-           _dump({"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args},
-                 separators=(",", ":")),
+           _dump(dict({"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args},
+                      **({"lnc": tracer.lnc} if tracer.lnc != 1 else {})), separators=(",", ":")),
            ',"files":', _dump(tracer.files, separators=(",", ":")), ',"buffers":[']
     out.append(",".join(_buffers(live)))
     out.append('],"instructions":[')

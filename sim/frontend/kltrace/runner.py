@@ -32,6 +32,7 @@ class KernelSpec:
         self.kernel_name = kernel_name
         self.args = args
         self.grid = tuple(grid) if grid else (1,)
+        self.lnc = 1  # logical NeuronCore degree; the grid already splits over it (cli.lnc_grid)
         self.scalars = scalars or {}
         self.base_dir = base_dir
 
@@ -167,6 +168,7 @@ def trace(spec):
         T.kernel_dir = os.path.dirname(real) + "/"
     T.file_id(real)
     T.grid = spec.grid
+    T.lnc = spec.lnc
     T.pid = tuple(0 for _ in spec.grid)
     try:
         module = run_module(real, code) if module_name is None else importlib.import_module(module_name)

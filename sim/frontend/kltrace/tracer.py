@@ -93,6 +93,7 @@ class Tracer:
         self.iter_tuple = ()
         self.pid = (0,)
         self.grid = (1,)
+        self.lnc = 1             # logical NeuronCore degree, written to the IR's kernel.lnc when 2
         self.api_seen = set()
         self.nc_version = None   # "gen2"/"gen3"/"gen4" from --target; None: by the API generation
         self.values = False      # value mode (--numerics): instructions also keep their logical operands
