@@ -65,7 +65,7 @@ void SpillRecorder::warn(Memory memory, std::vector<std::string>& out) const {
                 : std::string("a later instruction");
         out.push_back(fmt::format("warning: {} spill: tile '{}' ({}) written to HBM and read back {} time(s), {} bytes "
                                   "of DMA traffic; spilled to make room for {}: the live tiles exceed {} capacity",
-                                  name, known ? buffers[buffer].name : std::string("?"),
+                                  name, known ? std::string(buffers[buffer].name) : std::string("?"),
                                   known ? where(buffers[buffer].decl) : std::string("an unknown line"), tile.spills,
                                   tile.bytes, forLine, name));
     }
