@@ -18,6 +18,7 @@ namespace kl::views {
 class PlaceholderPane;
 class RunPlots;
 class TimelineLegend;
+class TimelineRows;
 class TimelineView;
 
 /// The centre-bottom page: the colour legend, the timeline and its plots on one time axis (same unit, same
@@ -28,7 +29,8 @@ class TimelinePage : public QWidget {
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
 
-    void setRun(std::shared_ptr<const sim::SimResult> result);
+    /// `rows`: the timeline rows of `result`, built off the GUI thread (TimelineView::setResult).
+    void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<TimelineRows> rows = {});
     void showMessage(const QString& title, const QString& text);
     [[nodiscard]] TimelineView* timeline() const { return m_timeline; }
     [[nodiscard]] RunPlots* plots() const { return m_plots; }

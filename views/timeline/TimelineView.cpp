@@ -52,9 +52,13 @@ QSize TimelineView::sizeHint() const {
     return {900, kRulerHeight + rows * kRowHeight + 4};
 }
 
-void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
+void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<TimelineRows> rows) {
     m_result = std::move(result);
-    m_rows = m_result ? std::make_unique<TimelineRows>(m_result) : nullptr;
+    if (rows && m_result && &rows->result() == m_result.get()) {
+        m_rows = std::move(rows);
+    } else {
+        m_rows = m_result ? std::make_shared<TimelineRows>(m_result) : nullptr;
+    }
     m_selected.reset();
     m_flows.clear();
     m_highlighted.clear();
@@ -237,6 +241,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintRuler(painter);
     paintAnnotationTags(painter);
     paintLabels(painter);
+    emit runPainted();
 }
 
 void TimelineView::setAnnotationBands(std::vector<AnnotationBand> bands) {

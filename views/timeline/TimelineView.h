@@ -44,7 +44,8 @@ public:
 
     explicit TimelineView(QWidget* parent = nullptr);
 
-    void setResult(std::shared_ptr<const sim::SimResult> result);
+    /// `rows`: the result's rows built off the GUI thread (their cost grows with the instructions); null: built here.
+    void setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<TimelineRows> rows = {});
     [[nodiscard]] QSize sizeHint() const override; ///< every row at full height
     [[nodiscard]] const TimelineRows* rows() const { return m_rows.get(); }
 
@@ -100,6 +101,8 @@ signals:
     void selectionRangeChanged(qint64 t0, qint64 t1);
     void colourByChanged(kl::views::TimelineView::ColourBy mode);
     void annotationClicked(qint64 id);
+    /// A run's marks were painted (after every such paint; the application times the first one).
+    void runPainted();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -126,7 +129,7 @@ private:
     void buildFlows();
     void setRange(std::optional<std::pair<TimePs, TimePs>> range);
 
-    std::unique_ptr<TimelineRows> m_rows;
+    std::shared_ptr<TimelineRows> m_rows;
     std::shared_ptr<const sim::SimResult> m_result;
     TimePs m_t0 = 0;
     TimePs m_t1 = 1;
