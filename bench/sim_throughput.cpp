@@ -325,8 +325,7 @@ int main(int argc, char** argv) {
     const double simSeconds = median(wallTimes);
     const double cpuSeconds = median(cpuTimes);
     const double bestCpu = *std::min_element(cpuTimes.begin(), cpuTimes.end());
-    const double irBytes =
-        static_cast<double>(ir.memoryBytes()) + static_cast<double>(ir.buffers().size() * sizeof(Buffer));
+    const double irBytes = static_cast<double>(ir.memoryBytes()); // buffers included
     const double timelineBytes = static_cast<double>(r.timeline.memoryBytes());
     fmt::print("instructions          {}\n", ir.instructions().size());
     fmt::print("synthesis             {:.3f} s\n", std::chrono::duration<double>(t1 - t0).count());

@@ -15,7 +15,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <filesystem>
 #include <optional>
 #include <unistd.h>
@@ -94,8 +97,26 @@ struct LoadedKernel {
     std::string taskHardware;
 };
 
+/// With KL_TIMING_LOG=1, `simulate` prints on stderr how long each phase took, for the benchmarks in
+/// docs/simulator.md: "kernellens-cli: trace 2105 ms, load 31 ms (10.9 MB), simulate 48 ms".
+struct PhaseTimes {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point start = Clock::now();
+    double traceMs = 0;
+    double loadMs = 0;
+    std::uint64_t irBytes = 0;
+    [[nodiscard]] double sinceStartMs() const {
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    }
+};
+
+bool timingLog() {
+    const char* v = std::getenv("KL_TIMING_LOG");
+    return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+}
+
 /// The IR from --ir, or from tracing the task folder / kernel file with the front end.
-Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
+Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
     if (!parsed) {
         return std::unexpected(parsed.error());
@@ -110,7 +131,10 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
             return makeError(ErrorCode::InvalidArgument,
                              "give either --ir IR_FILE or a task folder / kernel file, not both");
         }
+        std::error_code sizeError;
+        times.irBytes = fs::file_size(*o.ir, sizeError);
         auto ir = sim::IrLoader::loadFile(*o.ir);
+        times.loadMs = times.sinceStartMs();
         if (!ir) {
             return std::unexpected(ir.error());
         }
@@ -134,7 +158,11 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o) {
     if (!outcome->warnings.empty()) {
         printText(stderr, outcome->warnings);
     }
+    times.traceMs = times.sinceStartMs();
+    std::error_code sizeError;
+    times.irBytes = fs::file_size(outcome->irFile, sizeError);
     auto ir = sim::IrLoader::loadFile(outcome->irFile);
+    times.loadMs = times.sinceStartMs() - times.traceMs;
     std::error_code ec;
     fs::remove(outcome->irFile, ec);
     if (!ir) {
@@ -176,7 +204,8 @@ int runSimulateCommand(const std::vector<std::string>& args) {
             return fail(profile->error(), profile->error().code == ErrorCode::NotFound ? 2 : 1);
         }
     }
-    auto kernel = loadOrTrace(*options);
+    PhaseTimes times;
+    auto kernel = loadOrTrace(*options, times);
     if (!kernel) {
         return fail(kernel.error(), kernel.error().code == ErrorCode::InvalidArgument ? 2 : 1);
     }
@@ -188,9 +217,16 @@ int runSimulateCommand(const std::vector<std::string>& args) {
             return fail(profile->error(), 1);
         }
     }
+    const double simulateFrom = times.sinceStartMs();
     auto result = sim::Simulator::run(kernel->ir, **profile);
     if (!result) {
         return fail(result.error(), 1);
+    }
+    if (timingLog()) {
+        std::fprintf(stderr,
+                     "kernellens-cli: trace %.0f ms, load %.0f ms (%.1f MB, %zu instructions), simulate %.0f ms\n",
+                     times.traceMs, times.loadMs, static_cast<double>(times.irBytes) / 1e6,
+                     kernel->ir.instructions().size(), times.sinceStartMs() - simulateFrom);
     }
     const sim::SimResult& r = **result;
     const bool jsonToStdout = options->json && *options->json == "-";

@@ -14,6 +14,7 @@
 #include "gui/SimulationRunner.h"
 #include "gui/TeachingController.h"
 #include "gui/TeamController.h"
+#include "gui/TimingLog.h"
 #include "gui/SourceLinkController.h"
 #include "gui/TrustGate.h"
 #include "gui/TrustedLocationsDialog.h"
@@ -69,6 +70,7 @@
 #include <QStyle>
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 namespace kl::app {
@@ -786,9 +788,11 @@ void MainWindow::checkHardwareAction() {
 }
 
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {
+    TimingLog::mark("run delivered");
+    const long long shownFrom = TimingLog::msSinceProcessStart();
     setRunning(false);
     m_run = outcome;
-    m_page->setRun(outcome->result, outcome->ir);
+    m_page->setRun(outcome->result, outcome->ir, m_runner->takeTimelineRows());
     m_inspector->setRun(outcome->ir, outcome->result);
     m_sourceLinks->showRun(outcome->result);
     m_reviewController->setRun(outcome->result);
@@ -804,6 +808,15 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     }
     m_statusSummary->setText(statusSummary());
     m_page->timeline()->setFocus();
+    if (TimingLog::enabled()) {
+        const long long now = TimingLog::msSinceProcessStart();
+        std::fprintf(stderr, "kernellens: run shown at %lld ms (%lld ms on the GUI thread, %zu instructions)\n", now,
+                     now - shownFrom, outcome->ir->instructions().size());
+        // The next paint of the timeline puts this run on screen.
+        connect(
+            m_page->timeline(), &views::TimelineView::runPainted, this, [] { TimingLog::mark("first timeline paint"); },
+            Qt::SingleShotConnection);
+    }
 }
 
 QString MainWindow::statusSummary() const {

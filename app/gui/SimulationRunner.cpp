@@ -1,5 +1,6 @@
 #include "gui/SimulationRunner.h"
 
+#include <QLocale>
 #include <QPointer>
 #include <QThread>
 
@@ -7,21 +8,50 @@ namespace kl::app {
 
 namespace {
 
-QString stageText(core::RunStage stage) {
-    switch (stage) {
-    case core::RunStage::Tracing: return QObject::tr("Tracing the kernel in the NKI front end...");
-    case core::RunStage::LoadingIr: return QObject::tr("Reading the Kernel IR...");
-    case core::RunStage::Simulating: return QObject::tr("Simulating on the NeuronCore model...");
-    case core::RunStage::Done: return QObject::tr("Done");
-    }
-    return {};
+QString count(std::uint64_t n) {
+    return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
+}
+
+QString megabytes(std::uint64_t bytes) {
+    return QString::number(static_cast<double>(bytes) / 1e6, 'f', 1);
 }
 
 } // namespace
 
+QString SimulationRunner::progressText(const core::RunProgress& p) {
+    const QString elapsed = QString::number(p.elapsedSeconds, 'f', 1);
+    switch (p.stage) {
+    case core::RunStage::Tracing: return QObject::tr("Tracing the kernel in the NKI front end... %1 s").arg(elapsed);
+    case core::RunStage::LoadingIr:
+        return QObject::tr("Reading the Kernel IR: %1 MB traced... %2 s").arg(megabytes(p.irBytes), elapsed);
+    case core::RunStage::Simulating:
+        return QObject::tr("Simulating %1 instructions (%2 MB of IR read)... %3 s")
+            .arg(count(p.instructionsTraced), megabytes(p.irBytes), elapsed);
+    case core::RunStage::Done:
+        return QObject::tr("Done: %1 instructions simulated in %2 s").arg(count(p.instructionsSimulated), elapsed);
+    }
+    return {};
+}
+
+void SimulationRunner::report(const core::RunProgress& progress) {
+    m_progress = progress;
+    emit stageChanged(progressText(progress));
+}
+
 SimulationRunner::SimulationRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::shared_ptr<const kl::core::RunOutcome>>();
     qRegisterMetaType<std::shared_ptr<const kl::app::RunFindings>>();
+    m_tick.setInterval(250);
+    connect(&m_tick, &QTimer::timeout, this, [this] {
+        if (!m_running) {
+            m_tick.stop();
+            return;
+        }
+        // The worker's figures stay; only the elapsed time moves.
+        core::RunProgress p = m_progress;
+        p.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
+        emit stageChanged(progressText(p));
+    });
 }
 
 SimulationRunner::~SimulationRunner() {
@@ -32,29 +62,38 @@ SimulationRunner::~SimulationRunner() {
 void SimulationRunner::start(const core::RunRequest& request) {
     const quint64 generation = m_jobs.begin();
     m_running = true;
+    m_progress = {};
+    m_clock.start();
+    m_tick.start();
     QPointer<SimulationRunner> self(this);
     QThread* worker = QThread::create([self, wanted = m_jobs.stillWanted(generation), generation, request] {
         auto shouldCancel = [&] { return !wanted(); };
-        auto current = [self, generation] { return self->m_jobs.isCurrent(generation); };
-        auto onStage = [&](core::RunStage stage) {
-            postTo(self, [self, current, stage] {
-                if (current()) {
-                    emit self->stageChanged(stageText(stage));
+        auto onProgress = [&](const core::RunProgress& progress) {
+            postTo(self, [self, generation, progress] {
+                if (self->m_jobs.isCurrent(generation)) {
+                    self->report(progress);
                 }
             });
         };
-        auto traced = core::traceAndSimulate(request, shouldCancel, onStage);
+        auto traced = core::traceAndSimulate(request, shouldCancel, {}, onProgress);
         kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome =
             traced ? kl::Expected<std::shared_ptr<const core::RunOutcome>>(
                          std::make_shared<const core::RunOutcome>(std::move(*traced)))
                    : std::unexpected(traced.error());
-        postTo(self, [self, generation, outcome]() mutable { self->deliver(generation, std::move(outcome)); });
+        // The timeline's rows cost time in proportion to the instructions: built here, not on the GUI thread.
+        std::shared_ptr<views::TimelineRows> rows;
+        if (outcome && !shouldCancel()) {
+            rows = std::make_shared<views::TimelineRows>((*outcome)->result);
+        }
+        postTo(self, [self, generation, outcome, rows]() mutable {
+            self->deliver(generation, std::move(outcome), std::move(rows));
+        });
         if (!outcome || shouldCancel()) {
             return;
         }
         auto findings = analyseRun(**outcome, request.trace.taskDir);
-        postTo(self, [self, current, findings] {
-            if (current()) {
+        postTo(self, [self, generation, findings] {
+            if (self->m_jobs.isCurrent(generation)) {
                 emit self->findingsReady(findings);
             }
         });
@@ -68,15 +107,18 @@ void SimulationRunner::cancel() {
         return;
     }
     m_running = false;
+    m_tick.stop();
     m_jobs.invalidate(); // whatever is in flight is now stale
     emit cancelled();
 }
 
-void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome) {
+void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome,
+                               std::shared_ptr<views::TimelineRows> rows) {
     if (!m_jobs.isCurrent(generation)) {
         return; // a newer run started, or this one was cancelled
     }
     m_running = false;
+    m_tick.stop();
     if (!outcome) {
         const auto& e = outcome.error();
         if (e.code == ErrorCode::Cancelled) {
@@ -90,6 +132,7 @@ void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<
         emit failed(message, QString::fromStdString(e.file), e.line);
         return;
     }
+    m_rows = std::move(rows);
     emit finished(*outcome);
 }
 

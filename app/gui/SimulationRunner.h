@@ -3,9 +3,12 @@
 #include "gui/JobGeneration.h"
 #include "gui/RunFindings.h"
 #include "run/RunPipeline.h"
+#include "timeline/TimelineRows.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <memory>
 
@@ -19,6 +22,10 @@ namespace kl::app {
 ///
 /// After a run is delivered (finished), the same worker runs the findings rules over it and delivers them
 /// (findingsReady) under the same generation, so the timeline does not wait for the rules.
+///
+/// Progress: stageChanged carries a line with the figures of the stages behind (instructions traced, MB of IR
+/// read, instructions simulated) and the time since start(); while a run is going the line is sent again every
+/// quarter second so that its elapsed time moves during a long trace.
 class SimulationRunner : public QObject {
     Q_OBJECT
 public:
@@ -29,6 +36,10 @@ public:
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_running; }
     [[nodiscard]] quint64 generation() const { return m_jobs.current(); }
+    /// The status line for a progress report (what stageChanged carries).
+    [[nodiscard]] static QString progressText(const core::RunProgress& progress);
+    /// The timeline rows of the run `finished` delivered last, built on the worker (null once taken).
+    [[nodiscard]] std::shared_ptr<views::TimelineRows> takeTimelineRows() { return std::move(m_rows); }
 
 signals:
     void stageChanged(const QString& text);
@@ -39,10 +50,16 @@ signals:
     void findingsReady(std::shared_ptr<const kl::app::RunFindings> findings);
 
 private:
-    void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome);
+    void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome,
+                 std::shared_ptr<views::TimelineRows> rows);
+    void report(const core::RunProgress& progress);
 
     JobGeneration m_jobs; ///< workers poll it to cancel; answers of older generations are dropped
     bool m_running = false;
+    core::RunProgress m_progress; ///< the last report of the current run
+    std::shared_ptr<views::TimelineRows> m_rows;
+    QElapsedTimer m_clock; ///< since start()
+    QTimer m_tick;         ///< re-sends the status line while running
 };
 
 } // namespace kl::app

@@ -19,7 +19,7 @@ RunFacts::RunFacts(const sim::KernelIr& ir, const sim::SimResult& result)
             m_dma.push_back(describeDma(ir, i));
         }
     }
-    for (const sim::Buffer& b : ir.buffers()) {
+    for (const sim::BufferView b : ir.buffers()) {
         if (b.memory == Memory::Hbm && (b.role == sim::BufferRole::Input || b.role == sim::BufferRole::Output)) {
             double elements = 1;
             for (const std::int64_t d : b.shape) {

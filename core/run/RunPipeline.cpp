@@ -8,6 +8,9 @@
 #include "support/Subprocess.h"
 #include "task/TaskSpec.h"
 
+#include <chrono>
+#include <filesystem>
+
 namespace kl::core {
 
 Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir, const std::string& hardware) {
@@ -24,10 +27,18 @@ Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir
 }
 
 Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::function<bool()>& shouldCancel,
-                                      const std::function<void(RunStage)>& onStage) {
+                                      const std::function<void(RunStage)>& onStage,
+                                      const std::function<void(const RunProgress&)>& onProgress) {
+    const auto started = std::chrono::steady_clock::now();
+    RunProgress progress;
     auto stage = [&](RunStage s) {
         if (onStage) {
             onStage(s);
+        }
+        if (onProgress) {
+            progress.stage = s;
+            progress.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            onProgress(progress);
         }
     };
     TemporaryDirectory scratch;
@@ -44,11 +55,14 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     if (shouldCancel && shouldCancel()) {
         return makeError(ErrorCode::Cancelled, "cancelled");
     }
+    std::error_code sizeError;
+    progress.irBytes = std::filesystem::file_size(traced->irFile, sizeError);
     stage(RunStage::LoadingIr);
     auto ir = sim::IrLoader::loadFile(traced->irFile);
     if (!ir) {
         return std::unexpected(ir.error());
     }
+    progress.instructionsTraced = ir->instructions().size();
     stage(RunStage::Simulating);
     std::string taskHardware;
     if (request.hardware.empty() && !request.trace.taskDir.empty()) {
@@ -61,6 +75,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     if (!result) {
         return std::unexpected(result.error());
     }
+    progress.instructionsSimulated = static_cast<std::uint64_t>((*result)->summary.instructionCount);
     stage(RunStage::Done);
     return RunOutcome{std::make_shared<const sim::KernelIr>(std::move(*ir)), std::move(*result), traced->warnings,
                       std::move(choice)};

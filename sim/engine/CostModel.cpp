@@ -54,9 +54,9 @@ CostModel::MatmulCycles CostModel::matmul(const KernelIr& ir, const Instruction&
     const auto dst = ir.dsts(in);
     // Tile sizes from attrs when the front end gave them, else from the operands: stationary = src[0]
     // (contraction x stationary_free), moving = src[1] (contraction x moving_free).
-    double moving = in.attrs.movingFree;
-    double stationary = in.attrs.stationaryFree;
-    double contraction = in.attrs.contraction;
+    double moving = ir.attrs(in).movingFree;
+    double stationary = ir.attrs(in).stationaryFree;
+    double contraction = ir.attrs(in).contraction;
     if (moving == 0) {
         moving = src.size() > 1 ? static_cast<double>(elementCount(ir, src[1])) : freeElements(ir, in);
     }
@@ -67,7 +67,7 @@ CostModel::MatmulCycles CostModel::matmul(const KernelIr& ir, const Instruction&
     if (contraction == 0) {
         contraction = src.empty() ? c.peRows : static_cast<double>(src[0].partCount);
     }
-    DType inType = in.attrs.dtypeIn;
+    DType inType = ir.attrs(in).dtypeIn;
     if (inType == DType::Unknown && !src.empty()) {
         inType = operandType(ir, src[0]);
     }
@@ -77,7 +77,7 @@ CostModel::MatmulCycles CostModel::matmul(const KernelIr& ir, const Instruction&
     out.multiplyMoving = std::max(moving, std::min(c.matmulMinInterval, stationary)) * factor;
     out.loadStationary = stationary / c.loadStationarySpeedup * factor;
     // An MX matmul packs mx_matmul_speedup values per element along the contraction: same cycles, more FLOPs.
-    const double packed = in.attrs.isa == IsaCall::MatmulMx ? c.mxMatmulSpeedup : 1.0;
+    const double packed = ir.attrs(in).isa == IsaCall::MatmulMx ? c.mxMatmulSpeedup : 1.0;
     out.flops = 2.0 * contraction * packed * stationary * moving;
     return out;
 }
@@ -115,13 +115,13 @@ double CostModel::tensorTensorCycles(const KernelIr& ir, const Instruction& in, 
         return false;
     }();
     double cyclesN = c.tensorTensorSlowFactor * n;
-    if (in.attrs.isa == IsaCall::ScalarTensorTensor) {
+    if (ir.attrs(in).isa == IsaCall::ScalarTensorTensor) {
         // ISA scalar_tensor_tensor: N for BF16 data, subtract then multiply, N even; else 2N (no MIN_II floor).
-        const bool fast =
-            o.allBf16 && in.attrs.op0 == AluOp::Subtract && in.attrs.op1 == AluOp::Multiply && std::fmod(n, 2.0) == 0.0;
+        const bool fast = o.allBf16 && ir.attrs(in).op0 == AluOp::Subtract && ir.attrs(in).op1 == AluOp::Multiply &&
+                          std::fmod(n, 2.0) == 0.0;
         return fast ? n : c.tensorTensorSlowFactor * n;
     }
-    const AluOp op = in.attrs.op0;
+    const AluOp op = ir.attrs(in).op0;
     const bool simpleOp = op == AluOp::Add || op == AluOp::Subtract || op == AluOp::Multiply || op == AluOp::None;
     if (srcPsum || (o.allSbuf && o.allBf16 && o.srcContiguous && simpleOp)) {
         cyclesN = n;
@@ -157,7 +157,7 @@ double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
     const double n = freeElements(ir, in);
     const auto src = ir.srcs(in);
     // Per-call rules of ISA calls recorded as another op (attrs.isa), before the op's own formula.
-    switch (in.attrs.isa) {
+    switch (ir.attrs(in).isa) {
     case IsaCall::TensorScalarReduce: return std::max(c.minIi, n) + c.minIi;
     case IsaCall::TensorCopyPredicated: return predicatedCycles(ir, in, n);
     case IsaCall::RangeSelect: return std::max(c.minIi, n);
@@ -181,7 +181,7 @@ double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
     case CostFormula::Scan: return std::max(c.minIi, c.tensorTensorSlowFactor * n);
     case CostFormula::Reduce: {
         const DType d = src.empty() ? DType::Unknown : operandType(ir, src[0]);
-        const bool fast = d == DType::BFloat16 && (in.attrs.op0 == AluOp::Add || in.attrs.op0 == AluOp::Max);
+        const bool fast = d == DType::BFloat16 && (ir.attrs(in).op0 == AluOp::Add || ir.attrs(in).op0 == AluOp::Max);
         // N is the input size per partition for a reduction (the output is one element per partition).
         const double inN = src.empty() ? n : static_cast<double>(elementCount(ir, src[0]));
         return fast ? inN / c.reduceFastDivisor : inN;
@@ -193,7 +193,7 @@ double CostModel::cycles(const KernelIr& ir, const Instruction& in) const {
     case CostFormula::Memset: {
         const auto dst = ir.dsts(in);
         const DType d = dst.empty() ? DType::Unknown : operandType(ir, dst[0]);
-        const bool half = in.attrs.zeroFill && (d == DType::BFloat16 || d == DType::Float16);
+        const bool half = ir.attrs(in).zeroFill && (d == DType::BFloat16 || d == DType::Float16);
         return std::max(c.minIi, half ? n / c.memsetZeroDivisor : n);
     }
     case CostFormula::Predicated: return predicatedCycles(ir, in, n);
@@ -207,7 +207,7 @@ double CostModel::predicatedCycles(const KernelIr& ir, const Instruction& in, do
 }
 
 double CostModel::dmaEfficiencyScale(const KernelIr& ir, const Instruction& in) const {
-    if (!in.attrs.isTranspose && in.attrs.isa != IsaCall::DmaTranspose) {
+    if (!ir.attrs(in).isTranspose && ir.attrs(in).isa != IsaCall::DmaTranspose) {
         return 1.0;
     }
     return operands(ir, in).allSbuf ? m_hw.dma.sbufTransposeEfficiency : m_hw.dma.transposeEfficiency;

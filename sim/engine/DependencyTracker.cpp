@@ -5,7 +5,7 @@
 namespace kl::sim {
 
 Region regionOf(const KernelIr& ir, const AccessPattern& ap) {
-    const Buffer& b = ir.buffers()[ap.buffer];
+    const BufferFacts& b = ir.bufferFacts()[ap.buffer];
     return regionOf(ir, ap, b.dtypeBytes, b.memory == Memory::Hbm);
 }
 

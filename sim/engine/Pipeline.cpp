@@ -232,16 +232,16 @@ void Pipeline::advanceWatermark(std::uint32_t index) {
 }
 
 void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
-    // Every operand is queried and then recorded: compute each region once, up front. Operand storage is
-    // contiguous (dsts then srcs), so an operand's address gives its slot.
-    const auto dst = ir.dsts(in);
-    m_operandBase = dst.data();
-    const std::size_t count = std::size_t{in.dstCount} + in.srcCount;
+    // Every operand is queried and then recorded: compute each region once, up front. An instruction's operand
+    // indices are contiguous (dsts then srcs), so an index's place gives its slot.
+    const OperandList ops = ir.operands(in);
+    m_operandBase = ops.indexData();
+    const std::size_t count = ops.size();
     if (m_regions.size() < count) {
         m_regions.resize(count);
     }
     for (std::size_t k = 0; k < count; ++k) {
-        const AccessPattern& ap = m_operandBase[k];
+        const AccessPattern& ap = ops[k];
         const BufferFacts& f = m_facts[ap.buffer];
         if (k < in.dstCount || f.written) { // the others are not tracked (see recordAccesses)
             m_regions[k] = regionOf(ir, ap, f.dtypeBytes, f.memory == Memory::Hbm);
@@ -249,21 +249,23 @@ void Pipeline::beginInstruction(const KernelIr& ir, const Instruction& in) {
     }
 }
 
-void Pipeline::queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready) {
-    for (const AccessPattern& ap : ops) {
+void Pipeline::queryDeps(OperandList ops, bool isWrite, DependencyTracker::Ready& ready) {
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+        const AccessPattern& ap = ops[k];
         if (isWrite || m_facts[ap.buffer].written) {
-            m_deps.query(ap.buffer, region(ap), isWrite, ready);
+            m_deps.query(ap.buffer, region(ops, k), isWrite, ready);
         }
     }
 }
 
-void Pipeline::recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index) {
-    for (const AccessPattern& ap : ops) {
+void Pipeline::recordAccesses(OperandList ops, bool isWrite, TimePs end, std::uint32_t index) {
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+        const AccessPattern& ap = ops[k];
         // Reads of a buffer nothing writes (a kernel input) can never order anything: no write will ask
         // about them (WAR) and there is no write for them to wait on (RAW). Not tracking them keeps the
         // lists of big input tensors, read by every load, empty.
         if (isWrite || m_facts[ap.buffer].written) {
-            m_deps.record(ap.buffer, region(ap), isWrite, end, index);
+            m_deps.record(ap.buffer, region(ops, k), isWrite, end, index);
         }
     }
 }
@@ -345,8 +347,8 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
 
 std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memory memory) const {
     std::int64_t sum = 0;
-    const auto ops = ir.dsts(in).data(); // dsts then srcs, contiguous
-    const std::size_t count = std::size_t{in.dstCount} + in.srcCount;
+    const OperandList ops = ir.operands(in);
+    const std::size_t count = ops.size();
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t b = ops[k].buffer;
         bool seen = false;

@@ -95,9 +95,12 @@ private:
     void scheduleDma(const KernelIr& ir, std::uint32_t index);
 
     void beginInstruction(const KernelIr& ir, const Instruction& in);
-    [[nodiscard]] const Region& region(const AccessPattern& ap) const { return m_regions[&ap - m_operandBase]; }
-    void queryDeps(std::span<const AccessPattern> ops, bool isWrite, DependencyTracker::Ready& ready);
-    void recordAccesses(std::span<const AccessPattern> ops, bool isWrite, TimePs end, std::uint32_t index);
+    /// The region of operand `k` of `ops` (a list of the instruction being scheduled).
+    [[nodiscard]] const Region& region(const OperandList& ops, std::size_t k) const {
+        return m_regions[static_cast<std::size_t>(ops.indexData() + k - m_operandBase)];
+    }
+    void queryDeps(OperandList ops, bool isWrite, DependencyTracker::Ready& ready);
+    void recordAccesses(OperandList ops, bool isWrite, TimePs end, std::uint32_t index);
     /// Opens the on-chip tiles `in` touches for the first time (and reloads the spilled ones), no earlier than
     /// `notBefore`; returns the start and the capacity cause if room (or a reload) was what held it.
     [[nodiscard]] TimePs allocate(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs notBefore,
@@ -150,7 +153,7 @@ private:
     std::vector<BufferFacts> m_ownFacts;
     std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;
-    const AccessPattern* m_operandBase = nullptr; ///< first operand of the instruction being scheduled
+    const std::uint32_t* m_operandBase = nullptr; ///< first operand index of the instruction being scheduled
     std::vector<Region> m_regions;                ///< its operands' regions (each is queried, then recorded)
     std::vector<SimListener*> m_listeners;
     int m_lnc = 1;                               ///< physical cores of the logical core (the IR's kernel.lnc)

@@ -7,13 +7,20 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace kl::sim {
@@ -142,16 +149,25 @@ const Section& require(const std::map<std::string, Section>& sections, const cha
     return it->second;
 }
 
+using Release = std::function<void(const std::byte*, std::size_t)>;
+
 /// Converts the sections into a KernelIr; each distinct string, attribute object and operand is decoded once.
 class Decoder {
 public:
-    explicit Decoder(const std::map<std::string, Section>& sections) : m_sections(sections) {}
+    /// `release` is told about each stretch of the file once it has been converted (a mapped file gives its pages
+    /// back then, so the file and the IR built from it are not both in memory at the peak).
+    Decoder(const std::map<std::string, Section>& sections, Release release)
+        : m_sections(sections), m_release(std::move(release)) {}
 
     KernelIr run() {
         readStrings();
         readMeta();
         readBuffers();
+        done("BUFS");
         readPools();
+        for (const char* tag : {"DIMS", "OPND", "OPLS", "LOCS", "INTS"}) {
+            done(tag);
+        }
         readInstructions();
         for (const auto& [op, count] : m_unknownOps) {
             m_ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
@@ -220,39 +236,52 @@ private:
         if (static_cast<std::int64_t>(s.count) > lim::kMaxBuffers) {
             fail(ErrorCode::Unsupported, fmt::format("more than {} buffers", lim::kMaxBuffers));
         }
+        // A loop's tiles are a new buffer per iteration with the same record: each distinct record is checked and
+        // turned into a buffer kind once.
+        std::unordered_map<std::string_view, std::uint32_t> kindOfRecord;
+        m_ir.reserveBuffers(s.count);
         for (std::uint64_t i = 0; i < s.count; ++i) {
-            const std::byte* r = s.record(i);
-            Buffer b;
-            const auto at = [&](const char* what) {
-                return fmt::format("buffer #{} (byte offset {}): {}", i, s.offset + i * kBufferRecord, what);
-            };
-            b.name = std::string(str(load<std::uint32_t>(r), "buffer name"));
-            b.dtype = parseDType(str(load<std::uint32_t>(r + 4), "buffer dtype"));
-            const auto shapeBegin = load<std::uint32_t>(r + 8);
-            const auto dtypeBytes = load<std::uint32_t>(r + 12);
-            b.decl = location(load<std::uint32_t>(r + 16), load<std::uint32_t>(r + 20), at("decl").c_str());
-            const auto memory = std::to_integer<std::uint8_t>(r[24]);
-            const auto role = std::to_integer<std::uint8_t>(r[25]);
-            const auto dims = std::to_integer<std::uint8_t>(r[26]);
-            if (memory > 2 || role > 3 || dims > lim::kMaxPatternDims || dtypeBytes > lim::kMaxDtypeBytes ||
-                std::uint64_t{shapeBegin} + dims > shapes.count) {
-                fail(ErrorCode::Parse, at("memory, role, dimension count, dtype size or shape out of range"));
+            const std::string_view record(reinterpret_cast<const char*>(s.record(i)), kBufferRecord);
+            auto it = kindOfRecord.find(record);
+            if (it == kindOfRecord.end()) {
+                it = kindOfRecord.emplace(record, m_ir.addBufferKind(buffer(s, shapes, i))).first;
             }
-            b.memory = static_cast<Memory>(memory);
-            b.role = static_cast<BufferRole>(role);
-            b.dtypeBytes = static_cast<std::int32_t>(dtypeBytes);
-            for (std::uint32_t d = 0; d < dims; ++d) {
-                const auto size = load<std::int64_t>(shapes.record(shapeBegin + d));
-                if (size < 0 || size > lim::kMaxSize) {
-                    fail(ErrorCode::Parse, at("shape: a size outside 0..2^40"));
-                }
-                b.shape.push_back(size);
-            }
-            if (auto problem = ir_checks::bufferProblem(static_cast<std::int64_t>(i), b)) {
-                fail(ErrorCode::Parse, std::move(*problem));
-            }
-            m_ir.addBuffer(std::move(b));
+            m_ir.addBufferOfKind(it->second);
         }
+    }
+
+    Buffer buffer(const Section& s, const Section& shapes, std::uint64_t i) const {
+        const std::byte* r = s.record(i);
+        Buffer b;
+        const auto at = [&](const char* what) {
+            return fmt::format("buffer #{} (byte offset {}): {}", i, s.offset + i * kBufferRecord, what);
+        };
+        b.name = std::string(str(load<std::uint32_t>(r), "buffer name"));
+        b.dtype = parseDType(str(load<std::uint32_t>(r + 4), "buffer dtype"));
+        const auto shapeBegin = load<std::uint32_t>(r + 8);
+        const auto dtypeBytes = load<std::uint32_t>(r + 12);
+        b.decl = location(load<std::uint32_t>(r + 16), load<std::uint32_t>(r + 20), at("decl").c_str());
+        const auto memory = std::to_integer<std::uint8_t>(r[24]);
+        const auto role = std::to_integer<std::uint8_t>(r[25]);
+        const auto dims = std::to_integer<std::uint8_t>(r[26]);
+        if (memory > 2 || role > 3 || dims > lim::kMaxPatternDims || dtypeBytes > lim::kMaxDtypeBytes ||
+            std::uint64_t{shapeBegin} + dims > shapes.count) {
+            fail(ErrorCode::Parse, at("memory, role, dimension count, dtype size or shape out of range"));
+        }
+        b.memory = static_cast<Memory>(memory);
+        b.role = static_cast<BufferRole>(role);
+        b.dtypeBytes = static_cast<std::int32_t>(dtypeBytes);
+        for (std::uint32_t d = 0; d < dims; ++d) {
+            const auto size = load<std::int64_t>(shapes.record(shapeBegin + d));
+            if (size < 0 || size > lim::kMaxSize) {
+                fail(ErrorCode::Parse, at("shape: a size outside 0..2^40"));
+            }
+            b.shape.push_back(size);
+        }
+        if (auto problem = ir_checks::bufferProblem(static_cast<std::int64_t>(i), b)) {
+            fail(ErrorCode::Parse, std::move(*problem));
+        }
+        return b;
     }
 
     SourceLoc location(std::uint32_t file, std::uint32_t line, const char* what) const {
@@ -278,6 +307,7 @@ private:
         const std::uint32_t base = all.empty() ? 0 : m_ir.addPattern(all);
         const Section& ops = require(m_sections, "OPND", kOperandRecord);
         m_operands.reserve(ops.count);
+        m_dtypeOf.assign(m_strings.size(), std::nullopt);
         for (std::uint64_t i = 0; i < ops.count; ++i) {
             m_operands.push_back(operand(ops, i, all, base));
         }
@@ -293,18 +323,16 @@ private:
         const Section& lists = require(m_sections, "OPLS", 4);
         m_lists.resize(lists.count);
         std::memcpy(m_lists.data(), lists.data, lists.count * 4);
-        std::vector<AccessPattern> expanded;
-        expanded.reserve(lists.count);
         for (std::uint64_t i = 0; i < lists.count; ++i) {
             if (m_lists[i] >= m_operands.size()) {
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", i,
                                                    lists.offset + i * 4, m_lists[i], m_operands.size()));
             }
-            expanded.push_back(m_operands[m_lists[i]]);
         }
         // The pools go into the KernelIr whole: every instruction then points into them, so instructions that
         // share operands, frames or loop values share one copy.
-        m_operandBase = m_ir.appendOperands(expanded);
+        m_operandBase = m_ir.appendOperandIndices(m_lists, m_ir.appendOperands(m_operands));
+        m_operands = {};
         m_locBase = m_ir.appendLocs(m_locs);
         m_intBase = m_ir.appendInts(m_ints);
     }
@@ -315,7 +343,7 @@ private:
         ap.offset = load<std::int64_t>(r);
         ap.buffer = load<std::uint32_t>(r + 8);
         const auto patternBegin = load<std::uint32_t>(r + 12);
-        ap.dtype = parseDType(str(load<std::uint32_t>(r + 16), "operand dtype"));
+        ap.dtype = dtypeOf(load<std::uint32_t>(r + 16));
         const auto partStart = load<std::uint16_t>(r + 20);
         const auto partCount = load<std::uint16_t>(r + 22);
         const auto patternCount = std::to_integer<std::uint8_t>(r[24]);
@@ -350,8 +378,12 @@ private:
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
+        constexpr std::uint64_t kChunk = 1 << 16; // records converted between releases of their pages
         for (std::uint64_t i = 0; i < s.count; ++i) {
             const std::byte* r = s.record(i);
+            if (i % kChunk == 0 && i > 0 && m_release) {
+                m_release(s.record(i - kChunk), kChunk * kInstrRecord);
+            }
             try {
                 addInstruction(r);
             } catch (const ReadFailure& f) {
@@ -387,7 +419,7 @@ private:
         in.op = opOf(op);
         in.engine = engineOf(engine);
         if (attrs != kNone) {
-            in.attrs = attrsOf(attrs);
+            in.attrsIndex = attrsOf(attrs);
         }
         in.operandBegin = m_operandBase + lists;
         in.dstCount = dsts;
@@ -398,6 +430,14 @@ private:
         in.iterCount = iters;
         in.pidCount = pids;
         m_ir.addPooledInstruction(in);
+    }
+
+    DType dtypeOf(std::uint32_t i) {
+        const std::string_view name = str(i, "operand dtype");
+        if (!m_dtypeOf[i]) {
+            m_dtypeOf[i] = parseDType(name);
+        }
+        return *m_dtypeOf[i];
     }
 
     Op opOf(std::uint32_t i) {
@@ -423,7 +463,7 @@ private:
         return *m_engineOf[i];
     }
 
-    InstrAttrs attrsOf(std::uint32_t i) {
+    std::uint32_t attrsOf(std::uint32_t i) {
         const std::string_view text = str(i, "attrs");
         if (!m_attrsOf[i]) {
             const auto json = nlohmann::json::parse(text, nullptr, false);
@@ -434,12 +474,19 @@ private:
             if (!read) {
                 fail(ErrorCode::Parse, "attrs." + read.error());
             }
-            m_attrsOf[i] = *read;
+            m_attrsOf[i] = m_ir.addAttrs(*read);
         }
         return *m_attrsOf[i];
     }
 
+    void done(const char* tag) const {
+        if (const auto it = m_sections.find(tag); it != m_sections.end() && m_release) {
+            m_release(it->second.data, it->second.bytes);
+        }
+    }
+
     const std::map<std::string, Section>& m_sections;
+    Release m_release;
     KernelIr m_ir;
     std::vector<std::string_view> m_strings;
     std::vector<AccessPattern> m_operands;
@@ -449,9 +496,10 @@ private:
     std::uint32_t m_operandBase = 0;
     std::uint32_t m_locBase = 0;
     std::uint32_t m_intBase = 0;
+    std::vector<std::optional<DType>> m_dtypeOf;
     std::vector<std::optional<Op>> m_opOf;
     std::vector<std::optional<Engine>> m_engineOf;
-    std::vector<std::optional<InstrAttrs>> m_attrsOf;
+    std::vector<std::optional<std::uint32_t>> m_attrsOf; ///< string -> KernelIr::attrs index
     std::map<std::string, int> m_unknownOps;
 };
 
@@ -467,13 +515,16 @@ bool BinaryIrReader::startsWithMagic(std::istream& in) {
     return binary;
 }
 
-Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin) {
+namespace {
+
+Expected<KernelIr> decode(std::span<const std::byte> data, std::string_view origin, const Release& release) {
     try {
-        if (data.size() < kMagic.size() || std::memcmp(data.data(), kMagic.data(), kMagic.size()) != 0) {
+        if (data.size() < BinaryIrReader::kMagic.size() ||
+            std::memcmp(data.data(), BinaryIrReader::kMagic.data(), BinaryIrReader::kMagic.size()) != 0) {
             fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
         }
         const auto sections = readSections(data);
-        return Decoder(sections).run();
+        return Decoder(sections, release).run();
     } catch (const ReadFailure& f) {
         Error e = f.error;
         e.file = std::string(origin);
@@ -483,22 +534,52 @@ Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, st
     }
 }
 
+} // namespace
+
+Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin) {
+    return decode(data, origin, {});
+}
+
 Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) {
+    // Mapped, not read: no copy of the file is made, and its pages leave memory when it is unmapped (a copy would
+    // add the file's size, 50-110 bytes per instruction, to the peak).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         return makeError(ErrorCode::NotFound, "cannot open Kernel IR file", path.string());
     }
-    const auto size = static_cast<std::uint64_t>(in.tellg());
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        return makeError(ErrorCode::Io, "cannot read the Kernel IR file", path.string());
+    }
+    const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > (std::uint64_t{1} << 36)) {
+        ::close(fd);
         return makeError(ErrorCode::Unsupported,
                          fmt::format("the Kernel IR file is {} bytes; the limit is 64 GiB", size), path.string());
     }
-    std::vector<std::byte> data(size);
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size))) {
+    if (size == 0) {
+        ::close(fd);
+        return loadBytes({}, path.string());
+    }
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (mapped == MAP_FAILED) {
         return makeError(ErrorCode::Io, "cannot read the Kernel IR file", path.string());
     }
-    return loadBytes(data, path.string());
+    ::madvise(mapped, size, MADV_SEQUENTIAL);
+    // Pages wholly inside a converted stretch are dropped (they would be read again from the file if touched).
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const Release release = [page](const std::byte* from, std::size_t bytes) {
+        const auto begin = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
+        const auto end = (reinterpret_cast<std::uintptr_t>(from) + bytes) / page * page;
+        if (end > begin) {
+            ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+        }
+    };
+    auto ir = decode({static_cast<const std::byte*>(mapped), size}, path.string(), release);
+    ::munmap(mapped, size);
+    return ir;
 }
 
 } // namespace kl::sim

@@ -18,7 +18,7 @@ namespace kl::sim {
 /// per-field checks as the JSON reader (ir/IrChecks.h); a truncated or corrupted file is refused with the byte
 /// offset of what is wrong, never read past its end.
 ///
-/// The file is read in one block; instructions are converted record by record with no parsing: attribute
+/// The file is mapped, not copied; instructions are converted record by record with no parsing: attribute
 /// objects, op names and engines are decoded once per distinct string.
 class BinaryIrReader {
 public:

@@ -189,7 +189,7 @@ public:
         in.elements = intField(j, "elements", 0, lim::kMaxSize, 0);
         in.bytes = intField(j, "bytes", 0, lim::kMaxSize, 0);
         if (const auto it = j.find("attrs"); it != j.end() && it->is_object()) {
-            within("attrs", [&] { readAttrs(*it, in.attrs); });
+            within("attrs", [&] { in.attrsIndex = ir.addAttrs(readAttrs(*it)); });
         }
         m_dst.clear();
         m_src.clear();
@@ -237,12 +237,12 @@ private:
     /// Offsets into the KernelIr pools are 32-bit; one instruction adds at most a few thousand entries.
     static constexpr std::size_t kMaxPoolEntries = 0xffffffffu - (1u << 16);
 
-    static void readAttrs(const Json& a, InstrAttrs& attrs) {
+    static InstrAttrs readAttrs(const Json& a) {
         auto read = ir_checks::readAttrs(a);
         if (!read) {
             fail(ErrorCode::Parse, std::move(read.error()));
         }
-        attrs = *read;
+        return *read;
     }
 
     void readOperands(const Json& j, const char* key, std::vector<AccessPattern>& out) {

@@ -5,7 +5,9 @@
 
 namespace kl::sim {
 
-std::int64_t Buffer::bytesPerPartition() const {
+namespace {
+
+std::int64_t bytesPerPartitionOf(Memory memory, std::span<const std::int64_t> shape, std::int32_t dtypeBytes) {
     std::int64_t elems = 1;
     const std::size_t first = memory == Memory::Hbm ? 0 : 1;
     for (std::size_t i = first; i < shape.size(); ++i) {
@@ -14,20 +16,111 @@ std::int64_t Buffer::bytesPerPartition() const {
     return elems * dtypeBytes;
 }
 
-std::int64_t Buffer::partitions() const {
+std::int64_t partitionsOf(Memory memory, std::span<const std::int64_t> shape) {
     return memory == Memory::Hbm || shape.empty() ? 1 : shape[0];
 }
 
-std::uint32_t KernelIr::addBuffer(Buffer buffer) {
-    const std::size_t index = m_buffers.size();
+template <typename T> void appendBytes(std::string& key, const T& value) {
+    key.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+} // namespace
+
+std::int64_t Buffer::bytesPerPartition() const {
+    return bytesPerPartitionOf(memory, shape, dtypeBytes);
+}
+
+std::int64_t Buffer::partitions() const {
+    return partitionsOf(memory, shape);
+}
+
+std::int64_t BufferView::bytesPerPartition() const {
+    return bytesPerPartitionOf(memory, shape, dtypeBytes);
+}
+
+std::int64_t BufferView::partitions() const {
+    return partitionsOf(memory, shape);
+}
+
+std::uint32_t KernelIr::addBuffer(const Buffer& buffer) {
+    return addBufferOfKind(addBufferKind(buffer));
+}
+
+std::uint32_t KernelIr::addBufferKind(const Buffer& buffer) {
+    std::string key;
+    key.reserve(buffer.name.size() + 8 * buffer.shape.size() + 24);
+    appendBytes(key, buffer.dtypeBytes);
+    appendBytes(key, buffer.decl.file);
+    appendBytes(key, buffer.decl.line);
+    key.push_back(static_cast<char>(buffer.memory));
+    key.push_back(static_cast<char>(buffer.dtype));
+    key.push_back(static_cast<char>(buffer.role));
+    key.push_back(static_cast<char>(buffer.shape.size()));
+    for (const std::int64_t d : buffer.shape) {
+        appendBytes(key, d);
+    }
+    key += buffer.name;
+    const auto [it, added] = m_kindIndex.try_emplace(std::move(key), static_cast<std::uint32_t>(m_kinds.size()));
+    if (!added) {
+        return it->second;
+    }
+    assert(buffer.shape.size() < 256);
+    BufferKind& k = m_kinds.emplace_back();
+    // Names and shapes repeat across kinds too (the same tile at two lines): the last equal one is reused.
+    const auto name = std::ranges::find(m_names, buffer.name);
+    k.name = static_cast<std::uint32_t>(name - m_names.begin());
+    if (name == m_names.end()) {
+        m_names.push_back(buffer.name);
+    }
+    const auto shape = std::ranges::search(m_shapes, buffer.shape);
+    k.shapeBegin = static_cast<std::uint32_t>(shape.begin() - m_shapes.begin());
+    if (shape.empty() && !buffer.shape.empty()) {
+        k.shapeBegin = static_cast<std::uint32_t>(m_shapes.size());
+        m_shapes.insert(m_shapes.end(), buffer.shape.begin(), buffer.shape.end());
+    }
+    k.decl = buffer.decl;
+    k.dtypeBytes = buffer.dtypeBytes;
+    k.memory = buffer.memory;
+    k.dtype = buffer.dtype;
+    k.role = buffer.role;
+    k.dims = static_cast<std::uint8_t>(buffer.shape.size());
+    return it->second;
+}
+
+std::uint32_t KernelIr::addAttrs(const InstrAttrs& attrs) {
+    // Field by field: the bit-fields' padding is not part of the value.
+    std::string key;
+    key.reserve(24);
+    appendBytes(key, attrs.movingFree);
+    appendBytes(key, attrs.stationaryFree);
+    appendBytes(key, attrs.contraction);
+    key.push_back(static_cast<char>(attrs.dtypeIn));
+    key.push_back(static_cast<char>(attrs.isa));
+    key.push_back(static_cast<char>(attrs.op0));
+    key.push_back(static_cast<char>(attrs.op1));
+    key.push_back(
+        static_cast<char>((attrs.accumulate ? 1 : 0) | (attrs.isTranspose ? 2 : 0) | (attrs.zeroFill ? 4 : 0)));
+    const auto [it, added] = m_attrsIndex.try_emplace(std::move(key), static_cast<std::uint32_t>(m_attrs.size()));
+    if (added) {
+        m_attrs.push_back(attrs);
+    }
+    return it->second;
+}
+
+std::uint32_t KernelIr::addBufferOfKind(std::uint32_t kind) {
+    assert(kind < m_kinds.size());
+    const BufferKind& k = m_kinds[kind];
+    const std::span<const std::int64_t> shape(m_shapes.data() + k.shapeBegin, k.dims);
+    const std::size_t index = m_kindOf.size();
     BufferFacts& f = m_bufferFacts.emplace_back();
-    f.bytesPerPartition = buffer.bytesPerPartition();
-    f.partitions = buffer.partitions();
-    f.dtypeBytes = buffer.dtypeBytes;
-    f.memory = buffer.memory;
-    f.dtype = buffer.dtype;
-    ++m_bufferCount[std::min<std::size_t>(static_cast<std::size_t>(buffer.memory), m_bufferCount.size() - 1)];
-    m_buffers.push_back(std::move(buffer));
+    f.bytesPerPartition = bytesPerPartitionOf(k.memory, shape, k.dtypeBytes);
+    // Checked by the readers: on chip 1..128, HBM 1.
+    f.partitions = static_cast<std::int32_t>(partitionsOf(k.memory, shape));
+    f.dtypeBytes = k.dtypeBytes;
+    f.memory = k.memory;
+    f.dtype = k.dtype;
+    ++m_bufferCount[std::min<std::size_t>(static_cast<std::size_t>(k.memory), m_bufferCount.size() - 1)];
+    m_kindOf.push_back(kind);
     return static_cast<std::uint32_t>(index);
 }
 
@@ -49,11 +142,15 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
                               std::span<const SourceLoc> locs, std::span<const std::int32_t> iter,
                               std::span<const std::int32_t> pid) {
     assert(dst.size() < 256 && src.size() < 256 && locs.size() < 256 && iter.size() < 256 && pid.size() < 256);
-    in.operandBegin = static_cast<std::uint32_t>(m_operands.size());
+    in.operandBegin = static_cast<std::uint32_t>(m_operandIndex.size());
     in.dstCount = static_cast<std::uint8_t>(dst.size());
     in.srcCount = static_cast<std::uint8_t>(src.size());
-    m_operands.insert(m_operands.end(), dst.begin(), dst.end());
-    m_operands.insert(m_operands.end(), src.begin(), src.end());
+    for (const auto ops : {dst, src}) {
+        for (const AccessPattern& ap : ops) {
+            m_operandIndex.push_back(static_cast<std::uint32_t>(m_operands.size()));
+            m_operands.push_back(ap);
+        }
+    }
     in.locBegin = static_cast<std::uint32_t>(m_locs.size());
     in.locCount = static_cast<std::uint8_t>(locs.size());
     m_locs.insert(m_locs.end(), locs.begin(), locs.end());
@@ -83,8 +180,18 @@ std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
     return begin;
 }
 
+std::uint32_t KernelIr::appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base) {
+    const auto begin = static_cast<std::uint32_t>(m_operandIndex.size());
+    m_operandIndex.reserve(m_operandIndex.size() + indices.size());
+    for (const std::uint32_t i : indices) {
+        assert(std::size_t{base} + i < m_operands.size());
+        m_operandIndex.push_back(base + i);
+    }
+    return begin;
+}
+
 void KernelIr::addPooledInstruction(const Instruction& in) {
-    assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operands.size());
+    assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
     assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
     assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
     recordInstruction(in);
@@ -92,7 +199,7 @@ void KernelIr::addPooledInstruction(const Instruction& in) {
 
 void KernelIr::recordInstruction(const Instruction& in) {
     const auto index = static_cast<std::uint32_t>(m_instructions.size());
-    const auto use = [&](std::span<const AccessPattern> ops, bool write) {
+    const auto use = [&](OperandList ops, bool write) {
         for (const AccessPattern& ap : ops) {
             if (ap.buffer >= m_bufferFacts.size()) {
                 m_forwardBufferRefs = true; // added later, or never (the simulator reports that)
@@ -117,14 +224,25 @@ void KernelIr::recordInstruction(const Instruction& in) {
 void KernelIr::reserve(std::size_t instructions) {
     m_instructions.reserve(instructions);
     m_operands.reserve(instructions * 3);
+    m_operandIndex.reserve(instructions * 3);
     m_locs.reserve(instructions * 2);
     m_ints.reserve(instructions * 3);
 }
 
 std::size_t KernelIr::memoryBytes() const {
+    std::size_t names = m_names.capacity() * sizeof(std::string);
+    for (const std::string& n : m_names) {
+        names += n.capacity() > 15 ? n.capacity() + 1 : 0; // beyond the small-string buffer
+    }
+    // The kind index: a node (key string, value, hash, next) per kind plus its bucket.
+    const std::size_t kindIndex = m_kindIndex.size() * (sizeof(std::string) + 32) + m_kindIndex.bucket_count() * 8;
     return m_instructions.capacity() * sizeof(Instruction) + m_operands.capacity() * sizeof(AccessPattern) +
-           m_patternDims.capacity() * sizeof(PatternDim) + m_locs.capacity() * sizeof(SourceLoc) +
-           m_ints.capacity() * sizeof(std::int32_t) + m_bufferFacts.capacity() * sizeof(BufferFacts);
+           m_operandIndex.capacity() * sizeof(std::uint32_t) + m_patternDims.capacity() * sizeof(PatternDim) +
+           m_locs.capacity() * sizeof(SourceLoc) + m_ints.capacity() * sizeof(std::int32_t) +
+           m_bufferFacts.capacity() * sizeof(BufferFacts) + m_kindOf.capacity() * sizeof(std::uint32_t) +
+           m_kinds.capacity() * sizeof(BufferKind) + m_shapes.capacity() * sizeof(std::int64_t) + names + kindIndex +
+           m_attrs.capacity() * sizeof(InstrAttrs) + m_attrsIndex.size() * (sizeof(std::string) + 32) +
+           m_attrsIndex.bucket_count() * 8;
 }
 
 std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap) {

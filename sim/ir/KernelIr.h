@@ -1,30 +1,23 @@
 #pragma once
 
+#include "ir/BufferTable.h"
 #include "ir/IrTypes.h"
+#include "ir/OperandList.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace kl::sim {
 
 inline constexpr std::uint32_t kNoIndex = 0xffffffffu;
 
-/// A place in a kernel source file; `file` indexes KernelIr::files().
-struct SourceLoc {
-    std::uint32_t file = kNoIndex;
-    std::uint32_t line = 0;
-};
-
-/// One dimension of an access pattern: `count` elements `stride` elements apart.
-struct PatternDim {
-    std::int64_t stride = 0;
-    std::int64_t count = 0;
-};
-
+/// A buffer as a reader builds it (KernelIr::addBuffer); the IR keeps it as a BufferKind and reads it back as
+/// a BufferView.
 struct Buffer {
     std::string name;
     std::vector<std::int64_t> shape;
@@ -38,22 +31,9 @@ struct Buffer {
     [[nodiscard]] std::int64_t partitions() const;
 };
 
-/// An operand: a region of a buffer. Pattern dimensions live in KernelIr::patternDims() so that an
-/// access pattern is a fixed 32-byte value.
-struct AccessPattern {
-    std::uint32_t buffer = kNoIndex;
-    std::uint32_t patternBegin = 0;
-    std::int64_t offset = 0;
-    std::uint16_t partStart = 0;
-    std::uint16_t partCount = 1;
-    std::uint8_t patternCount = 0;
-    DType dtype = DType::Unknown;
-};
-static_assert(sizeof(AccessPattern) <= 32);
-
-/// Op-specific attributes the cost model reads; the rest of the IR `attrs` object is ignored. Packed into 16
-/// bytes (bit-fields) so that an Instruction stays 56 bytes: the per-op cost rules (sim/engine/OpCostTable) read
-/// `isa`, `op1` and `zeroFill` besides the matmul sizes.
+/// Op-specific attributes the cost model reads; the rest of the IR `attrs` object is ignored. The per-op cost rules
+/// (sim/engine/OpCostTable) read `isa`, `op1` and `zeroFill` besides the matmul sizes. A program has few distinct
+/// ones: KernelIr keeps each once and an instruction names it by index (KernelIr::attrs).
 struct InstrAttrs {
     std::uint32_t movingFree = 0;
     std::uint32_t stationaryFree = 0;
@@ -78,13 +58,15 @@ struct Instruction {
     std::uint8_t locCount = 0;
     std::uint8_t iterCount = 0;
     std::uint8_t pidCount = 0;
-    std::uint32_t operandBegin = 0; ///< dst operands first, then src
+    std::uint32_t operandBegin = 0; ///< first entry in the operand index pool: dst operands first, then src
     std::uint32_t locBegin = 0;
     std::uint32_t iterBegin = 0; ///< iteration values followed by pid values
     std::int64_t elements = 0;
     std::int64_t bytes = 0;
-    InstrAttrs attrs;
+    std::uint32_t attrsIndex = 0; ///< KernelIr::attrs(); 0 is the default (no attributes)
 };
+/// Instructions are most of the IR: keep the record small (docs/kernel-ir.md, "In memory").
+static_assert(sizeof(Instruction) == 48);
 
 struct KernelArg {
     std::string name;
@@ -101,19 +83,23 @@ struct IrDiagnostic {
 /// What the simulator reads about a buffer on every access, kept compact and up to date by KernelIr as
 /// buffers and instructions are added: no pass over the program and no pointer chasing into Buffer's
 /// name and shape while simulating.
+/// One per buffer, so kept to 24 bytes (a loop that allocates its tiles has about one buffer per instruction).
 struct BufferFacts {
     std::int64_t bytesPerPartition = 0; ///< Buffer::bytesPerPartition()
-    std::int64_t partitions = 1;        ///< Buffer::partitions()
     std::uint32_t lastUse = kNoIndex;   ///< the last instruction (program order) that reads or writes it
+    std::int32_t partitions = 1;        ///< Buffer::partitions(): 1..128 on chip, 1 in HBM
     std::int32_t dtypeBytes = 0;
     Memory memory = Memory::Hbm;
     DType dtype = DType::Unknown;
     bool written = false; ///< some instruction writes it
 };
+static_assert(sizeof(BufferFacts) == 24);
 
 /// The Kernel IR of one traced kernel (docs/kernel-ir.md), stored compactly: instructions are fixed-size
 /// values and every variable-length part (operands, pattern dimensions, source frames, loop indices) is a
-/// range into a shared pool, so a million instructions take tens of megabytes and no pointers.
+/// range into a shared pool, so a million instructions take tens of megabytes and no pointers. Operands are
+/// kept once each (an instruction holds indices) and buffers as kinds (name, shape, type, declaration) plus
+/// per-buffer facts (docs/kernel-ir.md, "In memory").
 /// Built by IrLoader (from JSON) or directly through the add* functions (tests, benchmarks).
 class KernelIr {
 public:
@@ -127,13 +113,18 @@ public:
     std::vector<std::string> files;
     std::vector<IrDiagnostic> diagnostics;
 
-    [[nodiscard]] const std::vector<Buffer>& buffers() const { return m_buffers; }
+    [[nodiscard]] BufferTable buffers() const { return {m_kinds, m_names, m_shapes, m_kindOf}; }
     [[nodiscard]] const std::vector<Instruction>& instructions() const { return m_instructions; }
-    [[nodiscard]] std::span<const AccessPattern> dsts(const Instruction& in) const {
-        return {m_operands.data() + in.operandBegin, in.dstCount};
+    [[nodiscard]] OperandList dsts(const Instruction& in) const {
+        return {m_operands.data(), m_operandIndex.data() + in.operandBegin, in.dstCount};
     }
-    [[nodiscard]] std::span<const AccessPattern> srcs(const Instruction& in) const {
-        return {m_operands.data() + in.operandBegin + in.dstCount, in.srcCount};
+    [[nodiscard]] OperandList srcs(const Instruction& in) const {
+        return {m_operands.data(), m_operandIndex.data() + in.operandBegin + in.dstCount, in.srcCount};
+    }
+    /// Destinations then sources.
+    [[nodiscard]] OperandList operands(const Instruction& in) const {
+        return {m_operands.data(), m_operandIndex.data() + in.operandBegin,
+                std::size_t{in.dstCount} + std::size_t{in.srcCount}};
     }
     [[nodiscard]] std::span<const PatternDim> pattern(const AccessPattern& ap) const {
         return {m_patternDims.data() + ap.patternBegin, ap.patternCount};
@@ -147,6 +138,9 @@ public:
     [[nodiscard]] std::span<const std::int32_t> pid(const Instruction& in) const {
         return {m_ints.data() + in.iterBegin + in.iterCount, in.pidCount};
     }
+    [[nodiscard]] const InstrAttrs& attrs(const Instruction& in) const { return m_attrs[in.attrsIndex]; }
+    /// The index of `attrs` for Instruction::attrsIndex (added if new; equal attributes share one).
+    std::uint32_t addAttrs(const InstrAttrs& attrs);
     /// The innermost source frame (the NKI call), or an empty location.
     [[nodiscard]] SourceLoc innermostLoc(const Instruction& in) const {
         return in.locCount > 0 ? m_locs[in.locBegin] : SourceLoc{};
@@ -169,7 +163,11 @@ public:
     [[nodiscard]] std::uint32_t lastOn(Engine engine) const { return m_lastOn[static_cast<std::size_t>(engine)]; }
     [[nodiscard]] std::uint32_t lastMatmul() const { return m_lastMatmul; }
 
-    std::uint32_t addBuffer(Buffer buffer);
+    std::uint32_t addBuffer(const Buffer& buffer);
+    /// The kind `buffer` is of (added if new: buffers equal in every field share one), for addBufferOfKind.
+    std::uint32_t addBufferKind(const Buffer& buffer);
+    /// Appends a buffer of a kind addBufferKind returned.
+    std::uint32_t addBufferOfKind(std::uint32_t kind);
     /// Appends a pattern and returns the index of its first dimension (for AccessPattern::patternBegin).
     std::uint32_t addPattern(std::span<const PatternDim> dims);
     /// Appends an instruction; operands, locations and loop values are copied into the pools.
@@ -179,8 +177,11 @@ public:
     /// For readers whose input already pools what repeats (the binary form): append a whole pool once, then add
     /// instructions whose operand, frame and value ranges (begin and count fields) point into what was appended.
     /// Instructions with equal operands then share one copy: a trace of loops takes a few bytes per instruction
-    /// beyond the Instruction itself.
+    /// beyond the Instruction itself. appendOperands adds distinct operands (returns the first one's index);
+    /// appendOperandIndices adds operand lists whose entries are indices relative to `base` (returns the first
+    /// entry's place, for Instruction::operandBegin).
     std::uint32_t appendOperands(std::span<const AccessPattern> operands);
+    std::uint32_t appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base);
     std::uint32_t appendLocs(std::span<const SourceLoc> locs);
     std::uint32_t appendInts(std::span<const std::int32_t> values);
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
@@ -188,22 +189,34 @@ public:
     void reserve(std::size_t instructions);
     /// Room for the instructions only (their pools appended whole).
     void reserveInstructions(std::size_t instructions) { m_instructions.reserve(instructions); }
+    /// Room for exactly this many buffers (a reader that knows the count: no growth by doubling).
+    void reserveBuffers(std::size_t buffers) {
+        m_bufferFacts.reserve(buffers);
+        m_kindOf.reserve(buffers);
+    }
     /// Entries in the largest pool (operands, pattern dimensions, locations, loop values): offsets into the
     /// pools are 32-bit, so a loader stops well before this reaches 2^32.
     [[nodiscard]] std::size_t largestPool() const {
-        return std::max({m_operands.size(), m_patternDims.size(), m_locs.size(), m_ints.size()});
+        return std::max({m_operands.size(), m_operandIndex.size(), m_patternDims.size(), m_locs.size(), m_ints.size()});
     }
-    /// Heap bytes held by the instruction pools and the buffer facts (for the benchmark's
-    /// bytes-per-instruction figure).
+    /// Heap bytes held by the instructions, their pools and the buffers (kinds, names, shapes and facts), for the
+    /// benchmarks' bytes-per-instruction figure.
     [[nodiscard]] std::size_t memoryBytes() const;
 
 private:
     /// Buffer facts, engine and matmul bookkeeping for an instruction whose pools are in place.
     void recordInstruction(const Instruction& in);
 
-    std::vector<Buffer> m_buffers;
+    std::vector<BufferKind> m_kinds;
+    std::vector<std::string> m_names;
+    std::vector<std::int64_t> m_shapes;
+    std::vector<std::uint32_t> m_kindOf;                        ///< per buffer
+    std::unordered_map<std::string, std::uint32_t> m_kindIndex; ///< a kind's fields as bytes -> its index
     std::vector<Instruction> m_instructions;
-    std::vector<AccessPattern> m_operands;
+    std::vector<InstrAttrs> m_attrs{InstrAttrs{}};
+    std::unordered_map<std::string, std::uint32_t> m_attrsIndex; ///< attributes' fields as bytes -> index
+    std::vector<AccessPattern> m_operands;                       ///< distinct operands
+    std::vector<std::uint32_t> m_operandIndex; ///< per instruction, its operands' indices in m_operands
     std::vector<PatternDim> m_patternDims;
     std::vector<SourceLoc> m_locs;
     std::vector<std::int32_t> m_ints;

@@ -65,7 +65,7 @@ void SpillRecorder::warn(Memory memory, std::vector<std::string>& out) const {
                 : std::string("a later instruction");
         out.push_back(fmt::format("warning: {} spill: tile '{}' ({}) written to HBM and read back {} time(s), {} bytes "
                                   "of DMA traffic; spilled to make room for {}: the live tiles exceed {} capacity",
-                                  name, known ? buffers[buffer].name : std::string("?"),
+                                  name, known ? std::string(buffers[buffer].name) : std::string("?"),
                                   known ? where(buffers[buffer].decl) : std::string("an unknown line"), tile.spills,
                                   tile.bytes, forLine, name));
     }
@@ -96,7 +96,7 @@ void SpillRecorder::finish(SimResult& result) {
     spilled.erase(std::unique(spilled.begin(), spilled.end()), spilled.end());
     const auto& buffers = m_ir->buffers();
     for (const std::uint32_t b : spilled) {
-        m_record.tiles.push_back(b < buffers.size() ? SpillTile{b, buffers[b].name, buffers[b].decl}
+        m_record.tiles.push_back(b < buffers.size() ? SpillTile{b, std::string(buffers[b].name), buffers[b].decl}
                                                     : SpillTile{b, "?", {}});
     }
     result.spills = std::move(m_record);

@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using kl::app::MainWindow;
 
 class MainWindowTest : public QObject {
@@ -113,6 +115,73 @@ private slots:
         int index = 0;
         window.nkiPane()->editor()->getCursorPosition(&line, &index);
         QCOMPARE(line, 4); // the editor counts from 0
+    }
+
+    void progressTextNamesTheFiguresOfEachPhase_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QStringList>("figures");
+        QTest::newRow("trace") << int(kl::core::RunStage::Tracing)
+                               << QStringList{QStringLiteral("Tracing"), QStringLiteral("2.3 s")};
+        QTest::newRow("load") << int(kl::core::RunStage::LoadingIr)
+                              << QStringList{QStringLiteral("10.9 MB"), QStringLiteral("2.3 s")};
+        QTest::newRow("simulate") << int(kl::core::RunStage::Simulating)
+                                  << QStringList{QStringLiteral("Simulating 99,328 instructions"),
+                                                 QStringLiteral("10.9 MB"), QStringLiteral("2.3 s")};
+        QTest::newRow("done") << int(kl::core::RunStage::Done)
+                              << QStringList{QStringLiteral("99,000 instructions simulated"), QStringLiteral("2.3 s")};
+    }
+
+    void progressTextNamesTheFiguresOfEachPhase() {
+        QFETCH(int, stage);
+        QFETCH(QStringList, figures);
+        kl::core::RunProgress p;
+        p.stage = static_cast<kl::core::RunStage>(stage);
+        p.irBytes = 10'900'000;
+        p.instructionsTraced = 99'328;
+        p.instructionsSimulated = 99'000;
+        p.elapsedSeconds = 2.31;
+        const QString text = kl::app::SimulationRunner::progressText(p);
+        for (const QString& figure : figures) {
+            QVERIFY2(text.contains(figure), qPrintable(text + QStringLiteral(" lacks ") + figure));
+        }
+    }
+
+    void openingAKernelReportsEachPhaseWithItsFigures() {
+        QTemporaryDir dir;
+        const QString kernel = dir.filePath(QStringLiteral("add.py"));
+        writeFile(kernel, "import neuronxcc.nki as nki\n"
+                          "import neuronxcc.nki.language as nl\n"
+                          "@nki.jit\n"
+                          "def add(a, b):\n"
+                          "    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)\n"
+                          "    for i in nl.affine_range(4):\n"
+                          "        x = nl.load(a[i * 128:(i + 1) * 128, :])\n"
+                          "        y = nl.load(b[i * 128:(i + 1) * 128, :])\n"
+                          "        nl.store(out[i * 128:(i + 1) * 128, :], value=nl.add(x, y))\n"
+                          "    return out\n");
+        QSettings().setValue(QStringLiteral("kernelArgs/") +
+                                 QString::fromLatin1(QFileInfo(kernel).absoluteFilePath().toUtf8().toBase64()),
+                             QStringLiteral("a=512x64:float32 b=512x64:float32"));
+        MainWindow window;
+        QSignalSpy stages(window.runner(), &kl::app::SimulationRunner::stageChanged);
+        QSignalSpy finished(window.runner(), &kl::app::SimulationRunner::finished);
+        QSignalSpy failed(window.runner(), &kl::app::SimulationRunner::failed);
+        QVERIFY(window.openPath(kernel));
+        window.trustGate()->panel()->trustButton()->click();
+        QVERIFY(finished.wait(60'000) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.at(0).at(0).toString()));
+        QStringList texts;
+        for (const auto& args : stages) {
+            texts << args.at(0).toString();
+        }
+        const auto seen = [&](const QString& part) {
+            return std::ranges::any_of(texts, [&](const QString& t) { return t.contains(part); });
+        };
+        // 4 x (two loads, an add, a store): the phases name what the ones before them produced.
+        QVERIFY2(seen(QStringLiteral("Tracing")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(seen(QStringLiteral(" MB traced")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(seen(QStringLiteral("Simulating 16 instructions")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(seen(QStringLiteral("Done: 16 instructions simulated in ")), qPrintable(texts.join(QLatin1Char('|'))));
     }
 
     void recentFilesKeepTheNewestFirstWithoutDuplicates() {

@@ -14,8 +14,7 @@ bool sameDims(std::span<const sim::PatternDim> a, std::span<const sim::PatternDi
                               [](const auto& x, const auto& y) { return x.stride == y.stride && x.count == y.count; });
 }
 
-bool sameOperands(const sim::KernelIr& a, std::span<const sim::AccessPattern> x, const sim::KernelIr& b,
-                  std::span<const sim::AccessPattern> y) {
+bool sameOperands(const sim::KernelIr& a, sim::OperandList x, const sim::KernelIr& b, sim::OperandList y) {
     if (x.size() != y.size()) {
         return false;
     }
@@ -65,10 +64,11 @@ std::optional<std::string> headerDifference(const sim::KernelIr& a, const sim::K
         return fmt::format("{} buffers vs {}", a.buffers().size(), b.buffers().size());
     }
     for (std::size_t i = 0; i < a.buffers().size(); ++i) {
-        const auto& x = a.buffers()[i];
-        const auto& y = b.buffers()[i];
-        if (x.name != y.name || x.shape != y.shape || x.memory != y.memory || x.dtype != y.dtype || x.role != y.role ||
-            x.dtypeBytes != y.dtypeBytes || x.decl.file != y.decl.file || x.decl.line != y.decl.line) {
+        const auto x = a.buffers()[i];
+        const auto y = b.buffers()[i];
+        if (x.name != y.name || !std::ranges::equal(x.shape, y.shape) || x.memory != y.memory || x.dtype != y.dtype ||
+            x.role != y.role || x.dtypeBytes != y.dtypeBytes || x.decl.file != y.decl.file ||
+            x.decl.line != y.decl.line) {
             return fmt::format("buffer {} ('{}') differs", i, x.name);
         }
     }
@@ -88,7 +88,7 @@ std::optional<std::string> firstDifference(const sim::KernelIr& a, const sim::Ke
         const auto& x = a.instructions()[i];
         const auto& y = b.instructions()[i];
         const bool same = x.id == y.id && x.op == y.op && x.engine == y.engine && x.elements == y.elements &&
-                          x.bytes == y.bytes && sameAttrs(x.attrs, y.attrs) &&
+                          x.bytes == y.bytes && sameAttrs(a.attrs(x), b.attrs(y)) &&
                           sameOperands(a, a.dsts(x), b, b.dsts(y)) && sameOperands(a, a.srcs(x), b, b.srcs(y)) &&
                           sameLocs(a.locs(x), b.locs(y)) && std::ranges::equal(a.iter(x), b.iter(y)) &&
                           std::ranges::equal(a.pid(x), b.pid(y));

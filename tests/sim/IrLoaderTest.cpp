@@ -22,8 +22,8 @@ TEST(IrLoader, LoadsBuffersInstructionsAndLocations) {
     const Instruction& mm = ir.instructions()[1];
     EXPECT_EQ(mm.op, Op::NcMatmul);
     EXPECT_EQ(mm.engine, Engine::Tensor);
-    EXPECT_TRUE(mm.attrs.accumulate);
-    EXPECT_EQ(mm.attrs.movingFree, 512u);
+    EXPECT_TRUE(ir.attrs(mm).accumulate);
+    EXPECT_EQ(ir.attrs(mm).movingFree, 512u);
     EXPECT_EQ(ir.srcs(mm).size(), 2u);
     EXPECT_EQ(ir.innermostLoc(mm).line, 42u);
     const AccessPattern& hb = ir.srcs(ir.instructions()[0])[0];

@@ -80,7 +80,7 @@ QString InspectorPane::operandsHtml(const sim::Instruction& in) const {
         if (ap.buffer >= m_ir->buffers().size()) {
             return;
         }
-        const sim::Buffer& buffer = m_ir->buffers()[ap.buffer];
+        const sim::BufferView buffer = m_ir->buffers()[ap.buffer];
         const std::int64_t perPartition = sim::elementCount(*m_ir, ap);
         const std::int64_t partitions = buffer.memory == sim::Memory::Hbm ? 1 : ap.partCount;
         const std::int64_t byteCount = perPartition * partitions * std::max<std::int32_t>(1, buffer.dtypeBytes);

@@ -26,7 +26,7 @@ std::vector<std::uint32_t> instructionProducers(const sim::KernelIr& ir, std::ui
     }
     std::vector<Open> open;
     const sim::Instruction& selected = instructions[index];
-    const auto addOperands = [&](std::span<const sim::AccessPattern> aps, bool isWrite) {
+    const auto addOperands = [&](sim::OperandList aps, bool isWrite) {
         for (const sim::AccessPattern& ap : aps) {
             if (ap.buffer < ir.buffers().size()) {
                 open.push_back({ap.buffer, sim::regionOf(ir, ap), isWrite, false});
@@ -40,7 +40,7 @@ std::vector<std::uint32_t> instructionProducers(const sim::KernelIr& ir, std::ui
     for (std::uint32_t i = index; i-- > 0 && remaining > 0 && out.size() < limit;) {
         const sim::Instruction& in = instructions[i];
         bool depends = false;
-        const auto visit = [&](std::span<const sim::AccessPattern> aps, bool otherWrites) {
+        const auto visit = [&](sim::OperandList aps, bool otherWrites) {
             for (const sim::AccessPattern& ap : aps) {
                 for (Open& o : open) {
                     // A read depends on earlier writes only; a write on earlier reads and writes.

@@ -172,12 +172,13 @@ void TimelinePage::findNext(int direction) {
     m_findCount->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
 }
 
-void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir) {
+void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir,
+                          std::shared_ptr<TimelineRows> rows) {
     m_result = result;
     m_matches.clear();
     m_plots->setResult(result);
     clearSecondRun(); // a what-if of the previous run says nothing about this one
-    m_timeline->setResult(result);
+    m_timeline->setResult(result, std::move(rows));
     m_timeline->setIr(std::move(ir));
     m_legend->refresh();
     m_plots->setTimeRange(m_timeline->visibleStart(), m_timeline->visibleEnd());

@@ -19,6 +19,7 @@ class PlaceholderPane;
 class RunPlots;
 class SecondRunPane;
 class TimelineLegend;
+class TimelineRows;
 class TimelineView;
 
 /// The centre-bottom page: the colour legend, the timeline and its plots on one time axis (same unit, same
@@ -29,8 +30,10 @@ class TimelinePage : public QWidget {
 public:
     explicit TimelinePage(QWidget* parent = nullptr);
 
-    /// The run on screen and, if known, its IR (the selection's arrows then come from every producer).
-    void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir = nullptr);
+    /// The run on screen and, if known, its IR (the selection's arrows then come from every producer). `rows`:
+    /// the timeline rows of `result`, built off the GUI thread (TimelineView::setResult).
+    void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir = nullptr,
+                std::shared_ptr<TimelineRows> rows = {});
     void showMessage(const QString& title, const QString& text);
     /// Stacks a second run (a what-if re-simulation) under the base run's lanes, on the same time axis: zoom
     /// and scroll in either view move both. A null run removes it.

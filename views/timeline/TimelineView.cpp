@@ -59,10 +59,14 @@ void TimelineView::setIr(std::shared_ptr<const sim::KernelIr> ir) {
     update();
 }
 
-void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result) {
+void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<TimelineRows> rows) {
     m_ir.reset(); // the IR belongs to the previous run until setIr() says otherwise
     m_result = std::move(result);
-    m_rows = m_result ? std::make_unique<TimelineRows>(m_result) : nullptr;
+    if (rows && m_result && &rows->result() == m_result.get()) {
+        m_rows = std::move(rows);
+    } else {
+        m_rows = m_result ? std::make_shared<TimelineRows>(m_result) : nullptr;
+    }
     m_selected.reset();
     m_flows.clear();
     m_highlighted.clear();
@@ -261,6 +265,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintRuler(painter);
     paintAnnotationTags(painter);
     paintLabels(painter);
+    emit runPainted();
 }
 
 void TimelineView::setAnnotationBands(std::vector<AnnotationBand> bands) {

@@ -46,7 +46,8 @@ public:
 
     explicit TimelineView(QWidget* parent = nullptr);
 
-    void setResult(std::shared_ptr<const sim::SimResult> result);
+    /// `rows`: the result's rows built off the GUI thread (their cost grows with the instructions); null: built here.
+    void setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<TimelineRows> rows = {});
     /// The run's IR, for the selection's arrows from every producer (without it: only the one it waited on).
     void setIr(std::shared_ptr<const sim::KernelIr> ir);
     [[nodiscard]] QSize sizeHint() const override; ///< every row at full height
@@ -111,6 +112,8 @@ signals:
     void selectionRangeChanged(qint64 t0, qint64 t1);
     void colourByChanged(kl::views::TimelineView::ColourBy mode);
     void annotationClicked(qint64 id);
+    /// A run's marks were painted (after every such paint; the application times the first one).
+    void runPainted();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -138,7 +141,7 @@ private:
     void buildFlows();
     void setRange(std::optional<std::pair<TimePs, TimePs>> range);
 
-    std::unique_ptr<TimelineRows> m_rows;
+    std::shared_ptr<TimelineRows> m_rows;
     std::shared_ptr<const sim::SimResult> m_result;
     std::shared_ptr<const sim::KernelIr> m_ir;
     TimePs m_t0 = 0;

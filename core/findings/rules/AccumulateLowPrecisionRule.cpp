@@ -51,7 +51,8 @@ void AccumulateLowPrecisionRule::check(const FindingsInput& in, const RuleSettin
     for (std::uint32_t i = 0; i < instructions.size(); ++i) {
         const sim::Instruction& ins = instructions[i];
         if (ins.op != sim::Op::TensorTensor ||
-            (ins.attrs.op0 != sim::AluOp::Add && ins.attrs.op0 != sim::AluOp::Subtract) || ins.dstCount == 0) {
+            (in.ir.attrs(ins).op0 != sim::AluOp::Add && in.ir.attrs(ins).op0 != sim::AluOp::Subtract) ||
+            ins.dstCount == 0) {
             continue;
         }
         const sim::AccessPattern& dst = in.ir.dsts(ins).front();

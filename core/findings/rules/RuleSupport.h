@@ -73,8 +73,9 @@ struct MatmulShape {
 
 [[nodiscard]] inline MatmulShape matmulShape(const sim::KernelIr& ir, const sim::Instruction& in) {
     const auto src = ir.srcs(in);
-    MatmulShape m{static_cast<double>(in.attrs.movingFree), static_cast<double>(in.attrs.stationaryFree),
-                  static_cast<double>(in.attrs.contraction), in.attrs.dtypeIn};
+    const sim::InstrAttrs& attrs = ir.attrs(in);
+    MatmulShape m{static_cast<double>(attrs.movingFree), static_cast<double>(attrs.stationaryFree),
+                  static_cast<double>(attrs.contraction), attrs.dtypeIn};
     if (m.moving == 0 && src.size() > 1) {
         m.moving = static_cast<double>(sim::elementCount(ir, src[1]));
     }

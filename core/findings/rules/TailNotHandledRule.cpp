@@ -51,7 +51,7 @@ bool appendRuns(const sim::KernelIr& ir, const sim::AccessPattern& ap, Runs& run
 }
 
 /// The coordinates of a flat index in a row-major shape.
-std::vector<std::int64_t> unflatten(std::int64_t flat, const std::vector<std::int64_t>& shape) {
+std::vector<std::int64_t> unflatten(std::int64_t flat, std::span<const std::int64_t> shape) {
     std::vector<std::int64_t> c(shape.size(), 0);
     for (std::size_t d = shape.size(); d-- > 0;) {
         const std::int64_t n = std::max<std::int64_t>(shape[d], 1);
@@ -65,7 +65,7 @@ std::vector<std::int64_t> unflatten(std::int64_t flat, const std::vector<std::in
 /// of it: the remainder a loop over whole tiles skips (rows 256-299 of 300). Work split across ranks or cores (this
 /// program writes one of four slices) or an in-place update of a small part is not a tail.
 bool isTrailingBand(const Runs& covered, std::int64_t firstGap, std::int64_t missing,
-                    const std::vector<std::int64_t>& shape) {
+                    std::span<const std::int64_t> shape) {
     const std::vector<std::int64_t> at = unflatten(firstGap, shape);
     std::int64_t total = 1;
     for (const std::int64_t e : shape) {
@@ -103,7 +103,7 @@ bool isTrailingBand(const Runs& covered, std::int64_t firstGap, std::int64_t mis
 }
 
 /// "[256, 0]": the coordinates of a flat index in a row-major shape.
-std::string coordinates(std::int64_t flat, const std::vector<std::int64_t>& shape) {
+std::string coordinates(std::int64_t flat, std::span<const std::int64_t> shape) {
     return fmt::format("[{}]", fmt::join(unflatten(flat, shape), ", "));
 }
 
@@ -159,7 +159,7 @@ struct Coverage {
     Runs merged;                ///< the written runs, sorted and disjoint
 };
 
-Coverage coverageOf(Runs runs, const std::vector<std::int64_t>& shape) {
+Coverage coverageOf(Runs runs, std::span<const std::int64_t> shape) {
     Coverage c;
     c.total = 1;
     for (const std::int64_t d : shape) {
