@@ -494,7 +494,7 @@ void TimelineView::paintFlow(QPainter& painter, const FlowArrow& flow) {
     painter.drawText(chip, Qt::AlignCenter, flow.label);
 }
 
-std::optional<std::uint32_t> TimelineView::instructionAt(const QPoint& pos) const {
+std::optional<TimelineView::Probe> TimelineView::probeAt(const QPoint& pos) const {
     if (!m_rows || pos.x() < kLabelWidth) {
         return std::nullopt;
     }
@@ -502,8 +502,12 @@ std::optional<std::uint32_t> TimelineView::instructionAt(const QPoint& pos) cons
     if (!row) {
         return std::nullopt;
     }
-    const TimePs slack = timeAt(pos.x() + kMinMarkWidthPx) - timeAt(pos.x());
-    return m_rows->hitTest(*row, timeAt(pos.x()), slack);
+    return Probe{*row, timeAt(pos.x()), timeAt(pos.x() + kMinMarkWidthPx) - timeAt(pos.x())};
+}
+
+std::optional<std::uint32_t> TimelineView::instructionAt(const QPoint& pos) const {
+    const auto p = probeAt(pos);
+    return p ? m_rows->hitTest(p->row, p->time, p->slack) : std::nullopt;
 }
 
 QString TimelineView::tooltipFor(std::uint32_t index) const {
@@ -522,15 +526,8 @@ QString TimelineView::tooltipFor(std::uint32_t index) const {
 }
 
 std::optional<std::uint32_t> TimelineView::spillAt(const QPoint& pos) const {
-    if (!m_rows || pos.x() < kLabelWidth) {
-        return std::nullopt;
-    }
-    const auto row = rowAt(pos.y());
-    if (!row) {
-        return std::nullopt;
-    }
-    const TimePs slack = timeAt(pos.x() + kMinMarkWidthPx) - timeAt(pos.x());
-    return m_rows->spillAt(*row, timeAt(pos.x()), slack);
+    const auto p = probeAt(pos);
+    return p ? m_rows->spillAt(p->row, p->time, p->slack) : std::nullopt;
 }
 
 QString TimelineView::spillTooltip(std::uint32_t k) const {

@@ -128,6 +128,13 @@ protected:
 private:
     [[nodiscard]] double plotWidth() const;
     [[nodiscard]] TimePs extentPs() const;
+    /// The lane row under `pos`, the time there and how much time a thin mark may be missed by; none off the lanes.
+    struct Probe {
+        std::size_t row = 0;
+        TimePs time = 0;
+        TimePs slack = 0;
+    };
+    [[nodiscard]] std::optional<Probe> probeAt(const QPoint& pos) const;
     [[nodiscard]] std::optional<std::uint32_t> instructionAt(const QPoint& pos) const;
     [[nodiscard]] QString tooltipFor(std::uint32_t index) const;
     void paintRuler(QPainter& painter);
