@@ -32,6 +32,7 @@
 #include "plots/RunPlots.h"
 #include "source/SourcePane.h"
 #include "team/AgreementPane.h"
+#include "timeline/TimeAxis.h"
 #include "timeline/InspectorPane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
@@ -829,17 +830,19 @@ QString MainWindow::statusSummary() const {
     const QString why = reason == sim::HardwareReason::Requested
                             ? tr("Run > Hardware")
                             : toQString(std::string(sim::hardwareReasonText(reason)));
-    return tr("%1 on %2 (%3): total %4 us | %5 instructions | TensorE %6% VectorE %7% ScalarE %8% GpSimdE %9% | "
-              "MFU %10% | exposed DMA %11 us")
+    // Times in the unit the timeline's ruler uses, with the digits the run's length resolves.
+    const auto time = [&](sim::TimePs t) { return toQString(views::formatTimeFor(t, s.totalPs)); };
+    return tr("%1 on %2 (%3): total %4 | %5 instructions | TensorE %6% VectorE %7% ScalarE %8% GpSimdE %9% | "
+              "MFU %10% | exposed DMA %11")
         .arg(toQString(m_run->result->kernelName), toQString(m_run->result->hardwareName), why)
-        .arg(static_cast<double>(s.totalPs) / 1e6, 0, 'f', 2)
+        .arg(time(s.totalPs))
         .arg(s.instructionCount)
         .arg(pct(sim::SummaryEngine::Tensor), 0, 'f', 1)
         .arg(pct(sim::SummaryEngine::Vector), 0, 'f', 1)
         .arg(pct(sim::SummaryEngine::Scalar), 0, 'f', 1)
         .arg(pct(sim::SummaryEngine::GpSimd), 0, 'f', 1)
         .arg(s.mfuPct, 0, 'f', 1)
-        .arg(static_cast<double>(s.dmaExposedPs) / 1e6, 0, 'f', 2);
+        .arg(time(s.dmaExposedPs));
 }
 
 void MainWindow::runFailed(const QString& message, const QString& file, int line) {

@@ -14,6 +14,7 @@
 
 #include <QListWidget>
 #include <QMenu>
+#include <QPalette>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
@@ -122,6 +123,22 @@ private slots:
         plots.setPlotShown(Plot::Dma, true);
         QVERIFY(plots.isPlotShown(Plot::Dma));
         QVERIFY(menu->actions().at(static_cast<int>(Plot::Dma))->isChecked());
+    }
+
+    void lessonNoteFollowsTheTheme() {
+        kl::views::CompareView view;
+        QPalette dark = view.palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        view.setPalette(dark);
+        QVERIFY2(view.noteLabel()->styleSheet().contains(QStringLiteral("#4a3c00")),
+                 qPrintable(view.noteLabel()->styleSheet()));
+        QPalette light = dark;
+        light.setColor(QPalette::Base, Qt::white);
+        light.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+        view.setPalette(light);
+        QVERIFY2(view.noteLabel()->styleSheet().contains(QStringLiteral("#fff4c2")),
+                 qPrintable(view.noteLabel()->styleSheet()));
     }
 
     void hotLinesKeepRoomForSeveralRows() {

@@ -2,10 +2,12 @@
 
 #include "compare/ComparisonModel.h"
 #include "compare/RunComparison.h"
+#include "common/Contrast.h"
 #include "ir/KernelIr.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelineView.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -100,8 +102,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_labelB = sideLabel(QStringLiteral("B"), QColor(0xc2, 0x6b, 0x1a));
     m_note = new QLabel;
     m_note->setWordWrap(true);
-    m_note->setStyleSheet(QStringLiteral("QLabel { background: #fff4c2; color: #3b3000; border: 1px solid #e0c860; "
-                                         "padding: 4px; }"));
+    styleNote();
     m_note->hide();
     m_timelineA = new TimelineView;
     m_timelineB = new TimelineView;
@@ -256,6 +257,21 @@ void CompareView::highlightNkiLines(int first, int last) {
 
 bool CompareView::hasNote() const {
     return !m_note->isHidden();
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange && m_note != nullptr) {
+        styleNote();
+    }
+    QWidget::changeEvent(event);
+}
+
+void CompareView::styleNote() {
+    const bool dark = isDarkPalette(palette());
+    m_note->setStyleSheet(dark ? QStringLiteral("QLabel { background: #4a3c00; color: #ffe8a3; border: 1px solid "
+                                                "#8a7420; padding: 4px; }")
+                               : QStringLiteral("QLabel { background: #fff4c2; color: #3b3000; border: 1px solid "
+                                                "#e0c860; padding: 4px; }"));
 }
 
 void CompareView::setNote(const QString& text, sim::TimePs t0, sim::TimePs t1) {

@@ -49,6 +49,8 @@ public:
     /// Cleared by every new comparison (setRuns, setSingleRun, clear): the owner sets it after the runs.
     void setNote(const QString& text, sim::TimePs t0, sim::TimePs t1);
     [[nodiscard]] bool hasNote() const;
+    /// The note label (a lesson's annotation), for tests of its theme.
+    [[nodiscard]] QLabel* noteLabel() const { return m_note; }
 
     [[nodiscard]] TimelineView* timelineA() const { return m_timelineA; }
     [[nodiscard]] TimelineView* timelineB() const { return m_timelineB; }
@@ -58,8 +60,13 @@ public:
     [[nodiscard]] SourcePane* cudaSource() const { return m_cuda; }
     [[nodiscard]] sim::TimePs commonEnd() const { return m_end; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void follow(TimelineView* leader, TimelineView* follower);
+    /// The note as a sticky note in the current palette: pale yellow on light, dark amber on dark.
+    void styleNote();
 
     QLabel* m_headline = nullptr;
     QLabel* m_labelA = nullptr;
