@@ -4,8 +4,8 @@
 
 namespace kl::core::findings {
 
-double memoryRoofBytesPerNs(const sim::HardwareProfile& hw) {
-    return std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs);
+double memoryRoofBytesPerNs(const sim::HardwareProfile& hw, std::uint32_t cores) {
+    return static_cast<double>(std::max(cores, 1U)) * std::min(hw.dma.coreBytesPerNs, hw.hbmBytesPerNs);
 }
 
 RooflinePoint rooflineOf(const sim::SimResult& result, const sim::HardwareProfile& hw, double tensorBytes) {
@@ -13,8 +13,10 @@ RooflinePoint rooflineOf(const sim::SimResult& result, const sim::HardwareProfil
     p.flops = result.summary.flops;
     p.hbmBytes = static_cast<double>(result.dma.hbmBytes);
     p.ns = static_cast<double>(result.summary.totalPs) / 1000.0;
-    p.peakFlopsPerNs = hw.peakFlopsPerNs();
-    p.roofBytesPerNs = memoryRoofBytesPerNs(hw);
+    // A logical NeuronCore of two physical cores has both cores' TensorE and their shared DMA pool.
+    const auto cores = std::max(result.lnc, 1U);
+    p.peakFlopsPerNs = hw.peakFlopsPerNs() * static_cast<double>(cores);
+    p.roofBytesPerNs = memoryRoofBytesPerNs(hw, cores);
     p.ridge = p.roofBytesPerNs > 0 ? p.peakFlopsPerNs / p.roofBytesPerNs : 0.0;
     if (p.ns > 0) {
         p.achievedFlopsPerNs = p.flops / p.ns;

@@ -24,7 +24,8 @@ struct RooflinePoint {
 };
 
 /// The memory roof: min(dma.core_bandwidth, hbm.bandwidth_per_core), the simulator's bandwidth pool.
-[[nodiscard]] double memoryRoofBytesPerNs(const sim::HardwareProfile& hw);
+/// With LNC 2 (`cores` 2) the pair draws from one pool of twice that, as the simulator's DMA unit does.
+[[nodiscard]] double memoryRoofBytesPerNs(const sim::HardwareProfile& hw, std::uint32_t cores = 1);
 
 /// `tensorBytes`: bytes of the kernel's HBM inputs and outputs (RunFacts::tensorBytes), 0 when unknown.
 [[nodiscard]] RooflinePoint rooflineOf(const sim::SimResult& result, const sim::HardwareProfile& hw,

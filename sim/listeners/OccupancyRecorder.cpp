@@ -14,11 +14,14 @@ void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     const auto cores = static_cast<std::size_t>(std::max(ir.lnc, 1));
     const std::size_t lanes = (kComputeLanes + static_cast<std::size_t>(hw.dma.queues)) * cores;
     m_lanes = lanes;
+    m_perCore = cores > 1 ? kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues) : 0;
     for (Track* t : {&m_sbuf, &m_psum}) {
         t->steps.reset(2 * lanes);
         t->series = {};
         t->bytes = 0;
         t->partitionBytes = 0;
+        t->coreBytes.assign(cores > 1 ? cores : 0, 0);
+        t->series.corePeakBytes.assign(cores > 1 ? cores : 0, 0);
         t->pending = -1;
         // At most one point per allocation and per free, plus the first: reserved, not resized.
         const std::size_t points = 2 * ir.bufferCount(t == &m_sbuf ? Memory::Sbuf : Memory::Psum) + 1;
@@ -49,7 +52,8 @@ void OccupancyRecorder::record(const MemoryEvent& e) {
         t.series.overflowCount += e.overflow ? 1 : 0;
     }
     const std::size_t lane = std::min<std::size_t>(e.lane, m_lanes - 1);
-    t.steps.push(e.partitionBytes < 0 ? lane : m_lanes + lane, {e.time, e.bytes, e.partitionBytes});
+    t.steps.push(e.partitionBytes < 0 ? lane : m_lanes + lane,
+                 {e.time, e.bytes, e.partitionBytes, laneCore(static_cast<std::uint16_t>(lane), m_perCore)});
 }
 
 void OccupancyRecorder::Track::closePoint() {
@@ -76,6 +80,10 @@ void OccupancyRecorder::Track::apply(const Step& s) {
     partitionBytes += s.partitionBytes;
     series.peakBytes = std::max(series.peakBytes, bytes);
     series.peakPartitionBytes = std::max(series.peakPartitionBytes, partitionBytes);
+    if (s.core < coreBytes.size()) [[unlikely]] {
+        coreBytes[s.core] += s.bytes;
+        series.corePeakBytes[s.core] = std::max(series.corePeakBytes[s.core], coreBytes[s.core]);
+    }
 }
 
 void OccupancyRecorder::Track::drainBefore(TimePs time) {

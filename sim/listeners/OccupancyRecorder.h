@@ -29,6 +29,7 @@ private:
         TimePs time;
         std::int64_t bytes;
         std::int64_t partitionBytes;
+        std::uint32_t core; ///< the core whose memory it is (0 for one core)
     };
     struct TimeOf {
         TimePs operator()(const Step& s) const { return s.time; }
@@ -41,7 +42,8 @@ private:
         OccupancySeries series;
         std::int64_t bytes = 0;
         std::int64_t partitionBytes = 0;
-        TimePs pending = -1; ///< time of the point being built
+        std::vector<std::int64_t> coreBytes; ///< with LNC 2: each core's live bytes (empty for one core)
+        TimePs pending = -1;                 ///< time of the point being built
         void apply(const Step& s);
         void closePoint();
         void drainBefore(TimePs time);
@@ -49,6 +51,7 @@ private:
     void record(const MemoryEvent& e);
 
     std::size_t m_lanes = 1;
+    std::uint32_t m_perCore = 0; ///< lanes per core with LNC 2 (laneCore), 0 for one core
     Track m_sbuf;
     Track m_psum;
 };

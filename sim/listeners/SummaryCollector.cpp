@@ -85,7 +85,11 @@ void SummaryCollector::finish(SimResult& result) {
     s.spillTransfers = result.spills.sbuf.transfers + result.spills.psum.transfers;
     result.summary = s;
     const auto runPs = static_cast<double>(s.totalPs);
-    for (SimSummary& c : m_cores) { // each core against the run's time, so the cores compare directly
+    for (std::size_t k = 0; k < m_cores.size(); ++k) { // each core against the run's time, so they compare directly
+        SimSummary& c = m_cores[k];
+        // Each core has its own SBUF and PSUM: its peak is its own tiles' (OccupancyRecorder splits by lane).
+        c.sbufPeakBytes = k < result.sbuf.corePeakBytes.size() ? result.sbuf.corePeakBytes[k] : 0;
+        c.psumPeakBytes = k < result.psum.corePeakBytes.size() ? result.psum.corePeakBytes[k] : 0;
         for (EngineStats& e : c.engines) {
             e.activePct = pct(static_cast<double>(e.busyPs), runPs);
         }

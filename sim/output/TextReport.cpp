@@ -54,7 +54,8 @@ void appendCores(std::string& out, const SimResult& r) {
         for (std::size_t i = 0; i < s.engines.size(); ++i) {
             out += fmt::format(" {} {:.2f} %", kEngineLabels[i], s.engines[i].activePct);
         }
-        out += "\n";
+        out += fmt::format("\n    SBUF peak {}  PSUM peak {}\n", formatBytes(static_cast<double>(s.sbufPeakBytes)),
+                           formatBytes(static_cast<double>(s.psumPeakBytes)));
     }
 }
 

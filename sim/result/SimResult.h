@@ -207,6 +207,8 @@ struct OccupancySeries {
     std::int64_t peakPartitionBytes = 0;
     std::uint32_t tiles = 0;
     std::uint32_t overflowCount = 0; ///< tiles that did not fit even after waiting (working set too big)
+    /// With LNC 2, each core's own peak of whole-tile bytes (its own SBUF or PSUM); empty for one core.
+    std::vector<std::int64_t> corePeakBytes;
     [[nodiscard]] double peakPct() const {
         return capacityPartitionBytes > 0
                    ? 100.0 * static_cast<double>(peakPartitionBytes) / static_cast<double>(capacityPartitionBytes)

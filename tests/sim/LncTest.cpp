@@ -103,6 +103,21 @@ TEST(Lnc, TwoCoresFinishSoonerThanOneRunningBothPrograms) {
     EXPECT_EQ(std::max(two->cores[0].totalPs, two->cores[1].totalPs), two->summary.totalPs);
 }
 
+TEST(Lnc, EachCoreReportsThePeakOfItsOwnSbuf) {
+    // Program 1 does nothing: core 1's SBUF stays empty and core 0's peak is the whole run's.
+    const auto lopsided = simulate(spmd(2, 2, 4, 2048, true, 1));
+    ASSERT_EQ(lopsided->cores.size(), 2u);
+    EXPECT_GT(lopsided->cores[0].sbufPeakBytes, 0);
+    EXPECT_EQ(lopsided->cores[1].sbufPeakBytes, 0);
+    EXPECT_EQ(lopsided->cores[0].sbufPeakBytes, lopsided->summary.sbufPeakBytes);
+    // Both busy: each core holds its own tiles, so neither alone reaches the pair's peak, and together they do.
+    const auto both = simulate(spmd(2, 2, 4, 2048));
+    EXPECT_GT(both->cores[1].sbufPeakBytes, 0);
+    EXPECT_LT(both->cores[0].sbufPeakBytes, both->summary.sbufPeakBytes);
+    EXPECT_GE(both->cores[0].sbufPeakBytes + both->cores[1].sbufPeakBytes, both->summary.sbufPeakBytes);
+    EXPECT_NE(TextReport::summary(*both, "").find("SBUF peak"), std::string::npos);
+}
+
 TEST(Lnc, HbmBandwidthIsSharedByTheTwoCores) {
     // DMA only, 16 loads of 512 KiB per program: bandwidth bound.
     const auto both = simulate(spmd(2, 2, 16, 2048, false));

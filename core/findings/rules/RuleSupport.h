@@ -95,7 +95,7 @@ struct MatmulShape {
 /// bytes / efficiency(bytes per partition) from the pool (docs/simulator.md, DMA), so small transfers count for more
 /// than their bytes. Near 100 the DMA is saturated; "DMA active" (some transfer in flight) is not the same thing.
 [[nodiscard]] inline double dmaPoolBusyPct(const FindingsInput& in) {
-    const double pool = memoryRoofBytesPerNs(in.hardware);
+    const double pool = memoryRoofBytesPerNs(in.hardware, in.result.lnc);
     const double ns = static_cast<double>(in.facts.totalPs()) / 1000.0;
     if (pool <= 0 || ns <= 0) {
         return 0;
