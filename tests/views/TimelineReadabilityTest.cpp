@@ -144,6 +144,34 @@ private slots:
         QVERIFY(legend.entries().front().label.startsWith(QStringLiteral("line ")));
     }
 
+    void legendExplainsTheArrowsOfTheSelection() {
+        TimelineView view;
+        view.resize(1100, 300);
+        view.setResult(kl::sim::makeSyntheticRun(100));
+        kl::views::TimelineLegend legend(&view);
+        legend.resize(1100, 30);
+        QVERIFY(legend.arrowEntries().isEmpty()); // nothing selected, no arrows to explain
+        view.selectInstruction(11);               // waited on #10 and has dependants
+        const auto& flows = view.flowArrows();
+        QVERIFY(!flows.empty());
+        using Kind = kl::views::TimelineColours::FlowKind;
+        for (const Kind kind : {Kind::WaitedOn, Kind::Producer, Kind::Dependant}) {
+            const bool drawn = std::any_of(flows.begin(), flows.end(),
+                                           [kind](const auto& f) { return f.kind == kind && f.from != f.to; });
+            const auto label = kl::views::TimelineColours::flowLabel(kind);
+            const auto entry = std::find_if(legend.arrowEntries().begin(), legend.arrowEntries().end(),
+                                            [&label](const auto& e) { return e.label == label; });
+            QCOMPARE(entry != legend.arrowEntries().end(), drawn); // a key for every kind drawn, none for others
+            if (drawn) {
+                QCOMPARE(entry->colour, kl::views::TimelineColours::flowColour(kind, view.palette()));
+            }
+        }
+        QVERIFY(!legend.arrowEntries().isEmpty());
+        legend.grab(); // paints the keys and the arrows side by side
+        view.selectInstruction(std::nullopt);
+        QVERIFY(legend.arrowEntries().isEmpty());
+    }
+
     void plotsShareTheTimelinesAxisToThePixel_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("scrollBar");

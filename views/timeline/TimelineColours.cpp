@@ -66,6 +66,27 @@ QString TimelineColours::spillLabel(bool reload) {
                   : QCoreApplication::translate("TimelineColours", "Spill (on-chip to HBM)");
 }
 
+QColor TimelineColours::flowColour(FlowKind kind, const QPalette& palette) {
+    // Red marks the one input that held the instruction back (the wait the inspector explains), blue-grey the
+    // inputs that were ready in time, green what waited on this instruction.
+    const bool dark = isDarkPalette(palette);
+    switch (kind) {
+    case FlowKind::WaitedOn: return dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
+    case FlowKind::Producer: return dark ? QColor(150, 170, 230) : QColor(70, 90, 160);
+    case FlowKind::Dependant: break;
+    }
+    return dark ? QColor(90, 210, 140) : QColor(30, 130, 75);
+}
+
+QString TimelineColours::flowLabel(FlowKind kind) {
+    switch (kind) {
+    case FlowKind::WaitedOn: return QCoreApplication::translate("TimelineColours", "Held it back");
+    case FlowKind::Producer: return QCoreApplication::translate("TimelineColours", "Input ready in time");
+    case FlowKind::Dependant: break;
+    }
+    return QCoreApplication::translate("TimelineColours", "Uses its result");
+}
+
 QColor TimelineColours::keyColour(std::uint32_t key, const QPalette& palette) {
     const double hue = std::fmod(0.13 + key * 0.6180339887, 1.0);
     const bool dark = isDarkPalette(palette);

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QPainterPath>
 
 #include <algorithm>
 #include <map>
@@ -42,6 +43,7 @@ TimelineLegend::TimelineLegend(TimelineView* view, QWidget* parent) : QWidget(pa
         m_chooser->setCurrentIndex(m_chooser->findData(int(mode)));
         refresh();
     });
+    connect(m_view, &TimelineView::instructionSelected, this, [this] { refreshArrows(); });
     refresh();
 }
 
@@ -66,6 +68,21 @@ void TimelineLegend::refresh() {
         }
     } else if (m_view->rows() != nullptr) {
         collectKeys(mode == TimelineView::ColourBy::Operation);
+    }
+    refreshArrows();
+}
+
+void TimelineLegend::refreshArrows() {
+    m_arrows.clear();
+    using Kind = TimelineColours::FlowKind;
+    for (const Kind kind : {Kind::WaitedOn, Kind::Producer, Kind::Dependant}) {
+        const auto& flows = m_view->flowArrows();
+        const bool shown = std::any_of(flows.begin(), flows.end(), [kind](const FlowArrow& flow) {
+            return flow.kind == kind && flow.from != flow.to; // a wait with no producer draws only its label
+        });
+        if (shown) {
+            m_arrows.push_back({TimelineColours::flowLabel(kind), TimelineColours::flowColour(kind, palette())});
+        }
     }
     update();
 }
@@ -105,9 +122,10 @@ void TimelineLegend::paintEvent(QPaintEvent* event) {
     const QFontMetrics metrics(font());
     int x = m_chooser->geometry().right() + kGap;
     const int cy = height() / 2;
+    const int keysEnd = paintArrows(painter, cy);
     for (const Entry& entry : m_entries) {
         const int w = kSwatch + 4 + metrics.horizontalAdvance(entry.label);
-        if (x + w > width() - 4) {
+        if (x + w > keysEnd - 4) {
             painter.setPen(palette().color(QPalette::PlaceholderText));
             painter.drawText(QPoint(x, cy + metrics.ascent() / 2 - 1), QStringLiteral("\u2026"));
             return;
@@ -117,10 +135,35 @@ void TimelineLegend::paintEvent(QPaintEvent* event) {
         painter.drawText(QPoint(x + kSwatch + 4, cy + metrics.ascent() / 2 - 1), entry.label);
         x += w + kGap;
     }
-    if (!m_more.isEmpty() && x + metrics.horizontalAdvance(m_more) < width()) {
+    if (!m_more.isEmpty() && x + metrics.horizontalAdvance(m_more) < keysEnd) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(QPoint(x, cy + metrics.ascent() / 2 - 1), m_more);
     }
+}
+
+int TimelineLegend::paintArrows(QPainter& painter, int cy) {
+    constexpr int kArrow = 18;
+    const QFontMetrics metrics(font());
+    int x = width() - 6;
+    for (auto it = m_arrows.crbegin(); it != m_arrows.crend(); ++it) {
+        const int w = kArrow + 4 + metrics.horizontalAdvance(it->label);
+        if (x - w < m_chooser->geometry().right() + kGap) {
+            break; // too narrow: the keys of the colours matter more
+        }
+        x -= w;
+        painter.setPen(QPen(it->colour, 1.6));
+        painter.drawLine(QPointF(x, cy), QPointF(x + kArrow - 5, cy));
+        QPainterPath head;
+        head.moveTo(x + kArrow, cy);
+        head.lineTo(x + kArrow - 6, cy - 3.5);
+        head.lineTo(x + kArrow - 6, cy + 3.5);
+        head.closeSubpath();
+        painter.fillPath(head, it->colour);
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QPoint(x + kArrow + 4, cy + metrics.ascent() / 2 - 1), it->label);
+        x -= kGap;
+    }
+    return x;
 }
 
 void TimelineLegend::changeEvent(QEvent* event) {

@@ -445,13 +445,7 @@ void TimelineView::paintFlow(QPainter& painter, const FlowArrow& flow) {
     if (!rowFrom || !rowTo) {
         return;
     }
-    const bool dark = isDarkPalette(palette());
-    QColor colour = dark ? QColor(90, 210, 140) : QColor(30, 130, 75); // dependants
-    if (flow.kind == FlowArrow::Kind::WaitedOn) {
-        colour = dark ? QColor(255, 110, 100) : QColor(200, 40, 40);
-    } else if (flow.kind == FlowArrow::Kind::Producer) {
-        colour = dark ? QColor(150, 170, 230) : QColor(70, 90, 160); // inputs that were ready in time
-    }
+    const QColor colour = TimelineColours::flowColour(flow.kind, palette());
     const QPointF b(xOf(tl.mainStartPs(flow.to)), rowCentreY(*rowTo));
     if (flow.from != flow.to) {
         // A Bezier leaving the producer's end and entering the consumer's start horizontally, as Perfetto's flows.

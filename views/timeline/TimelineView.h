@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ir/KernelIr.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/TimelineRows.h"
 
 #include <QColor>
@@ -25,7 +26,7 @@ struct AnnotationBand {
 /// from each other instruction it depends on through its operands (Producer), or to an instruction that waited
 /// on it.
 struct FlowArrow {
-    enum class Kind { WaitedOn, Producer, Dependant };
+    using Kind = TimelineColours::FlowKind;
     std::uint32_t from = 0;
     std::uint32_t to = 0;
     Kind kind = Kind::WaitedOn;
