@@ -113,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildNumerics();
     buildMenus();
     m_statusSummary = new QLabel(tr("No simulated run. Open a task folder (Ctrl+O) to begin."), this);
-    statusBar()->addWidget(m_statusSummary, 1);
+    // Permanent, so hover texts and transient messages (shown on the left) never hide the run's figures.
+    statusBar()->addPermanentWidget(m_statusSummary);
     buildRunControls();
     connectRunSignals();
     resize(1280, 800);

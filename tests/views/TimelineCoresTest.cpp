@@ -122,7 +122,7 @@ private slots:
         rows.setDmaExpanded(false);
         // One summary row per core, each counting only its own queues.
         QCOMPARE(rows.rowKind(6), TimelineRows::Kind::DmaSummary);
-        QCOMPARE(QString::fromStdString(rows.rowName(6)), QStringLiteral("c0.dma (all queues)"));
+        QCOMPARE(QString::fromStdString(rows.rowName(6)), QStringLiteral("c0.dma \u00d71") /* one queue on core 0 */);
         QCOMPARE(rows.busyPs(6, 0, 10'000), TimePs{1000});
         QCOMPARE(rows.rowKind(13), TimelineRows::Kind::DmaSummary);
         QCOMPARE(rows.rowOf(3).value(), std::size_t{13});

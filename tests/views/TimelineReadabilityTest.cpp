@@ -22,6 +22,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <set>
+#include <string>
+
 using kl::sim::TimePs;
 using kl::views::TimelinePage;
 using kl::views::TimelineView;
@@ -170,6 +173,50 @@ private slots:
         legend.grab(); // paints the keys and the arrows side by side
         view.selectInstruction(std::nullopt);
         QVERIFY(legend.arrowEntries().isEmpty());
+    }
+
+    void manyDmaQueuesOpenFoldedAndTheUsersFoldIsKept() {
+        // Sixteen independent loads spread over many queues: one row each would push the engines out of view.
+        kl::sim::test::TestIr t;
+        for (int k = 0; k < 16; ++k) {
+            const int h = t.buffer("h" + std::to_string(k), "hbm", {128, 512});
+            const int s = t.buffer("s" + std::to_string(k), "sbuf", {128, 512});
+            t.add("dma_copy", "dma", {t.whole(s)}, {t.whole(h)});
+        }
+        auto run = kl::sim::Simulator::run(t.load(), kl::sim::test::profile("trn1"));
+        QVERIFY(run.has_value());
+        const auto result = *run;
+        std::set<std::uint16_t> queues;
+        for (std::uint32_t i = 0; i < result->timeline.size(); ++i) {
+            queues.insert(result->timeline.lane(i));
+        }
+        QVERIFY2(queues.size() > kl::views::TimelineRows::kQueuesOpenExpanded, "the loads must use many queues");
+        TimelineView view;
+        view.resize(1100, 300);
+        view.setResult(result);
+        QVERIFY(!view.rows()->dmaExpanded());
+        std::size_t summary = 0;
+        for (std::size_t row = 0; row < view.rows()->rowCount(); ++row) {
+            summary += view.rows()->rowKind(row) == kl::views::TimelineRows::Kind::DmaSummary ? 1 : 0;
+            QVERIFY(view.rows()->rowKind(row) != kl::views::TimelineRows::Kind::DmaQueue);
+        }
+        QCOMPARE(summary, std::size_t{1});
+        // A run on two queues opens with them one row each.
+        view.setResult(kl::sim::makeSyntheticRun(100));
+        QVERIFY(view.rows()->dmaExpanded());
+        // Once the user folds or unfolds, later runs keep the choice.
+        std::size_t dmaRow = 0;
+        while (view.rows()->rowKind(dmaRow) != kl::views::TimelineRows::Kind::DmaQueue) {
+            ++dmaRow;
+        }
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, view.rowCentreY(dmaRow)));
+        QVERIFY(!view.rows()->dmaExpanded());
+        view.setResult(kl::sim::makeSyntheticRun(100));
+        QVERIFY(!view.rows()->dmaExpanded());
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, view.rowCentreY(dmaRow)));
+        QVERIFY(view.rows()->dmaExpanded());
+        view.setResult(result);
+        QVERIFY(view.rows()->dmaExpanded());
     }
 
     void plotsShareTheTimelinesAxisToThePixel_data() {

@@ -85,6 +85,11 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         }
     }
     buildBusyPrefixes();
+    std::vector<std::size_t> queuesOfCore(cores, 0);
+    for (const Row& row : m_allRows) {
+        queuesOfCore[row.core] += row.kind == Kind::DmaQueue ? 1 : 0;
+    }
+    m_dmaExpanded = std::ranges::max(queuesOfCore) <= kQueuesOpenExpanded;
     rebuildVisibleRows();
 }
 
@@ -215,7 +220,11 @@ std::string TimelineRows::rowName(std::size_t row) const {
     if (isHeader(m_visible[row])) {
         return "core " + std::to_string(core);
     }
-    return m_dmaBusy.size() > 1 ? "c" + std::to_string(core) + ".dma (all queues)" : std::string("dma (all queues)");
+    // Short enough to leave the busy percentage readable in the label column: "dma ×16" for sixteen queues.
+    const auto queues =
+        std::ranges::count_if(m_allRows, [core](const Row& r) { return r.core == core && r.kind == Kind::DmaQueue; });
+    const std::string name = "dma \u00d7" + std::to_string(queues);
+    return m_dmaBusy.size() > 1 ? "c" + std::to_string(core) + "." + name : name;
 }
 
 TimelineRows::Kind TimelineRows::rowKind(std::size_t row) const {

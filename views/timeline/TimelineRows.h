@@ -57,6 +57,9 @@ public:
     [[nodiscard]] std::optional<std::size_t> rowOf(std::uint32_t index) const;
 
     /// Whether the DMA queues are shown one row each (expanded) or as one summary row of busy time per core.
+    /// A run opens expanded when each core uses at most this many queues; with more (sixteen is common), the
+    /// queue rows would push the engines and the plots out of the first view, so they open folded.
+    static constexpr std::size_t kQueuesOpenExpanded = 4;
     void setDmaExpanded(bool expanded);
     [[nodiscard]] bool dmaExpanded() const { return m_dmaExpanded; }
 

@@ -67,6 +67,9 @@ void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result, std::
     } else {
         m_rows = m_result ? std::make_shared<TimelineRows>(m_result) : nullptr;
     }
+    if (m_rows && m_dmaExpandedChoice) {
+        m_rows->setDmaExpanded(*m_dmaExpandedChoice);
+    }
     m_selected.reset();
     m_flows.clear();
     m_highlighted.clear();
@@ -644,7 +647,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         if (row && m_rows &&
             (m_rows->rowKind(*row) == TimelineRows::Kind::DmaQueue ||
              m_rows->rowKind(*row) == TimelineRows::Kind::DmaSummary)) {
-            m_rows->setDmaExpanded(!m_rows->dmaExpanded());
+            m_dmaExpandedChoice = !m_rows->dmaExpanded();
+            m_rows->setDmaExpanded(*m_dmaExpandedChoice);
             updateGeometry();
             rebuildMarks();
             update();

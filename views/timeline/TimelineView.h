@@ -158,8 +158,9 @@ private:
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
-    std::vector<FlowArrow> m_flows;  ///< arrows of the selected instruction
-    std::vector<bool> m_highlighted; ///< empty: nothing dimmed
+    std::optional<bool> m_dmaExpandedChoice; ///< the user's last fold of the DMA queues, kept for later runs
+    std::vector<FlowArrow> m_flows;          ///< arrows of the selected instruction
+    std::vector<bool> m_highlighted;         ///< empty: nothing dimmed
     enum class Drag { None, Select, Pan } m_drag = Drag::None;
     QPoint m_pressPos;
     TimePs m_pressT0 = 0;
