@@ -727,6 +727,8 @@ void MainWindow::connectRunSignals() {
             m_page->timeline()->setFocus();
         }
     });
+    connect(timeline, &views::TimelineView::spillSelected, this,
+            [this](qint64 transfer) { m_inspector->showSpill(static_cast<std::uint32_t>(transfer)); });
     connect(timeline, &views::TimelineView::rangeSelected, this, [this](qint64 t0, qint64 t1) {
         if (m_run) {
             m_inspector->showRange(core::computeRangeStatistics(*m_run->result, t0, t1));

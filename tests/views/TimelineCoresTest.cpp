@@ -1,6 +1,8 @@
+#include "timeline/InspectorPane.h"
 #include "timeline/TimelineLegend.h"
 #include "timeline/TimelineView.h"
 
+#include <QSignalSpy>
 #include <QTest>
 
 #include <memory>
@@ -162,6 +164,37 @@ private slots:
         }
         QCOMPARE(spillEntries, 2);
         QVERIFY(legend.entries().front().colour != legend.entries().back().colour);
+    }
+
+    void clickingASpillSelectsItIntoTheInspector() {
+        auto view = makeView();
+        view->setVisibleRange(0, 5000);
+        view->selectInstruction(5u);
+        QSignalSpy spills(view.get(), &TimelineView::spillSelected);
+        QSignalSpy instructions(view.get(), &TimelineView::instructionSelected);
+        const QPoint onSpill(static_cast<int>(view->xOf(3300)), view->rowCentreY(6));
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, onSpill);
+        QCOMPARE(spills.count(), 1);
+        QCOMPARE(spills.front().front().toLongLong(), 0LL);
+        QCOMPARE(view->selectedSpill().value_or(99), 0u);
+        QVERIFY(!view->selectedInstruction().has_value()); // one selection at a time
+        QCOMPARE(instructions.back().front().toLongLong(), -1LL);
+        view->grab(); // paints the selected spill's outline
+
+        kl::views::InspectorPane inspector;
+        inspector.setRun(nullptr, twoCoreRun()); // the same run the view shows
+        inspector.showSpill(0);
+        const QString html = inspector.toHtml();
+        const QString text = inspector.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Spill SBUF")) && text.contains(QStringLiteral("acc")), qPrintable(text));
+        QVERIFY2(html.contains(QStringLiteral("line:12")), qPrintable(html)); // the declaration is a link
+        QVERIFY2(html.contains(QStringLiteral("instr:2")), qPrintable(html)); // and the instruction it made room for
+        inspector.showSpill(99);                                              // out of range: the placeholder
+        QVERIFY(inspector.toPlainText().contains(QStringLiteral("Click an instruction")));
+
+        // Clicking an instruction again leaves the spill.
+        view->selectInstruction(5u);
+        QVERIFY(!view->selectedSpill().has_value());
     }
 
     void selectingAnInstructionOfCoreOneWorks() {

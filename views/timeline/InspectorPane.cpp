@@ -2,6 +2,7 @@
 
 #include "common/QtText.h"
 
+#include "timeline/SpillText.h"
 #include "timeline/TimeAxis.h"
 
 #include <QUrl>
@@ -144,6 +145,35 @@ void InspectorPane::showInstruction(std::uint32_t index) {
             tr("<p><b>Operands</b> (%1 elements, %2)</p>").arg(in.elements).arg(bytes(static_cast<double>(in.bytes))) +
             operandsHtml(in);
     }
+    setHtml(html);
+}
+
+void InspectorPane::showSpill(std::uint32_t transfer) {
+    if (!m_result || transfer >= m_result->spills.transfers.size()) {
+        showNothing();
+        return;
+    }
+    const SpillText s = describeSpill(*m_result, transfer);
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(s.title);
+    const QString declared =
+        s.declLine > 0 ? QStringLiteral("<a href='line:%1'>%2</a>").arg(s.declLine).arg(s.declaredAt.toHtmlEscaped())
+                       : s.declaredAt.toHtmlEscaped();
+    html += row(tr("Tile"), s.tile.toHtmlEscaped() + QStringLiteral(" (") + declared + QStringLiteral(")"));
+    html += row(tr("Bytes"), s.bytes);
+    html += row(tr("Queue"), s.queue.toHtmlEscaped());
+    html += row(tr("Start"), s.start);
+    html += row(tr("End"), s.end);
+    html += row(tr("Duration"), s.duration);
+    if (s.forIndex < m_result->timeline.size()) {
+        html += row(tr("Why"), QStringLiteral("%1 <a href='instr:%2'>#%2 %3</a>")
+                                   .arg(s.purpose)
+                                   .arg(s.forIndex)
+                                   .arg(toHtmlText(sim::opName(m_result->timeline.op(s.forIndex)))));
+    }
+    html += QStringLiteral("</table><p>") +
+            tr("The tile did not fit in on-chip memory beside the others live at that moment, so the simulator moved "
+               "it to HBM and back (see Findings for what it costs the run).") +
+            QStringLiteral("</p>");
     setHtml(html);
 }
 

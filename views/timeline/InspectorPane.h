@@ -20,6 +20,9 @@ public:
 
     void setRun(std::shared_ptr<const sim::KernelIr> ir, std::shared_ptr<const sim::SimResult> result);
     void showInstruction(std::uint32_t index);
+    /// A spill or reload transfer: its tile (linked to its declaration), queue, times and the instruction it
+    /// served (linked).
+    void showSpill(std::uint32_t transfer);
     void showRange(const core::RangeStatistics& stats);
     void showNothing();
 

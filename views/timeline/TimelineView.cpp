@@ -1,7 +1,9 @@
 #include "timeline/TimelineView.h"
 
 #include "common/Contrast.h"
+#include "common/QtText.h"
 #include "timeline/InstructionProducers.h"
+#include "timeline/SpillText.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineColours.h"
 
@@ -71,6 +73,7 @@ void TimelineView::setResult(std::shared_ptr<const sim::SimResult> result, std::
         m_rows->setDmaExpanded(*m_dmaExpandedChoice);
     }
     m_selected.reset();
+    m_selectedSpill.reset();
     m_flows.clear();
     m_highlighted.clear();
     setRange(std::nullopt);
@@ -168,9 +171,22 @@ void TimelineView::selectInstruction(std::optional<std::uint32_t> index) {
         index.reset();
     }
     m_selected = index;
+    m_selectedSpill.reset();
     buildFlows();
     update();
     emit instructionSelected(index ? static_cast<qint64>(*index) : -1);
+}
+
+void TimelineView::selectSpill(std::optional<std::uint32_t> transfer) {
+    if (!m_result || (transfer && *transfer >= m_result->spills.transfers.size())) {
+        transfer.reset();
+    }
+    selectInstruction(std::nullopt); // one selection at a time: the inspector shows the spill instead
+    m_selectedSpill = transfer;
+    update();
+    if (transfer) {
+        emit spillSelected(static_cast<qint64>(*transfer));
+    }
 }
 
 void TimelineView::buildFlows() {
@@ -391,6 +407,11 @@ void TimelineView::paintMarks(QPainter& painter) {
         if (mark.spill != kNoInstruction) {
             const bool reload = m_result->spills.transfers[mark.spill].kind == sim::DmaKind::Reload;
             painter.fillRect(box, TimelineColours::spillColour(reload, palette()));
+            if (m_selectedSpill == mark.spill) {
+                painter.setPen(QPen(palette().color(QPalette::WindowText), 2));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(box.adjusted(-1, -1, 1, 1));
+            }
             continue;
         }
         QColor colour = mark.first == kNoInstruction ? summaryColour : colourOf(mark.first);
@@ -528,26 +549,10 @@ std::optional<std::uint32_t> TimelineView::spillAt(const QPoint& pos) const {
 }
 
 QString TimelineView::spillTooltip(std::uint32_t k) const {
-    const sim::SpillTransfer& s = m_result->spills.transfers[k];
-    const sim::SpillTile* tile = m_result->spills.tile(s.buffer);
-    QString where = tr("an unknown line");
-    if (tile != nullptr && tile->decl.line > 0) {
-        const std::string file = tile->decl.file < m_result->files.size() ? m_result->files[tile->decl.file] : "";
-        where = QStringLiteral("%1:%2").arg(QString::fromStdString(file)).arg(tile->decl.line);
-    }
-    const bool reload = s.kind == sim::DmaKind::Reload;
-    const char* memory = s.memory == sim::Memory::Psum ? "PSUM" : "SBUF";
+    const SpillText s = describeSpill(*m_result, k);
     return QStringLiteral("<b>%1</b> of tile '%2' (%3)<br>%4 on %5<br>%6 \u2192 %7 (%8)<br>%9 #%10")
-        .arg(reload ? tr("Reload %1 \u2190 HBM").arg(QLatin1String(memory))
-                    : tr("Spill %1 \u2192 HBM").arg(QLatin1String(memory)))
-        .arg(QString::fromStdString(tile != nullptr ? tile->name : std::string("?")))
-        .arg(where)
-        .arg(QString::fromStdString(formatBytes(static_cast<double>(s.bytes))))
-        .arg(QString::fromStdString(m_result->laneLabel(s.lane)))
-        .arg(QString::fromStdString(formatTimeFor(s.startPs, s.endPs - s.startPs)))
-        .arg(QString::fromStdString(formatTimeFor(s.endPs, s.endPs - s.startPs)))
-        .arg(QString::fromStdString(formatTime(s.endPs - s.startPs)))
-        .arg(reload ? tr("needed by instruction") : tr("made room for instruction"))
+        .arg(s.title, s.tile.toHtmlEscaped(), s.declaredAt.toHtmlEscaped(), s.bytes, s.queue, s.start, s.end,
+             s.duration, s.purpose)
         .arg(s.forIndex);
 }
 
@@ -656,6 +661,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     setRange(std::nullopt);
+    if (const auto spill = spillAt(event->pos())) {
+        selectSpill(spill);
+        return;
+    }
     selectInstruction(instructionAt(event->pos()));
 }
 

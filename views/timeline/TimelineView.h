@@ -76,6 +76,9 @@ public:
     [[nodiscard]] QString rowLabel(std::size_t row) const;
     void selectInstruction(std::optional<std::uint32_t> index);
     [[nodiscard]] std::optional<std::uint32_t> selectedInstruction() const { return m_selected; }
+    /// Selects a spill or reload transfer (index into SimResult::spills.transfers) in place of an instruction.
+    void selectSpill(std::optional<std::uint32_t> transfer);
+    [[nodiscard]] std::optional<std::uint32_t> selectedSpill() const { return m_selectedSpill; }
     /// Dims every instruction that is not in `indices` (empty: nothing dimmed).
     void setHighlighted(std::vector<std::uint32_t> indices);
 
@@ -108,6 +111,7 @@ public:
 signals:
     void visibleRangeChanged(qint64 t0, qint64 t1);
     void instructionSelected(qint64 index); ///< -1 when the selection was cleared
+    void spillSelected(qint64 transfer);    ///< a click on a spill or reload mark
     void rangeSelected(qint64 t0, qint64 t1);
     /// The dragged range as it changes (also while dragging); t1 <= t0 when it was cleared.
     void selectionRangeChanged(qint64 t0, qint64 t1);
@@ -158,6 +162,7 @@ private:
     std::vector<TimelineMark> m_marks;
     ColourBy m_colourBy = ColourBy::Engine;
     std::optional<std::uint32_t> m_selected;
+    std::optional<std::uint32_t> m_selectedSpill;
     std::optional<bool> m_dmaExpandedChoice; ///< the user's last fold of the DMA queues, kept for later runs
     std::vector<FlowArrow> m_flows;          ///< arrows of the selected instruction
     std::vector<bool> m_highlighted;         ///< empty: nothing dimmed
