@@ -91,6 +91,42 @@ private slots:
                                 .arg(table->columnWidth(kl::views::AnnotationListModel::Anchor))
                                 .arg(table->columnWidth(text))));
     }
+
+    void aNarrowAnnotationListHidesTheSecondaryColumnsUnlessTheUserShowsThem() {
+        using Model = kl::views::AnnotationListModel;
+        kl::views::AnnotationListPane pane;
+        kl::core::Annotation a;
+        a.id = 7;
+        a.taskId = 1;
+        a.anchor = kl::core::Anchor::nkiLines(12, 18);
+        a.severity = kl::core::Severity::Minor;
+        a.rubricItem = "perf.overlap";
+        a.author = "ana";
+        a.text = "Hoist the bias load out of the loop";
+        pane.setAnnotations({a});
+        pane.resize(300, 400);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTableView* table = pane.table();
+        for (const int c : {Model::Item, Model::Score, Model::Author, Model::Status}) {
+            QVERIFY2(table->isColumnHidden(c), qPrintable(QString::number(c)));
+        }
+        for (const int c : {Model::Number, Model::Anchor, Model::Severity, Model::Text}) {
+            QVERIFY(!table->isColumnHidden(c));
+        }
+        const int narrowText = table->columnWidth(Model::Text);
+        QVERIFY2(narrowText >= table->viewport()->width() / 3, qPrintable(QString::number(narrowText)));
+        // Wide: everything shows again.
+        pane.resize(kl::views::AnnotationListPane::kNarrowWidth + 200, 400);
+        QVERIFY(!table->isColumnHidden(Model::Author) && !table->isColumnHidden(Model::Item));
+        // The user's choice from the header menu outlasts resizes.
+        pane.setColumnChoice(Model::Author, true);
+        pane.setColumnChoice(Model::Anchor, false);
+        pane.resize(300, 400);
+        QVERIFY(!table->isColumnHidden(Model::Author));
+        QVERIFY(table->isColumnHidden(Model::Anchor));
+        QVERIFY(table->isColumnHidden(Model::Item)); // not chosen: still follows the width
+    }
 };
 
 QTEST_MAIN(ReviewPanesLayoutTest)

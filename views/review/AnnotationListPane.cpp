@@ -76,6 +76,8 @@ AnnotationListPane::AnnotationListPane(QWidget* parent) : QWidget(parent) {
     connect(m_filter, &QAbstractItemModel::layoutChanged, m_table, &QTableView::resizeRowsToContents);
     connect(m_filter, &QAbstractItemModel::rowsInserted, m_table, &QTableView::resizeRowsToContents);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, &AnnotationListPane::showHeaderMenu);
 
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -115,6 +117,41 @@ void AnnotationListPane::setAnnotations(std::vector<core::Annotation> annotation
     if (selected != 0) {
         selectId(selected);
     }
+}
+
+void AnnotationListPane::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitColumnsToWidth();
+}
+
+void AnnotationListPane::fitColumnsToWidth() {
+    const bool narrow = width() < kNarrowWidth;
+    for (const int c : {AnnotationListModel::Item, AnnotationListModel::Score, AnnotationListModel::Author,
+                        AnnotationListModel::Status}) {
+        const auto choice = m_columnChoice.find(c);
+        m_table->setColumnHidden(c, choice != m_columnChoice.end() ? !choice->second : narrow);
+    }
+    m_table->resizeRowsToContents(); // the text's column changed width, so its wrapped height did
+}
+
+void AnnotationListPane::setColumnChoice(int column, bool shown) {
+    m_columnChoice[column] = shown;
+    m_table->setColumnHidden(column, !shown);
+    fitColumnsToWidth();
+}
+
+void AnnotationListPane::showHeaderMenu(const QPoint& pos) {
+    QMenu menu(this);
+    for (int c = 0; c < AnnotationListModel::ColumnCount; ++c) {
+        if (c == AnnotationListModel::Text) {
+            continue; // the annotation itself is never hidden
+        }
+        QAction* action = menu.addAction(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        action->setCheckable(true);
+        action->setChecked(!m_table->isColumnHidden(c));
+        connect(action, &QAction::toggled, this, [this, c](bool shown) { setColumnChoice(c, shown); });
+    }
+    menu.exec(m_table->horizontalHeader()->mapToGlobal(pos));
 }
 
 void AnnotationListPane::refreshFilterChoices() {

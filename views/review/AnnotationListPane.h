@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <map>
+
 class QComboBox;
 class QTableView;
 
@@ -28,6 +30,11 @@ public:
     std::int64_t next();
     std::int64_t previous();
     void selectId(std::int64_t id);
+    /// Below this width the secondary columns (item, score, author, status) hide unless the user chose otherwise from
+    /// the header's menu: in a 300 px dock the text would otherwise get a few characters per line.
+    static constexpr int kNarrowWidth = 460;
+    /// Shows or hides a column as the user's choice, kept over later resizes (the header's context menu).
+    void setColumnChoice(int column, bool shown);
 
 signals:
     void annotationActivated(qint64 id);
@@ -41,7 +48,14 @@ private:
     [[nodiscard]] qint64 idAt(int proxyRow) const;
     void refreshFilterChoices();
     void showContextMenu(const QPoint& pos);
+    void showHeaderMenu(const QPoint& pos);
+    /// Hides or shows the secondary columns for the table's width, honouring the user's choices.
+    void fitColumnsToWidth();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
     AnnotationListModel* m_model = nullptr;
     AnnotationFilterModel* m_filter = nullptr;
     QTableView* m_table = nullptr;
@@ -49,6 +63,7 @@ private:
     QComboBox* m_severity = nullptr;
     QComboBox* m_status = nullptr;
     QComboBox* m_author = nullptr;
+    std::map<int, bool> m_columnChoice; ///< column -> shown, as the user chose from the header menu
 };
 
 } // namespace kl::views
