@@ -11,6 +11,7 @@
 #include "gui/ReviewPaths.h"
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
+#include "gui/RunChoices.h"
 #include "gui/SimulationRunner.h"
 #include "gui/TeachingController.h"
 #include "gui/TeamController.h"
@@ -375,24 +376,9 @@ void MainWindow::buildMenus() {
     numerics->setShortcut(QKeySequence(QStringLiteral("Ctrl+F5")));
     numerics->setStatusTip(tr("Run the kernel on real values and compare it with the exact reference and the GPU"));
     run->addSeparator();
-    // "Automatic" (no data) runs on the task's profile, else the default for the kernel's NKI API.
-    m_hardwareActions = new QActionGroup(this);
-    QStringList names{QString()};
-    for (std::string_view name : sim::kBundledProfiles) {
-        names << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    }
-    for (const QString& name : names) {
-        const QString label =
-            name.isEmpty() ? tr("Hardware: Automatic (task, else by NKI API)") : tr("Hardware: %1").arg(name);
-        QAction* action = run->addAction(label, this, [this, name] {
-            m_hardware = name;
-            startRun();
-        });
-        action->setCheckable(true);
-        action->setData(name);
-        m_hardwareActions->addAction(action);
-    }
-    checkHardwareAction();
+    m_runChoices = new RunChoices(this);
+    m_runChoices->populate(run);
+    connect(m_runChoices, &RunChoices::chosen, this, &MainWindow::startRun);
 
     m_reviewController->populateMenu(menuBar()->addMenu(tr("Re&view")));
     m_sourceLinks->populateMenu(menuBar()->addMenu(tr("&Links")));
@@ -630,8 +616,7 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
     setWindowTitle(tr("%1 - KernelLens").arg(toQString(spec->title)));
     m_runTarget = folder;
     m_runInReview = partOfReview;
-    m_hardware.clear(); // automatic: the task's hardware, else the default for the kernel's NKI API
-    checkHardwareAction();
+    m_runChoices->reset(); // automatic: the task's hardware and LNC degree, else the defaults
     startRun();
     return true;
 }
@@ -780,15 +765,10 @@ void MainWindow::startRun() {
             request.trace.argSpecs.push_back(arg.toStdString());
         }
     }
-    request.hardware = m_hardware.toStdString();
+    request.hardware = m_runChoices->hardware().toStdString();
+    request.trace.lnc = m_runChoices->lnc().toStdString();
     setRunning(true);
     m_runner->start(request);
-}
-
-void MainWindow::checkHardwareAction() {
-    for (QAction* action : m_hardwareActions->actions()) {
-        action->setChecked(action->data().toString() == m_hardware);
-    }
 }
 
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {

@@ -34,6 +34,7 @@ namespace kl::app {
 class FindingsController;
 class NumericsController;
 class RecentFiles;
+class RunChoices;
 class SimulationRunner;
 class SourceLinkController;
 class TrustGate;
@@ -123,7 +124,6 @@ private:
     void showRun(const std::shared_ptr<const core::RunOutcome>& outcome);
     void runFailed(const QString& message, const QString& file, int line);
     void setRunning(bool running);
-    void checkHardwareAction(); ///< ticks the Run > Hardware entry that matches m_hardware
 
     QDockWidget* addPaneDock(const QString& title, const QString& objectName, QWidget* widget, Qt::DockWidgetArea area);
 
@@ -151,11 +151,10 @@ private:
     NumericsController* m_numerics = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
-    QString m_runTarget; ///< the task folder or kernel file of the current run, for F5
-    QString m_hardware;  ///< the profile picked in Run > Hardware; empty: automatic (sim::chooseHardware)
-    QActionGroup* m_hardwareActions = nullptr;
-    QStringList m_kernelArgs;   ///< --arg specs for a kernel file opened without a task folder
-    bool m_runInReview = false; ///< m_runTarget is a task of the open review (trust is the review's)
+    QString m_runTarget;                ///< the task folder or kernel file of the current run, for F5
+    RunChoices* m_runChoices = nullptr; ///< Run > Hardware and Logical Cores
+    QStringList m_kernelArgs;           ///< --arg specs for a kernel file opened without a task folder
+    bool m_runInReview = false;         ///< m_runTarget is a task of the open review (trust is the review's)
     views::ReadOnlyBanner* m_readOnlyBanner = nullptr;
     TeamController* m_team = nullptr;
     QString m_lastSaveError;       ///< why the last saveReviewAs failed, for the dialog that asked

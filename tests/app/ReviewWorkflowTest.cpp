@@ -39,6 +39,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTableView>
+#include <QAction>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
@@ -349,6 +350,34 @@ private slots:
         QVERIFY(again.open(QIODevice::ReadOnly));
         QCOMPARE(again.readAll(), QByteArray("these are my notes, not a review"));
         QVERIFY(m_window->problems()->count() > 0);
+    }
+
+    void runMenuSpreadsTheProgramsOverTwoLogicalCores() {
+        const auto entry = [this](const QString& prefix) -> QAction* {
+            for (QAction* action : m_window->findChildren<QAction*>()) {
+                if (action->text().startsWith(prefix)) {
+                    return action;
+                }
+            }
+            return nullptr;
+        };
+        QAction* trn2 = entry(QStringLiteral("Hardware: trn2"));
+        QAction* two = entry(QStringLiteral("Logical Cores: 2"));
+        QAction* automatic = entry(QStringLiteral("Logical Cores: Automatic"));
+        QVERIFY(trn2 != nullptr && two != nullptr && automatic != nullptr);
+        QVERIFY(automatic->isChecked()); // a task opens with its own degree
+        QSignalSpy finished(m_window->runner(), &kl::app::SimulationRunner::finished);
+        trn2->trigger();
+        QVERIFY2(finished.wait(60'000), "ran on trn2");
+        QCOMPARE(m_window->timelinePage()->timeline()->rows()->coreCount(), 1u);
+        two->trigger();
+        QVERIFY(two->isChecked() && !automatic->isChecked());
+        QVERIFY2(finished.wait(60'000), "ran again with LNC 2");
+        QCOMPARE(m_window->timelinePage()->timeline()->rows()->coreCount(), 2u); // a "core N" group each
+        QVERIFY2(m_window->statusSummary().contains(QStringLiteral("trn2")), qPrintable(m_window->statusSummary()));
+        automatic->trigger();
+        QVERIFY2(finished.wait(60'000), "ran again on one core");
+        QCOMPARE(m_window->timelinePage()->timeline()->rows()->coreCount(), 1u);
     }
 
     void cleanupTestCase() {
