@@ -91,13 +91,19 @@ def _buffers(live, strings):
     shape_at = {}
     out = []
     pack = _BUFFER.pack
+    # A record holds no buffer id: the many tiles a loop makes with one name, shape and line share it.
+    records = {}
     for b in live:
-        begin = shape_at.get(b.shape)
-        if begin is None:
-            begin = shape_at[b.shape] = len(shapes)
-            shapes.extend(b.shape)
-        out.append(pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
-                        b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape)))
+        key = (b.name, b.dtype, b.shape, b.decl, b.memory, b.role)
+        rec = records.get(key)
+        if rec is None:
+            begin = shape_at.get(b.shape)
+            if begin is None:
+                begin = shape_at[b.shape] = len(shapes)
+                shapes.extend(b.shape)
+            rec = records[key] = pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
+                                      b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape))
+        out.append(rec)
     return b"".join(out), shapes
 
 
