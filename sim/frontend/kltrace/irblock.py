@@ -66,8 +66,9 @@ def _plan(pools, tmpl, step, fresh):
                 classes.append(key)
             slot_of.append(-1 - c)
         o, e, a = pools.head(ins)
+        own = any(s < 0 and classes[-1 - s][0] == "f" for s in slot_of[len(slot_of) - len(ins.dst) - len(ins.src):])
         heads.append((ins.elements, ins.nbytes, o, e, a, pools.loc(ins.loc), len(ins.dst), len(ins.src),
-                      len(ins.loc), ins))
+                      len(ins.loc), own, ins))
     for key in classes:
         if pools.pattern_at.get(key[7]) is None:
             return None
@@ -83,7 +84,7 @@ def _predicted(instrs, buffers, block, plan, m):
     it, pid = first.iter, first.pid
     k = 0
     for j, h in enumerate(heads):
-        t = h[9]
+        t = h[-1]
         ins = instrs[start + (m - 1) * q + j]
         if (ins.op, ins.engine, ins.elements, ins.nbytes, ins.pid) != (t.op, t.engine, t.elements, t.nbytes, t.pid):
             return False
@@ -152,12 +153,16 @@ def _commit(pools, instrs, buffers, block, plan):
             ops_out.append(opack(off, bid, patb, dts, p0 if has_part else 0, pc if has_part else 1, dims, has_part))
         row = [s if s >= 0 else index[-1 - s] for s in slot_of]
         k = 0
-        for elements, nbytes, o, e, a, locb, nd, ns, nl, _ in heads:
+        # A list holding an operand of the iteration's own buffers is new and no later instruction can repeat it
+        # (nothing outside the block refers to these buffers): pooled within the iteration only.
+        local = {}
+        for elements, nbytes, o, e, a, locb, nd, ns, nl, own, _ in heads:
             key = tuple(row[k:k + nd + ns])
             k += nd + ns
-            lb = list_at.get(key)
+            pool = local if own else list_at
+            lb = pool.get(key)
             if lb is None:
-                lb = list_at[key] = len(lists)
+                lb = pool[key] = len(lists)
                 lists.extend(key)
             recs_out.append(ipack(elements, nbytes, ident, o, e, a, lb, locb, ib, nd, ns, nl, nit, npid))
             ident += 1
