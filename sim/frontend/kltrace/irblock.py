@@ -13,6 +13,7 @@ for: operands on the iteration's own buffers keep their equalities from one iter
 steps) and the first and last written iterations hold the objects the template predicts. Otherwise
 write() returns None and the caller writes the records one by one.
 """
+import struct
 
 
 def write(pools, instrs, buffers, block):
@@ -108,64 +109,95 @@ def _predicted(instrs, buffers, block, plan, m):
 
 
 def _commit(pools, instrs, buffers, block, plan):
+    """Write the block with a function made for its template's shape (see _compile); the values of this
+    template reach it as one tuple."""
     from .irbin import _INSTR, _OPERAND  # irbin imports this module
     start, ta, q, count, step, bstart, nb, fresh = block
     consts, classes, slot_of, heads = plan
+    shape = (tuple(c[0] for c in classes), tuple(s if s < 0 else None for s in slot_of),
+             tuple((h[6], h[7], h[9]) for h in heads))
+    build = _compiled.get(shape)
+    if build is None:
+        build = _compiled[shape] = _compile(shape)
+    ipack = _packers.get(q)
+    if ipack is None:
+        ipack = _packers[q] = struct.Struct("<" + _INSTR.format[1:] * q).pack
     sget = pools.strings.get
-    pattern_at = pools.pattern_at
-    # Per class the fields of its operand record that do not move; a buffer made before the loop by object,
-    # one of the iteration's own by its index among them.
-    fixed = [(cls[0] == "f", cls[1], cls[2], cls[3], cls[4], cls[5], cls[6], cls[7], cls[8], pattern_at[cls[7]],
-              sget(cls[8]), len(cls[7])) for cls in classes]
-    opack = _OPERAND.pack
-    ipack = _INSTR.pack
-    operand_at = pools.operand_at
-    list_at = pools.list_at
-    lists = pools.lists
+    values = []
+    for _, ref, p0, dp, pc, off, do, pat, dt in classes:
+        values.extend((ref, p0, dp, pc, off, do, pat, dt, pools.pattern_at[pat], sget(dt), len(pat)))
+    values.extend(consts)
+    for h in heads:
+        values.extend((h[0], h[1], h[2], h[3], h[4], h[5], h[8]))  # elements, bytes, op, engine, attrs, loc, locs
     ops_out = []
     recs_out = []
-    n = pools.n_operands
-    index = [0] * len(classes)
-    ident = start
-    for m in range(1, count + 1):
-        bufs = buffers[bstart + (m - 1) * nb:bstart + m * nb]
-        first = instrs[start + (m - 1) * q]
-        ib = pools.iter_pid(first.iter, first.pid)
-        nit, npid = len(first.iter), len(first.pid)
-        # New operands take indices in first-use order, as record by record; an operand of the iteration's own
-        # buffer is always new, one of an earlier buffer may be pooled already (the same tile loaded again).
-        for c, (own, ref, p0, dp, pc, off, do, pat, dt, patb, dts, dims) in enumerate(fixed):
-            p0 += m * dp
-            off += m * do
-            if own:
-                bid = bufs[ref].id
-            else:
-                key = (ref, p0, pc, off, pat, dt)
-                i = operand_at.get(key)
-                if i is not None:
-                    index[c] = i
-                    continue
-                operand_at[key] = n
-                bid = ref.id
-            index[c] = n
-            n += 1
-            has_part = p0 >= 0
-            ops_out.append(opack(off, bid, patb, dts, p0 if has_part else 0, pc if has_part else 1, dims, has_part))
-        row = [s if s >= 0 else index[-1 - s] for s in slot_of]
-        k = 0
-        # A list holding an operand of the iteration's own buffers is new and no later instruction can repeat it
-        # (nothing outside the block refers to these buffers): pooled within the iteration only.
-        local = {}
-        for elements, nbytes, o, e, a, locb, nd, ns, nl, own, _ in heads:
-            key = tuple(row[k:k + nd + ns])
-            k += nd + ns
-            pool = local if own else list_at
-            lb = pool.get(key)
-            if lb is None:
-                lb = pool[key] = len(lists)
-                lists.extend(key)
-            recs_out.append(ipack(elements, nbytes, ident, o, e, a, lb, locb, ib, nd, ns, nl, nit, npid))
-            ident += 1
-    pools.n_operands = n
+    pools.n_operands = build(tuple(values), count, start, q, bstart, nb, instrs, buffers, pools.iter_pid,
+                             pools.operand_at, pools.list_at, pools.lists, pools.n_operands, ops_out.append,
+                             recs_out.append, _OPERAND.pack, ipack)
     pools.operands.append(b"".join(ops_out))
     pools.records.append(b"".join(recs_out))
+
+
+_compiled = {}  # template shape -> function writing a block of that shape
+_packers = {}   # instructions per iteration -> pack of that many instruction records
+
+
+def _compile(shape):
+    """Straight-line code for one iteration of a template of this shape (a loop over iterations around it):
+    per operand class its index (new, or looked up in the pool), per instruction its list and record. New
+    operands and lists take indices in first-use order, as irbin's record-by-record path gives them."""
+    kinds, slots, lens = shape
+    names = []
+    for c in range(len(kinds)):
+        names += [f"r{c}", f"p{c}", f"dp{c}", f"pc{c}", f"f{c}", f"do{c}", f"pat{c}", f"dt{c}", f"pb{c}", f"ds{c}",
+                  f"dm{c}"]
+    nconst = sum(1 for s in slots if s is None)
+    names += [f"c{k}" for k in range(nconst)]
+    for j in range(len(lens)):
+        names += [f"el{j}", f"nb{j}", f"o{j}", f"e{j}", f"a{j}", f"lc{j}", f"nl{j}"]
+    body = ["def build(K, count, start, q, bstart, nb, instrs, buffers, iter_pid, operand_at, list_at, lists, n, oa,",
+            "          ra, opack, ipack):",
+            "    (" + ", ".join(names) + ",) = K",
+            "    oget = operand_at.get",
+            "    lget = list_at.get",
+            "    ident = start",
+            "    for m in range(1, count + 1):",
+            "        b = bstart + (m - 1) * nb",
+            "        first = instrs[start + (m - 1) * q]",
+            "        ib = iter_pid(first.iter, first.pid)",
+            "        nit = len(first.iter)",
+            "        npid = len(first.pid)"]
+    for c, kind in enumerate(kinds):
+        body += [f"        x = p{c} + m * dp{c}", f"        y = f{c} + m * do{c}"]
+        record = f"oa(opack(y, {{}}, pb{c}, ds{c}, x if x >= 0 else 0, pc{c} if x >= 0 else 1, dm{c}, x >= 0))"
+        if kind == "f":
+            body += [f"        i{c} = n", "        n += 1", "        " + record.format(f"buffers[b + r{c}].id")]
+        else:
+            body += [f"        key = (r{c}, x, pc{c}, y, pat{c}, dt{c})", f"        i{c} = oget(key)",
+                     f"        if i{c} is None:", f"            i{c} = operand_at[key] = n", "            n += 1",
+                     "            " + record.format(f"r{c}.id")]
+    # Two lists of the iteration's own operands can be equal only if they have the same length.
+    own_lens = [nd + ns for nd, ns, own in lens if own]
+    local = len(own_lens) != len(set(own_lens))
+    if local:
+        body.append("        local = {}")
+    k = 0
+    const = iter(range(nconst))
+    fields = []
+    for j, (nd, ns, own) in enumerate(lens):
+        items = []
+        for s in slots[k:k + nd + ns]:
+            items.append(f"i{-1 - s}" if s is not None else f"c{next(const)}")
+        k += nd + ns
+        body.append("        key = (" + "".join(x + ", " for x in items) + ")")
+        if own and not local:
+            body += [f"        l{j} = len(lists)", "        lists.extend(key)"]
+        else:
+            get, pool = ("local.get", "local") if own else ("lget", "list_at")
+            body += [f"        l{j} = {get}(key)", f"        if l{j} is None:", f"            l{j} = {pool}[key] = len(lists)",
+                     "            lists.extend(key)"]
+        fields.append(f"el{j}, nb{j}, ident + {j}, o{j}, e{j}, a{j}, l{j}, lc{j}, ib, {nd}, {ns}, nl{j}, nit, npid")
+    body += ["        ra(ipack(" + ", ".join(fields) + "))", f"        ident += {len(lens)}", "    return n"]
+    scope = {}
+    exec(compile("\n".join(body) + "\n", "<kltrace block writer>", "exec"), scope)
+    return scope["build"]
