@@ -19,7 +19,7 @@ import struct
 def write(pools, instrs, buffers, block):
     """Append the block's operand, list and instruction records to `pools`; the index after the block, or
     None when it must be written record by record."""
-    start, ta, q, count, step, bstart, nb, fresh = block
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
     stop = start + q * count
     if q == 0 or count <= 0 or ta + q != start or stop > len(instrs) or bstart + nb * count > len(buffers):
         return None
@@ -78,11 +78,17 @@ def _plan(pools, tmpl, step, fresh):
 
 def _predicted(instrs, buffers, block, plan, m):
     """Whether written iteration m holds the objects and values the template predicts."""
-    start, ta, q, count, step, bstart, nb, fresh = block
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
     _, classes, slot_of, heads = plan
     bufs = buffers[bstart + (m - 1) * nb:bstart + m * nb]
     first = instrs[start + (m - 1) * q]
     it, pid = first.iter, first.pid
+    if it != prefix + (values[m - 1],) or pid != heads[0][-1].pid:
+        return False
+    # Ids of the iteration's own buffers step by the live ones per iteration (ids are given in buffer order).
+    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
+    if any(b.id != buffers[bstart + f].id + (m - 1) * live for f, b in enumerate(bufs) if not b.dropped):
+        return False
     k = 0
     for j, h in enumerate(heads):
         t = h[-1]
@@ -112,7 +118,7 @@ def _commit(pools, instrs, buffers, block, plan):
     """Write the block with a function made for its template's shape (see _compile); the values of this
     template reach it as one tuple."""
     from .irbin import _INSTR, _OPERAND  # irbin imports this module
-    start, ta, q, count, step, bstart, nb, fresh = block
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
     consts, classes, slot_of, heads = plan
     shape = (tuple(c[0] for c in classes), tuple(s if s < 0 else None for s in slot_of),
              tuple((h[6], h[7], h[9]) for h in heads))
@@ -122,18 +128,22 @@ def _commit(pools, instrs, buffers, block, plan):
     ipack = _packers.get(q)
     if ipack is None:
         ipack = _packers[q] = struct.Struct("<" + _INSTR.format[1:] * q).pack
+    loop_values = values
     sget = pools.strings.get
-    values = []
+    fields = []
     for _, ref, p0, dp, pc, off, do, pat, dt in classes:
-        values.extend((ref, p0, dp, pc, off, do, pat, dt, pools.pattern_at[pat], sget(dt), len(pat)))
-    values.extend(consts)
+        fields.extend((ref, p0, dp, pc, off, do, pat, dt, pools.pattern_at[pat], sget(dt), len(pat)))
+    fields.extend(consts)
     for h in heads:
-        values.extend((h[0], h[1], h[2], h[3], h[4], h[5], h[8]))  # elements, bytes, op, engine, attrs, loc, locs
+        fields.extend((h[0], h[1], h[2], h[3], h[4], h[5], h[8]))  # elements, bytes, op, engine, attrs, loc, locs
     ops_out = []
     recs_out = []
-    pools.n_operands = build(tuple(values), count, start, q, bstart, nb, instrs, buffers, pools.iter_pid,
-                             pools.operand_at, pools.list_at, pools.lists, pools.n_operands, ops_out.append,
-                             recs_out.append, _OPERAND.pack, ipack)
+    pid = heads[0][-1].pid
+    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
+    ids = [b.id for b in buffers[bstart:bstart + nb]]
+    pools.n_operands = build(tuple(fields), count, start, prefix, loop_values, pid, len(prefix) + 1, len(pid), ids,
+                             live, pools.iter_pid, pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
+                             ops_out.append, recs_out.append, _OPERAND.pack, ipack)
     pools.operands.append(b"".join(ops_out))
     pools.records.append(b"".join(recs_out))
 
@@ -155,30 +165,25 @@ def _compile(shape):
     names += [f"c{k}" for k in range(nconst)]
     for j in range(len(lens)):
         names += [f"el{j}", f"nb{j}", f"o{j}", f"e{j}", f"a{j}", f"lc{j}", f"nl{j}"]
-    body = ["def build(K, count, start, q, bstart, nb, instrs, buffers, iter_pid, operand_at, list_at, lists, n, oa,",
-            "          ra, opack, ipack):",
+    body = ["def build(K, count, start, prefix, values, pid, nit, npid, ids, live, iter_pid, operand_at, list_at,",
+            "          lists, n, oa, ra, opack, ipack):",
             "    (" + ", ".join(names) + ",) = K",
             "    oget = operand_at.get",
             "    lget = list_at.get",
             "    ident = start",
             "    for m in range(1, count + 1):",
-            "        b = bstart + (m - 1) * nb",
-            "        first = instrs[start + (m - 1) * q]",
-            "        ib = iter_pid(first.iter, first.pid)",
-            "        nit = len(first.iter)",
-            "        npid = len(first.pid)"]
+            "        b = (m - 1) * live",
+            "        ib = iter_pid(prefix + (values[m - 1],), pid)"]
     for c, kind in enumerate(kinds):
         body += [f"        x = p{c} + m * dp{c}", f"        y = f{c} + m * do{c}"]
         record = f"oa(opack(y, {{}}, pb{c}, ds{c}, x if x >= 0 else 0, pc{c} if x >= 0 else 1, dm{c}, x >= 0))"
         if kind == "f":
-            body += [f"        i{c} = n", "        n += 1", "        " + record.format(f"buffers[b + r{c}].id")]
+            body += [f"        i{c} = n", "        n += 1", "        " + record.format(f"ids[r{c}] + b")]
         else:
             body += [f"        key = (r{c}, x, pc{c}, y, pat{c}, dt{c})", f"        i{c} = oget(key)",
                      f"        if i{c} is None:", f"            i{c} = operand_at[key] = n", "            n += 1",
                      "            " + record.format(f"r{c}.id")]
-    # Two lists of the iteration's own operands can be equal only if they have the same length.
-    own_lens = [nd + ns for nd, ns, own in lens if own]
-    local = len(own_lens) != len(set(own_lens))
+    local = _may_meet(kinds, slots, lens)
     if local:
         body.append("        local = {}")
     k = 0
@@ -201,3 +206,20 @@ def _compile(shape):
     scope = {}
     exec(compile("\n".join(body) + "\n", "<kltrace block writer>", "exec"), scope)
     return scope["build"]
+
+
+def _may_meet(kinds, slots, lens):
+    """Whether two operand lists of the iteration's own operands may be equal in some iteration, so that they
+    must be pooled within it. An operand of a new buffer has an index no other operand of the iteration has,
+    so two lists with such an operand at a place where the other list has anything else never meet."""
+    own = []
+    k = 0
+    for nd, ns, is_own in lens:
+        if is_own:
+            own.append(tuple(s if s is not None and kinds[-1 - s] == "f" else None for s in slots[k:k + nd + ns]))
+        k += nd + ns
+    for a in range(len(own)):
+        for b in range(a):
+            if len(own[a]) == len(own[b]) and own[a] == own[b]:
+                return True
+    return False

@@ -442,10 +442,11 @@ class _Replicator:
         producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
         r = self.r
         # irbin writes these iterations as one block from the template (irblock.py) instead of record by record.
-        t.blocks.append((len(t.instrs), ta, te - ta, len(r) - 1 - WARMUP, self.step, len(t.buffers), td - tc,
-                         self.fresh[WARMUP - 1]))
-        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step,
-                         tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)], t.instrs, t.buffers)
+        prefix, values = tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)]
+        t.blocks.append((len(t.instrs), ta, te - ta, len(values), self.step, len(t.buffers), td - tc,
+                         self.fresh[WARMUP - 1], prefix, values))
+        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step, prefix, values,
+                         t.instrs, t.buffers)
         t.instrs.extend(last_instrs)
         t.buffers.extend(last_bufs)
 
