@@ -199,8 +199,8 @@ def _compile(shape):
             body += [f"        l{j} = len(lists)", "        lists.extend(key)"]
         else:
             get, pool = ("local.get", "local") if own else ("lget", "list_at")
-            body += [f"        l{j} = {get}(key)", f"        if l{j} is None:", f"            l{j} = {pool}[key] = len(lists)",
-                     "            lists.extend(key)"]
+            body += [f"        l{j} = {get}(key)", f"        if l{j} is None:",
+                     f"            l{j} = {pool}[key] = len(lists)", "            lists.extend(key)"]
         fields.append(f"el{j}, nb{j}, ident + {j}, o{j}, e{j}, a{j}, l{j}, lc{j}, ib, {nd}, {ns}, nl{j}, nit, npid")
     body += ["        ra(ipack(" + ", ".join(fields) + "))", f"        ident += {len(lens)}", "    return n"]
     scope = {}
