@@ -4,7 +4,8 @@ both ways agree on a corpus of kernels.
 
 Speed (default): each kernel is traced in a fresh interpreter, once plainly (KL_TRACE_REPLICATE=0) and once
 with replication, and the CPU time (time.process_time, steadier than wall time on a shared machine) is split
-into tracing (running the kernel) and writing the binary IR:
+into tracing (running the kernel) and writing the binary IR (IR us/i: microseconds per instruction; blocks:
+replicated loops whose iterations the writer wrote as one block, irblock.py):
   bench/trace_speed.py [--repeat N] [--task DIR ...]
 Agreement (a measurement, not a test): every entry of a compat manifest traced both ways, JSON compared:
   bench/trace_speed.py --agree bench/compat/nki-library.json --root /tmp/public/nki-library [--min-trips 6]
@@ -28,7 +29,7 @@ def measure(task):
     """In this process: (instructions, trace CPU s, IR CPU s, replicated loops) of one example task."""
     sys.path.insert(0, FRONTEND)
     sys.dont_write_bytecode = True
-    from kltrace import cli, irbin, replicate, runner
+    from kltrace import cli, irbin, irblock, replicate, runner
     from kltrace.tracer import T
     ns = argparse.Namespace(task=task, kernel=None, kernel_file=None, arg=None, grid=None, scalar=None)
     spec = cli.build_spec(ns)
@@ -47,16 +48,25 @@ def measure(task):
             spent[0] += time.process_time() - started
 
     irbin.render = timed
+    written = [0]
+    write = irblock.write
+
+    def counted(*args):
+        end = write(*args)
+        written[0] += end is not None
+        return end
+
+    irblock.write = counted
     started = time.process_time()
     runner.trace(spec)
     total = time.process_time() - started
-    return len(T.instrs), total - spent[0], spent[0], replicate.STATS["loops"]
+    return len(T.instrs), total - spent[0], spent[0], replicate.STATS["loops"], written[0]
 
 
 def speed(flags):
     tasks = flags.task or [os.path.join(ROOT, "examples", t) for t in SUITE]
     print(f"{'kernel':24s} {'instrs':>8s} {'mode':>10s} {'trace s':>8s} {'IR s':>7s} {'trace/s':>11s} "
-          f"{'trace+IR/s':>11s} loops")
+          f"{'trace+IR/s':>11s} {'IR us/i':>7s} loops blocks")
     for task in tasks:
         for mode in ("0", "1"):
             best = None
@@ -69,9 +79,9 @@ def speed(flags):
                 row = tuple(json.loads(proc.stdout.strip().splitlines()[-1]))
                 if best is None or row[1] + row[2] < best[1] + best[2]:
                     best = row
-            n, tr, ir, loops = best
+            n, tr, ir, loops, blocks = best
             print(f"{os.path.basename(task):24s} {n:8d} {'replicate' if mode == '1' else 'plain':>10s} {tr:8.3f} "
-                  f"{ir:7.3f} {n / tr:11,.0f} {n / (tr + ir):11,.0f} {loops}")
+                  f"{ir:7.3f} {n / tr:11,.0f} {n / (tr + ir):11,.0f} {ir / n * 1e6:7.2f} {loops:5d} {blocks:6d}")
     return 0
 
 

@@ -8,7 +8,7 @@ C++ reader needs no parser on the hot path.
 import json
 import struct
 
-from . import dtypes
+from . import dtypes, irblock
 from .irjson import IR_VERSION, _attr_text
 
 MAGIC = b"KLIRBIN\0"
@@ -70,13 +70,13 @@ def render(tracer, kernel_name, api, args):
                       separators=(",", ":")).encode("utf-8")
     buffers, shapes = _buffers(live, strings)
     pools = _Pools(strings)
-    instrs = pools.instructions(tracer.instrs)
+    instrs = pools.instructions(tracer.instrs, getattr(tracer, "blocks", ()), tracer.buffers)
     sections = [
         _section(b"META", 0, 1, meta),
         _section(b"BUFS", _BUFFER.size, len(live), buffers),
         _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
         _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
-        _section(b"OPND", _OPERAND.size, len(pools.operands), b"".join(pools.operands)),
+        _section(b"OPND", _OPERAND.size, pools.n_operands, b"".join(pools.operands)),
         _section(b"OPLS", 4, len(pools.lists), struct.pack(f"<{len(pools.lists)}I", *pools.lists)),
         _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
         _section(b"INTS", 4, len(pools.ints), struct.pack(f"<{len(pools.ints)}i", *pools.ints)),
@@ -91,13 +91,19 @@ def _buffers(live, strings):
     shape_at = {}
     out = []
     pack = _BUFFER.pack
+    # A record holds no buffer id: the many tiles a loop makes with one name, shape and line share it.
+    records = {}
     for b in live:
-        begin = shape_at.get(b.shape)
-        if begin is None:
-            begin = shape_at[b.shape] = len(shapes)
-            shapes.extend(b.shape)
-        out.append(pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
-                        b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape)))
+        key = (b.name, b.dtype, b.shape, b.decl, b.memory, b.role)
+        rec = records.get(key)
+        if rec is None:
+            begin = shape_at.get(b.shape)
+            if begin is None:
+                begin = shape_at[b.shape] = len(shapes)
+                shapes.extend(b.shape)
+            rec = records[key] = pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
+                                      b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape))
+        out.append(rec)
     return b"".join(out), shapes
 
 
@@ -107,40 +113,57 @@ class _Pools:
     def __init__(self, strings):
         self.strings = strings
         self.dims = []       # stride, count, stride, count, ...
-        self.operands = []   # packed operand records
+        self.operands = []   # packed operand records (a block adds several in one bytes object)
+        self.n_operands = 0
         self.lists = []      # operand indices; an instruction's dsts then srcs are consecutive
         self.locs = []       # file, line, file, line, ...
         self.ints = []       # iteration values then pid values
-        self._pattern_at = {}
-        self._operand_at = {}
-        self._list_at = {}
+        self.records = []    # packed instruction records (a block adds several in one bytes object)
+        self.pattern_at = {}
+        self.operand_at = {}
+        self.list_at = {}
         self._loc_at = {}
         self._ints_at = {}
+        # Identity caches: operand tuples, location and loop tuples are mostly shared objects (every one stays
+        # alive in its instruction while rendering), and hashing them by value is what costs.
+        self.attr_ids = {}
+        self.heads = {}
+        self.ap_ids = {}
+        self.loc_ids = {}
+        self._attr_cache = {}
+        self._plain_types = {}
 
     def operand(self, ap):
-        i = self._operand_at.get(ap)
+        i = self.operand_at.get(ap)
         if i is None:
             b, p0, pc, off, pat, dt = ap
-            begin = self._pattern_at.get(pat)
-            if begin is None:
-                begin = self._pattern_at[pat] = len(self.dims) // 2
-                for s, c in pat:
-                    self.dims.append(s)
-                    self.dims.append(c)
             has_part = p0 >= 0
-            i = self._operand_at[ap] = len(self.operands)
-            self.operands.append(_OPERAND.pack(off, b.id, begin, self.strings.get(dt), p0 if has_part else 0,
-                                               pc if has_part else 1, len(pat), has_part))
+            i = self.operand_at[ap] = self.n_operands
+            self.n_operands += 1
+            self.operands.append(_OPERAND.pack(off, b.id, self.pattern(pat), self.strings.get(dt),
+                                               p0 if has_part else 0, pc if has_part else 1, len(pat), has_part))
         return i
 
-    def loc(self, loc):
-        begin = self._loc_at.get(loc)
+    def pattern(self, pat):
+        begin = self.pattern_at.get(pat)
         if begin is None:
-            begin = self._loc_at[loc] = len(self.locs) // 2
-            for f, l in loc:
-                self.locs.append(f)
-                self.locs.append(l)
+            begin = self.pattern_at[pat] = len(self.dims) // 2
+            for s, c in pat:
+                self.dims.append(s)
+                self.dims.append(c)
         return begin
+
+    def loc(self, loc):
+        lb = self.loc_ids.get(id(loc))
+        if lb is None:
+            lb = self._loc_at.get(loc)
+            if lb is None:
+                lb = self._loc_at[loc] = len(self.locs) // 2
+                for f, l in loc:
+                    self.locs.append(f)
+                    self.locs.append(l)
+            self.loc_ids[id(loc)] = lb
+        return lb
 
     def iter_pid(self, it, pid):
         key = (it, pid)
@@ -151,34 +174,58 @@ class _Pools:
             self.ints.extend(pid)
         return begin
 
-    def instructions(self, instrs):
-        # Identity caches first: operand tuples, location and loop tuples are mostly shared objects (every
-        # one stays alive in its instruction while rendering), and hashing them by value is what costs.
-        sget = self.strings.get
-        attr_ids = {}
-        attr_cache = {}
-        plain_types = {}
-        heads = {}
-        ap_ids = {}
-        loc_ids = {}
+    def head(self, ins):
+        """(op, engine, attrs) string indices of an instruction."""
+        attrs = ins.attrs
+        if attrs:
+            a = self.attr_ids.get(id(attrs))  # matmul attrs dicts are shared (ops.mm_attrs)
+            if a is None:
+                a = self.attr_ids[id(attrs)] = self.strings.get(_attr_text(attrs, self._plain_types,
+                                                                            self._attr_cache))
+        else:
+            a = NONE
+        h = self.heads.get((ins.op, ins.engine))
+        if h is None:
+            h = self.heads[(ins.op, ins.engine)] = (self.strings.get(ins.op), self.strings.get(ins.engine))
+        return h[0], h[1], a
+
+    def instructions(self, instrs, blocks, buffers):
+        """The INST payload; the replicated iterations of `blocks` (replicate.py) are written as blocks when
+        irblock can vouch for them, record by record otherwise (the bytes are the same either way)."""
+        pos = 0
+        for block in blocks:
+            start = block[0]
+            if start < pos:
+                continue
+            self._records(instrs, pos, start)
+            pos = start
+            end = irblock.write(self, instrs, buffers, block)
+            if end is not None:
+                pos = end
+        self._records(instrs, pos, len(instrs))
+        return b"".join(self.records)
+
+    def _records(self, instrs, first, stop):
         pack = _INSTR.pack
-        out = []
-        append = out.append
-        list_at = self._list_at
+        append = self.records.append
+        list_at = self.list_at
+        lists = self.lists
         operand = self.operand
+        ap_ids = self.ap_ids
+        loc_ids = self.loc_ids
+        attr_ids = self.attr_ids
+        heads = self.heads
         last_it = last_pid = None
         ib = 0
-        for i, ins in enumerate(instrs):
+        for i in range(first, stop):
+            ins = instrs[i]
             attrs = ins.attrs
-            if attrs:
-                a = attr_ids.get(id(attrs))  # matmul attrs dicts are shared (ops.mm_attrs)
-                if a is None:
-                    a = attr_ids[id(attrs)] = sget(_attr_text(attrs, plain_types, attr_cache))
-            else:
-                a = NONE
+            a = attr_ids.get(id(attrs), NONE) if attrs else NONE
             head = heads.get((ins.op, ins.engine))
-            if head is None:
-                head = heads[(ins.op, ins.engine)] = (sget(ins.op), sget(ins.engine))
+            if head is None or a is NONE and attrs:
+                o, e, a = self.head(ins)
+            else:
+                o, e = head
             dst, src = ins.dst, ins.src
             key = []
             for ap in dst:
@@ -192,18 +239,17 @@ class _Pools:
                     k = ap_ids[id(ap)] = operand(ap)
                 key.append(k)
             key = tuple(key)
-            lists = list_at.get(key)
-            if lists is None:
-                lists = list_at[key] = len(self.lists)
-                self.lists.extend(key)
-            loc = ins.loc
-            lb = loc_ids.get(id(loc))
+            lb = list_at.get(key)
             if lb is None:
-                lb = loc_ids[id(loc)] = self.loc(loc)
+                lb = list_at[key] = len(lists)
+                lists.extend(key)
+            loc = ins.loc
+            locb = loc_ids.get(id(loc))
+            if locb is None:
+                locb = self.loc(loc)
             it, pid = ins.iter, ins.pid
             if it is not last_it or pid is not last_pid:
                 last_it, last_pid = it, pid
                 ib = self.iter_pid(it, pid)
-            append(pack(ins.elements, ins.nbytes, i, head[0], head[1], a, lists, lb, ib,
-                        len(dst), len(src), len(loc), len(it), len(pid)))
-        return b"".join(out)
+            append(pack(ins.elements, ins.nbytes, i, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
+                        len(pid)))

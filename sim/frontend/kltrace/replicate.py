@@ -410,6 +410,8 @@ class _Replicator:
                                      "trace again with KL_TRACE_REPLICATE=0 (and please report this kernel)")
         del t.instrs[a:]
         del t.buffers[c:]
+        while t.blocks and t.blocks[-1][0] >= a:
+            t.blocks.pop()
         nd, warned, api, ordinal, nshared, stand_ins, indirect = self.saved
         del t.diagnostics[nd:]
         t._warned = warned
@@ -439,8 +441,12 @@ class _Replicator:
         tmpl = t.instrs[ta:te]
         producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
         r = self.r
-        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step,
-                         tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)], t.instrs, t.buffers)
+        # irbin writes these iterations as one block from the template (irblock.py) instead of record by record.
+        prefix, values = tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)]
+        t.blocks.append((len(t.instrs), ta, te - ta, len(values), self.step, len(t.buffers), td - tc,
+                         self.fresh[WARMUP - 1], prefix, values))
+        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step, prefix, values,
+                         t.instrs, t.buffers)
         t.instrs.extend(last_instrs)
         t.buffers.extend(last_bufs)
 

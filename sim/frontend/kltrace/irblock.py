@@ -1,0 +1,225 @@
+"""Writes the replicated iterations of a loop (replicate.py) into the binary IR as one block.
+
+The iterations a replicated loop writes from its template are known before the writer looks at them: every
+record is the template's with the operands' partition starts and offsets advanced by a fixed step and the
+buffers of the iteration in place of the template's. Pooling them record by record (hashing each operand and
+operand list) is what made the writer cost more than the tracing; here the pools' answers are worked out
+once per template and only the parts that move are computed per iteration.
+
+The bytes must be exactly what irbin's record-by-record path writes: new operands and operand lists take
+their indices in first-use order, a moving operand on a buffer made before the loop is looked up in the
+pool (the same tile may have been loaded before), and a block is written only when that can be vouched
+for: operands on the iteration's own buffers keep their equalities from one iteration to the next (equal
+steps) and the first and last written iterations hold the objects the template predicts. Otherwise
+write() returns None and the caller writes the records one by one.
+"""
+import struct
+
+
+def write(pools, instrs, buffers, block):
+    """Append the block's operand, list and instruction records to `pools`; the index after the block, or
+    None when it must be written record by record."""
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
+    stop = start + q * count
+    if q == 0 or count <= 0 or ta + q != start or stop > len(instrs) or bstart + nb * count > len(buffers):
+        return None
+    plan = _plan(pools, instrs[ta:start], step, fresh)
+    if plan is None or not _predicted(instrs, buffers, block, plan, 1) or \
+            not _predicted(instrs, buffers, block, plan, count):
+        return None
+    _commit(pools, instrs, buffers, block, plan)
+    return stop
+
+
+def _plan(pools, tmpl, step, fresh):
+    """What does not change from one iteration to the next: (constant operand indices by slot, the classes of
+    the moving operands in first-use order, per slot its constant index or class, per instruction its fixed
+    record fields), or None."""
+    consts = []
+    classes = []
+    class_at = {}
+    slot_of = []
+    heads = []
+    fresh_step = {}
+    k = 0
+    for ins in tmpl:
+        for ap in ins.dst + ins.src:
+            dp, do = step[k], step[k + 1]
+            k += 2
+            b, p0, pc, off, pat, dt = ap
+            f = fresh.get(id(b))
+            if f is None and dp == 0 and do == 0:
+                i = pools.operand_at.get(ap)
+                if i is None:
+                    return None  # the template is written first: its operands are pooled
+                slot_of.append(i)
+                consts.append(i)
+                continue
+            if f is not None:
+                if b.dropped or fresh_step.setdefault(f, (dp, do)) != (dp, do):
+                    return None  # equal operands of one new buffer could part (or meet) in a later iteration
+                key = ("f", f, p0, dp, pc, off, do, pat, dt)
+            else:
+                key = ("p", b, p0, dp, pc, off, do, pat, dt)
+            c = class_at.get(key)
+            if c is None:
+                c = class_at[key] = len(classes)
+                classes.append(key)
+            slot_of.append(-1 - c)
+        o, e, a = pools.head(ins)
+        own = any(s < 0 and classes[-1 - s][0] == "f" for s in slot_of[len(slot_of) - len(ins.dst) - len(ins.src):])
+        heads.append((ins.elements, ins.nbytes, o, e, a, pools.loc(ins.loc), len(ins.dst), len(ins.src),
+                      len(ins.loc), own, ins))
+    for key in classes:
+        if pools.pattern_at.get(key[7]) is None:
+            return None
+    return consts, classes, slot_of, heads
+
+
+def _predicted(instrs, buffers, block, plan, m):
+    """Whether written iteration m holds the objects and values the template predicts."""
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
+    _, classes, slot_of, heads = plan
+    bufs = buffers[bstart + (m - 1) * nb:bstart + m * nb]
+    first = instrs[start + (m - 1) * q]
+    it, pid = first.iter, first.pid
+    if it != prefix + (values[m - 1],) or pid != heads[0][-1].pid:
+        return False
+    # Ids of the iteration's own buffers step by the live ones per iteration (ids are given in buffer order).
+    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
+    if any(b.id != buffers[bstart + f].id + (m - 1) * live for f, b in enumerate(bufs) if not b.dropped):
+        return False
+    k = 0
+    for j, h in enumerate(heads):
+        t = h[-1]
+        ins = instrs[start + (m - 1) * q + j]
+        if (ins.op, ins.engine, ins.elements, ins.nbytes, ins.pid) != (t.op, t.engine, t.elements, t.nbytes, t.pid):
+            return False
+        if ins.attrs is not t.attrs or ins.loc is not t.loc or ins.iter is not it or ins.pid is not pid:
+            return False
+        if len(ins.dst) != len(t.dst) or len(ins.src) != len(t.src) or len(it) != len(t.iter):
+            return False
+        for ap, tp in zip(ins.dst + ins.src, t.dst + t.src):
+            s = slot_of[k]
+            dp, do = step[2 * k], step[2 * k + 1]
+            k += 1
+            if s >= 0:
+                if ap != tp:
+                    return False
+                continue
+            kind, ref = classes[-1 - s][:2]
+            b = bufs[ref] if kind == "f" else ref
+            if ap[0] is not b or ap[1:] != (tp[1] + m * dp, tp[2], tp[3] + m * do, tp[4], tp[5]):
+                return False
+    return True
+
+
+def _commit(pools, instrs, buffers, block, plan):
+    """Write the block with a function made for its template's shape (see _compile); the values of this
+    template reach it as one tuple."""
+    from .irbin import _INSTR, _OPERAND  # irbin imports this module
+    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
+    consts, classes, slot_of, heads = plan
+    shape = (tuple(c[0] for c in classes), tuple(s if s < 0 else None for s in slot_of),
+             tuple((h[6], h[7], h[9]) for h in heads))
+    build = _compiled.get(shape)
+    if build is None:
+        build = _compiled[shape] = _compile(shape)
+    ipack = _packers.get(q)
+    if ipack is None:
+        ipack = _packers[q] = struct.Struct("<" + _INSTR.format[1:] * q).pack
+    loop_values = values
+    sget = pools.strings.get
+    fields = []
+    for _, ref, p0, dp, pc, off, do, pat, dt in classes:
+        fields.extend((ref, p0, dp, pc, off, do, pat, dt, pools.pattern_at[pat], sget(dt), len(pat)))
+    fields.extend(consts)
+    for h in heads:
+        fields.extend((h[0], h[1], h[2], h[3], h[4], h[5], h[8]))  # elements, bytes, op, engine, attrs, loc, locs
+    ops_out = []
+    recs_out = []
+    pid = heads[0][-1].pid
+    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
+    ids = [b.id for b in buffers[bstart:bstart + nb]]
+    pools.n_operands = build(tuple(fields), count, start, prefix, loop_values, pid, len(prefix) + 1, len(pid), ids,
+                             live, pools.iter_pid, pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
+                             ops_out.append, recs_out.append, _OPERAND.pack, ipack)
+    pools.operands.append(b"".join(ops_out))
+    pools.records.append(b"".join(recs_out))
+
+
+_compiled = {}  # template shape -> function writing a block of that shape
+_packers = {}   # instructions per iteration -> pack of that many instruction records
+
+
+def _compile(shape):
+    """Straight-line code for one iteration of a template of this shape (a loop over iterations around it):
+    per operand class its index (new, or looked up in the pool), per instruction its list and record. New
+    operands and lists take indices in first-use order, as irbin's record-by-record path gives them."""
+    kinds, slots, lens = shape
+    names = []
+    for c in range(len(kinds)):
+        names += [f"r{c}", f"p{c}", f"dp{c}", f"pc{c}", f"f{c}", f"do{c}", f"pat{c}", f"dt{c}", f"pb{c}", f"ds{c}",
+                  f"dm{c}"]
+    nconst = sum(1 for s in slots if s is None)
+    names += [f"c{k}" for k in range(nconst)]
+    for j in range(len(lens)):
+        names += [f"el{j}", f"nb{j}", f"o{j}", f"e{j}", f"a{j}", f"lc{j}", f"nl{j}"]
+    body = ["def build(K, count, start, prefix, values, pid, nit, npid, ids, live, iter_pid, operand_at, list_at,",
+            "          lists, n, oa, ra, opack, ipack):",
+            "    (" + ", ".join(names) + ",) = K",
+            "    oget = operand_at.get",
+            "    lget = list_at.get",
+            "    ident = start",
+            "    for m in range(1, count + 1):",
+            "        b = (m - 1) * live",
+            "        ib = iter_pid(prefix + (values[m - 1],), pid)"]
+    for c, kind in enumerate(kinds):
+        body += [f"        x = p{c} + m * dp{c}", f"        y = f{c} + m * do{c}"]
+        record = f"oa(opack(y, {{}}, pb{c}, ds{c}, x if x >= 0 else 0, pc{c} if x >= 0 else 1, dm{c}, x >= 0))"
+        if kind == "f":
+            body += [f"        i{c} = n", "        n += 1", "        " + record.format(f"ids[r{c}] + b")]
+        else:
+            body += [f"        key = (r{c}, x, pc{c}, y, pat{c}, dt{c})", f"        i{c} = oget(key)",
+                     f"        if i{c} is None:", f"            i{c} = operand_at[key] = n", "            n += 1",
+                     "            " + record.format(f"r{c}.id")]
+    local = _may_meet(kinds, slots, lens)
+    if local:
+        body.append("        local = {}")
+    k = 0
+    const = iter(range(nconst))
+    fields = []
+    for j, (nd, ns, own) in enumerate(lens):
+        items = []
+        for s in slots[k:k + nd + ns]:
+            items.append(f"i{-1 - s}" if s is not None else f"c{next(const)}")
+        k += nd + ns
+        body.append("        key = (" + "".join(x + ", " for x in items) + ")")
+        if own and not local:
+            body += [f"        l{j} = len(lists)", "        lists.extend(key)"]
+        else:
+            get, pool = ("local.get", "local") if own else ("lget", "list_at")
+            body += [f"        l{j} = {get}(key)", f"        if l{j} is None:",
+                     f"            l{j} = {pool}[key] = len(lists)", "            lists.extend(key)"]
+        fields.append(f"el{j}, nb{j}, ident + {j}, o{j}, e{j}, a{j}, l{j}, lc{j}, ib, {nd}, {ns}, nl{j}, nit, npid")
+    body += ["        ra(ipack(" + ", ".join(fields) + "))", f"        ident += {len(lens)}", "    return n"]
+    scope = {}
+    exec(compile("\n".join(body) + "\n", "<kltrace block writer>", "exec"), scope)
+    return scope["build"]
+
+
+def _may_meet(kinds, slots, lens):
+    """Whether two operand lists of the iteration's own operands may be equal in some iteration, so that they
+    must be pooled within it. An operand of a new buffer has an index no other operand of the iteration has,
+    so two lists with such an operand at a place where the other list has anything else never meet."""
+    own = []
+    k = 0
+    for nd, ns, is_own in lens:
+        if is_own:
+            own.append(tuple(s if s is not None and kinds[-1 - s] == "f" else None for s in slots[k:k + nd + ns]))
+        k += nd + ns
+    for a in range(len(own)):
+        for b in range(a):
+            if len(own[a]) == len(own[b]) and own[a] == own[b]:
+                return True
+    return False

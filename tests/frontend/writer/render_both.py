@@ -1,0 +1,58 @@
+"""Traces one task in this interpreter and renders its binary IR three ways: the writer as the front end runs
+it (replicated iterations as blocks), the same writer with no blocks (record by record) and the reference
+writer. Prints one JSON line: instruction count, blocks written, whether the bytes agree, and their hash.
+
+  render_both.py (--task DIR | --kernel-file FILE --kernel NAME) [--arg NAME=SHAPE:DTYPE ...]
+"""
+import argparse
+import hashlib
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "sim", "frontend"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+
+from kltrace import cli, irbin, irblock, runner  # noqa: E402
+from kltrace.tracer import T  # noqa: E402
+
+import reference_irbin  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--task")
+    p.add_argument("--kernel-file")
+    p.add_argument("--kernel")
+    p.add_argument("--arg", action="append")
+    flags = p.parse_args()
+    spec = cli.build_spec(argparse.Namespace(task=flags.task and os.path.abspath(flags.task), kernel=flags.kernel,
+                                             kernel_file=flags.kernel_file and os.path.abspath(flags.kernel_file),
+                                             arg=flags.arg, grid=None, scalar=None))
+    spec.kernel_file = os.path.abspath(spec.kernel_file)
+    spec.base_dir = spec.base_dir and os.path.abspath(spec.base_dir)
+    spec.binary = True
+    runner.prepare_imports()
+    captured = []
+    render = irbin.render
+    irbin.render = lambda *args: captured.append(args) or b""
+    runner.trace(spec)
+    written = []
+    write = irblock.write
+    irblock.write = lambda *args: written.append(write(*args)) or written[-1]
+    fast = render(*captured[0])
+    irblock.write = write
+    blocks = T.blocks
+    T.blocks = []
+    plain = render(*captured[0])
+    T.blocks = blocks
+    ref = reference_irbin.render(*captured[0])
+    print(json.dumps({"instructions": len(T.instrs), "blocks": len(blocks),
+                      "blocks_written": sum(w is not None for w in written), "same_as_records": fast == plain,
+                      "same_as_reference": fast == ref, "sha256": hashlib.sha256(fast).hexdigest()}))
+
+
+if __name__ == "__main__":
+    main()
