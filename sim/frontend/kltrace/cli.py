@@ -7,6 +7,8 @@ import sys
 from . import dtypes, sandbox
 from .numerics import fields as numerics_fields
 from .errors import TraceError
+from .replicate import STATS
+from .runner import KernelSpec, prepare_imports, trace
 from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
@@ -203,7 +205,6 @@ def read_task(folder):
 
 
 def build_spec(flags):
-    from .runner import KernelSpec
     args, grid, scalars, name, kernel_file, base = [], [1], {}, flags.kernel, flags.kernel_file, None
     lnc = 1
     if flags.task:
@@ -376,7 +377,6 @@ def main(argv=None):
             spec.base_dir = os.path.abspath(spec.base_dir)
         if spec.package_root:
             spec.package_root = os.path.abspath(spec.package_root)
-        from .runner import prepare_imports, trace
         prepare_imports()
         sandbox.block_network()
         workdir = sandbox.PrivateDir()
@@ -395,7 +395,6 @@ def main(argv=None):
         size = write_output(flags, text)
         if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
-            from .replicate import STATS
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
                              f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}; replicated "
                              f"{STATS['loops']} loops ({STATS['iterations']} iterations), "

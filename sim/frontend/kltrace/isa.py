@@ -5,7 +5,7 @@ destination first and return nothing. Both lower to the same functions in `ops` 
 """
 import sys
 
-from . import ops
+from . import dtypes, ops
 from .emit import emit, new_tile, require_onchip, dtype_arg, require_shape, squeeze_free
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr
@@ -123,7 +123,6 @@ def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc
             and not (data1.shape[0] == data2.shape[0] and min(data1.size, data2.size) == data1.shape[0]):
         raise kernel_error(f"shape mismatch in nisa.tensor_tensor: {list(data1.shape)} and {list(data2.shape)}",
                            "tensor_tensor needs equal shapes; use tensor_scalar for a [P, 1] operand")
-    from . import dtypes
     big = data1 if data1.size >= data2.size else data2  # a [P, 1] operand broadcasts along the free axis
     res = _result(dst, big.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
                   name, "nisa.tensor_tensor")
@@ -381,7 +380,6 @@ def _legacy_form(body):
 
 
 def _check_dst(dst, what):
-    from .views import Tensor
     if not isinstance(dst, Tensor):
         raise kernel_error(f"{what}: dst must be a tile, got {type(dst).__name__}",
                            "standalone nki ISA calls take the destination tile first")

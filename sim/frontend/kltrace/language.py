@@ -3,6 +3,7 @@ import dis
 import sys
 
 from . import ops, alloc, language_more
+from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
@@ -78,7 +79,6 @@ _new_buffer = Buffer
 def ndarray(shape, dtype, *, buffer=None, name="", address=None, **_):
     loc = T.loc(sys._getframe(1))
     if address is not None:  # nki 0.x: (partition offset, byte offset) in the buffer's memory
-        from .compiler import Allocator
         memory = getattr(buffer, "memory", "sbuf")
         buffer = Allocator(memory, {"address": list(address)})
     if type(shape) is tuple and len(shape) == 2 and (buffer is None or type(buffer) is Memory):  # not placed

@@ -1,10 +1,11 @@
 """The recording state of one trace: buffers, instructions, source files, loop and SPMD context."""
 import inspect
+import os
 import re
 import sys
 
 from . import dtypes
-from .errors import TraceError
+from .errors import TraceError, kernel_error
 
 SBUF_PARTITION_BYTES = 192 * 1024
 PSUM_BANK_BYTES = 2 * 1024
@@ -72,7 +73,6 @@ class Instr:
 
 def replicate_default():
     """Loop replication is on unless KL_TRACE_REPLICATE=0 (tests compare both ways)."""
-    import os
     return os.environ.get("KL_TRACE_REPLICATE", "1") != "0"
 
 
@@ -269,7 +269,6 @@ def check_onchip_shape(memory, shape, dtype):
 
 
 def _check_onchip_shape(memory, shape, dtype):
-    from .errors import kernel_error
     if not shape:
         raise kernel_error(f"an on-chip ({memory}) tile needs at least one dimension")
     if shape[0] > PMAX:
