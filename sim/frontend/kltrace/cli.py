@@ -4,7 +4,7 @@ import json
 import os
 import sys
 
-from . import dtypes, sandbox
+from . import dtypes, hwprofile, sandbox
 from .numerics import fields as numerics_fields
 from .errors import TraceError
 from .replicate import STATS
@@ -13,7 +13,7 @@ from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--lnc 1|2] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
-         "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
+         "[--hw trn1|trn2|trn3|PROFILE.json] [--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
          "[--max-processes N] [--format json|binary] [--pretty] [--no-replicate] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
          "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
          "[--tolerance STANDARD] [--rtol X] [--atol Y] [--rounding nearest|stochastic]]")
@@ -33,6 +33,8 @@ def parse_flags(argv):
     p.add_argument("--package-root")
     p.add_argument("--list-kernels", action="store_true", help="write the file's kernels and parameters as JSON")
     p.add_argument("--target", choices=("trn1", "trn2", "trn3"), help="answer nisa.get_nc_version() for this chip")
+    p.add_argument("--hw", help="check tile sizes against this hardware profile (resources/hw) instead of "
+                                f"{hwprofile.DEFAULT}'s")
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
     p.add_argument("--lnc", help="logical NeuronCore degree: 1 (default) or 2 (programs split over two cores)")
@@ -364,6 +366,8 @@ def main(argv=None):
             os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
         if flags.output:
             flags.output = os.path.abspath(flags.output)  # before the front end moves into its private folder
+        if flags.hw:
+            hwprofile.select(flags.hw if flags.hw.isidentifier() else os.path.abspath(flags.hw))
         spec = build_spec(flags)
         if flags.inputs and flags.inputs.endswith((".npy", ".npz")):
             flags.inputs = os.path.abspath(flags.inputs)  # before the kernel's private working folder
