@@ -235,7 +235,8 @@ def affine_select(dst, on_true_tile, on_false_value, attrs, mask=None, dtype=Non
 # from one table row and calls these with every parameter by name. dst is None only from a legacy call (the
 # current wrappers of the calls that need a tile check it first), which returns the result tile.
 def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
-               mask=None, accumulate=None, perf_mode=None):
+               mask=None, accumulate=None, tile_position=(), tile_size=(), perf_mode=None):
+    # tile_position / tile_size (TensorE row and column tiling) do not change the recorded instruction.
     if (dst is None and mask is None and accumulate is None and not is_transpose and perf_mode is None
             and type(stationary) is Tensor and type(moving) is Tensor and stationary.buf.memory == "sbuf"
             and moving.buf.memory == "sbuf"):

@@ -19,7 +19,7 @@ Param = namedtuple("Param", "name default generations")  # default: source text 
 
 CLASSIC = {
     "nc_matmul": "stationary moving | is_stationary_onezero=False is_moving_onezero=False is_transpose=False "
-                 "mask:L accumulate:C perf_mode",
+                 "mask:L accumulate:C tile_position=() tile_size=() perf_mode",
     "nc_transpose": "data | mask:L dtype:L engine",
     "activation": "op data | bias scale=1.0 reduce_op reduce_res reduce_cmd mask:L dtype:L",
     "activation_reduce": "op data | reduce_op reduce_res bias scale=1.0 mask:L dtype:L",
