@@ -255,10 +255,13 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
         SandboxSettings settings;
         settings.readOnly = where->readOnly;
         settings.readOnly.push_back(fs::canonical(script.parent_path(), ec));
-        // The front end reads its size limits from the hardware profiles (one place for those numbers).
-        settings.readOnly.push_back(fs::canonical(resourcesDir() / "hw", ec));
-        if (request.hardware.find('/') != std::string::npos && fs::is_regular_file(request.hardware, ec)) {
-            settings.readOnly.push_back(fs::canonical(request.hardware, ec));
+        // The front end reads its size limits from the hardware profiles (one place for those numbers); a data
+        // folder without them gets the front end's own message naming the missing profile.
+        if (const fs::path profiles = resourcesDir() / "hw"; fs::is_directory(profiles, ec)) {
+            settings.readOnly.push_back(fs::canonical(profiles, ec));
+        }
+        if (const fs::path chosen = request.hardware; chosen.is_absolute() && fs::is_regular_file(chosen, ec)) {
+            settings.readOnly.push_back(fs::canonical(chosen, ec));
         }
         for (const fs::path& p : Sandbox::interpreterMounts(pythonInterpreter())) {
             settings.readOnly.push_back(p);
