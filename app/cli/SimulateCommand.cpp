@@ -149,6 +149,11 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) 
     }
     // Trace into a private temporary file, removed once loaded.
     core::TraceRequest trace = request;
+    if (!o.hardware.empty()) { // the front end checks tile sizes against the profile the run uses
+        if (auto path = sim::ProfileLocator::resolve(o.hardware, resourceBases())) {
+            trace.hardware = fs::absolute(*path).string();
+        }
+    }
     const fs::path scratch = fs::temp_directory_path() / fmt::format("kernellens-simulate-{}.ir.json", ::getpid());
     trace.output = scratch;
     auto outcome = core::runTrace(trace);

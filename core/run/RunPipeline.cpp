@@ -47,6 +47,15 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     }
     TraceRequest trace = request.trace;
     trace.output = scratch.path() / "kernel.ir.json";
+    if (!request.hardware.empty() && trace.hardware.empty()) {
+        // The front end checks tile sizes against the profile the user chose (by its absolute path: the front
+        // end runs in a private folder); without one it keeps its own default.
+        auto profile = sim::ProfileLocator::resolve(request.hardware, {dataRoot()});
+        if (!profile) {
+            return std::unexpected(profile.error());
+        }
+        trace.hardware = std::filesystem::absolute(*profile).string();
+    }
     stage(RunStage::Tracing);
     auto traced = runTrace(trace, shouldCancel);
     if (!traced) {

@@ -79,6 +79,9 @@ std::vector<std::string> frontendCommand(const TraceRequest& request, const Kern
     if (!where.packageRoot.empty()) {
         argv.insert(argv.end(), {"--package-root", where.packageRoot.string()});
     }
+    if (!request.hardware.empty()) {
+        argv.insert(argv.end(), {"--hw", request.hardware});
+    }
     if (request.listKernels) {
         argv.emplace_back("--list-kernels");
     } else {
@@ -252,6 +255,14 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
         SandboxSettings settings;
         settings.readOnly = where->readOnly;
         settings.readOnly.push_back(fs::canonical(script.parent_path(), ec));
+        // The front end reads its size limits from the hardware profiles (one place for those numbers); a data
+        // folder without them gets the front end's own message naming the missing profile.
+        if (const fs::path profiles = resourcesDir() / "hw"; fs::is_directory(profiles, ec)) {
+            settings.readOnly.push_back(fs::canonical(profiles, ec));
+        }
+        if (const fs::path chosen = request.hardware; chosen.is_absolute() && fs::is_regular_file(chosen, ec)) {
+            settings.readOnly.push_back(fs::canonical(chosen, ec));
+        }
         for (const fs::path& p : Sandbox::interpreterMounts(pythonInterpreter())) {
             settings.readOnly.push_back(p);
         }

@@ -26,8 +26,11 @@ struct TraceRequest {
     std::string lnc;                   ///< "1" or "2" (logical NeuronCore degree), empty: the task's
     std::vector<std::string> scalars;  ///< NAME=VALUE
     std::filesystem::path packageRoot; ///< the folder the kernel's package imports resolve from, or empty
-    std::filesystem::path output;      ///< where the IR goes (the kernel list with listKernels, the numerics
-                                       ///< document with numerics.enabled)
+    /// The hardware profile whose on-chip sizes the front end checks tiles against (`--hw`: a bundled name or a
+    /// profile's .json path); empty: the front end's default (sim/frontend/kltrace/hwprofile.py).
+    std::string hardware;
+    std::filesystem::path output; ///< where the IR goes (the kernel list with listKernels, the numerics
+                                  ///< document with numerics.enabled)
     IrFormat irFormat = IrFormat::Binary;
     bool listKernels = false; ///< list the file's kernels and their parameters instead of tracing
     /// Value execution (issue 15): same sandbox, nonce channel, time-out and limits; the output is the numerics

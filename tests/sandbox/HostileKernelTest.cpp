@@ -290,6 +290,20 @@ TEST_P(HostileKernel, AnErrorItPrintsBeforeReturningNormallyIsOnlyOutput) {
     EXPECT_NE(seen.warnings.find("FAKE-MESSAGE"), std::string::npos);
 }
 
+/// The front end reads its size limits from a hardware profile inside the sandbox: its default (trn1) refuses a
+/// tile that the chosen profile (a trn2 copy beside the kernel, mounted on its own) holds.
+TEST_P(HostileKernel, ChecksTileSizesAgainstTheChosenHardwareProfile) {
+    kl::core::TraceRequest request =
+        ws.writeKernel("", "    big = nl.ndarray((128, 52000), dtype=nl.float32, buffer=nl.sbuf)");
+    expectKernelError(trace(request), "a partition holds 196608");
+    const fs::path profile = ws.root() / "chosen-trn2.json";
+    fs::copy_file(fs::path(KL_SOURCE_DIR) / "resources" / "hw" / "trn2.json", profile);
+    fs::permissions(profile, fs::perms(0644));
+    request.hardware = profile.string();
+    const Observed seen = trace(request);
+    EXPECT_TRUE(seen.ok) << seen.message;
+}
+
 INSTANTIATE_TEST_SUITE_P(Privileges, HostileKernel, ::testing::Values(Privilege::AsIs, Privilege::Nobody),
                          [](const auto& info) { return kl::test::privilegeName(info.param); });
 

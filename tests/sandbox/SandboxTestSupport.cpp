@@ -43,6 +43,7 @@ struct ReadableDataDir {
         std::string pattern = "/tmp/kl-sandbox-data-XXXXXX";
         root = ::mkdtemp(pattern.data());
         fs::create_directories(root / "resources");
+        fs::copy(fs::path(KL_SOURCE_DIR) / "resources" / "hw", root / "resources" / "hw"); // the front end's limits
         fs::create_directories(root / "sim");
         fs::copy(fs::path(KL_SOURCE_DIR) / "sim" / "frontend", root / "sim" / "frontend", fs::copy_options::recursive);
         for (const auto& entry : fs::recursive_directory_iterator(root)) {

@@ -4,25 +4,12 @@ import sys
 from . import dtypes
 from .emit import emit, dtype_arg, make_ap
 from .errors import kernel_error, unsupported, TraceError
+from . import placement
 from .ops import psum_bank_check
 from .tracer import T, Buffer, check_onchip_shape
-from .views import Tensor
+from .views import MEMORIES, Memory, Tensor
 
-
-class Memory:
-    """A memory kind passed as `buffer=` (nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm, nl.private_hbm)."""
-    __slots__ = ("name", "memory")
-
-    def __init__(self, name, memory):
-        self.name = name
-        self.memory = memory
-
-    def __repr__(self):
-        return f"nl.{self.name}"
-
-
-MEMORIES = {n: Memory(n, m) for n, m in (("sbuf", "sbuf"), ("psum", "psum"), ("hbm", "hbm"),
-                                           ("shared_hbm", "hbm"), ("private_hbm", "hbm"))}
+__all__ = ["MEMORIES", "Memory", "allocate", "like", "par_dim"]  # Memory and MEMORIES live in views.py
 
 
 class par_dim(int):
@@ -127,7 +114,6 @@ def _allocate(shape, dtype, buffer, name, init, loc):
     if dt is None:
         raise kernel_error("tensor creation needs a dtype")
     if getattr(buffer, "placement", None) is not None and buffer.memory != "hbm":
-        from . import placement
         view = placement.allocate(shape, dt, buffer, pi or 0, name, loc)
         if init is not None:
             emit("memset", "vector", [view], [], {"value": init}, loc=loc)

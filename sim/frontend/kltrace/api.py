@@ -2,10 +2,14 @@
 import difflib
 import sys
 
-from . import isa, language, compiler, collectives  # isa first: it loads ops before emit (see views.py)
+from . import isa, language, compiler, collectives, operators
 from .errors import unsupported
 from .tracer import T, fill_location
 from .views import Tensor
+
+# The kernel API is ready once tensors have their recording methods (`a + b`, `t[k] = v`): the value
+# layer (views.py) does not know the recorder, the operator layer binds them here.
+operators.attach(Tensor)
 
 
 class Kernel:

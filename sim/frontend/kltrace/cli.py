@@ -4,14 +4,16 @@ import json
 import os
 import sys
 
-from . import dtypes, sandbox
+from . import dtypes, hwprofile, sandbox
 from .numerics import fields as numerics_fields
 from .errors import TraceError
+from .replicate import STATS
+from .runner import KernelSpec, prepare_imports, trace
 from .tracer import T
 
 USAGE = ("kltrace_main.py (--task DIR | --kernel-file F.py [--kernel NAME]) [--package-root DIR] "
          "[--arg NAME=4096x8192:bfloat16 ...] [--grid N|AxB] [--lnc 1|2] [--scalar NAME=VALUE ...] [--target trn1|trn2|trn3] "
-         "[--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
+         "[--hw trn1|trn2|trn3|PROFILE.json] [--list-kernels] (-o OUT.json | --output-fd N) [--nonce-stdin] [--timeout S] [--memory-mb M] "
          "[--max-processes N] [--format json|binary] [--pretty] [--no-replicate] [--numerics [--reference FILE.py:FUNC] [--cuda-numerics POLICY] "
          "[--inputs normal|uniform|bf16-stress|fp8-stress|outliers|FILE.npy|FILE.npz] [--seed N] "
          "[--tolerance STANDARD] [--rtol X] [--atol Y] [--rounding nearest|stochastic]]")
@@ -31,6 +33,8 @@ def parse_flags(argv):
     p.add_argument("--package-root")
     p.add_argument("--list-kernels", action="store_true", help="write the file's kernels and parameters as JSON")
     p.add_argument("--target", choices=("trn1", "trn2", "trn3"), help="answer nisa.get_nc_version() for this chip")
+    p.add_argument("--hw", help="check tile sizes against this hardware profile (resources/hw) instead of "
+                                f"{hwprofile.DEFAULT}'s")
     p.add_argument("--arg", action="append", default=None)
     p.add_argument("--grid")
     p.add_argument("--lnc", help="logical NeuronCore degree: 1 (default) or 2 (programs split over two cores)")
@@ -203,7 +207,6 @@ def read_task(folder):
 
 
 def build_spec(flags):
-    from .runner import KernelSpec
     args, grid, scalars, name, kernel_file, base = [], [1], {}, flags.kernel, flags.kernel_file, None
     lnc = 1
     if flags.task:
@@ -363,6 +366,8 @@ def main(argv=None):
             os.set_inheritable(flags.output_fd, False)  # never handed on to anything the kernel runs
         if flags.output:
             flags.output = os.path.abspath(flags.output)  # before the front end moves into its private folder
+        if flags.hw:
+            hwprofile.select(flags.hw if flags.hw.isidentifier() else os.path.abspath(flags.hw))
         spec = build_spec(flags)
         if flags.inputs and flags.inputs.endswith((".npy", ".npz")):
             flags.inputs = os.path.abspath(flags.inputs)  # before the kernel's private working folder
@@ -376,7 +381,6 @@ def main(argv=None):
             spec.base_dir = os.path.abspath(spec.base_dir)
         if spec.package_root:
             spec.package_root = os.path.abspath(spec.package_root)
-        from .runner import prepare_imports, trace
         prepare_imports()
         sandbox.block_network()
         workdir = sandbox.PrivateDir()
@@ -395,7 +399,6 @@ def main(argv=None):
         size = write_output(flags, text)
         if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
-            from .replicate import STATS
             sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
                              f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}; replicated "
                              f"{STATS['loops']} loops ({STATS['iterations']} iterations), "

@@ -5,6 +5,7 @@ sees (each destination written from its source), and rank queries answer rank 0.
 """
 from .emit import emit
 from .errors import kernel_error
+from .isa_more import sendrecv, core_barrier
 from .language_more import NKIObject
 from .ops import op_name
 from .tracer import T
@@ -58,6 +59,5 @@ def namespace():
 
 def lnc_namespace():
     """`nki.lnc`: the logical-NeuronCore calls moved out of nki.isa in 0.8."""
-    from .isa_more import sendrecv, core_barrier
     return {"sendrecv": sendrecv, "core_barrier": core_barrier, "sendrecv_compute": sendrecv,
             "program_id": lambda axis=0: T.pid[axis] if axis < len(T.pid) else 0}

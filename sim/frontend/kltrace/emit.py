@@ -4,7 +4,8 @@ import sys
 from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import mask_ranges
-from .tracer import T, Instr, Buffer, PMAX, check_onchip_shape, _checked_shapes
+from .hwprofile import HW
+from .tracer import T, Instr, Buffer, check_onchip_shape, _checked_shapes
 from .views import INDIRECT_SEEN, IndirectTensor, Tensor, run_checks
 
 
@@ -353,9 +354,9 @@ def require_onchip(v, what, role="operand"):
 
 
 def check_partitions(shape, what):
-    if shape and shape[0] > PMAX:
-        raise kernel_error(f"{what}: partition dimension {shape[0]} exceeds {PMAX}",
-                           "tile the partition dimension in blocks of nl.tile_size.pmax (128)")
+    if shape and shape[0] > HW.pmax:
+        raise kernel_error(f"{what}: partition dimension {shape[0]} exceeds {HW.pmax}",
+                           f"tile the partition dimension in blocks of nl.tile_size.pmax ({HW.pmax})")
 
 
 def dtype_arg(dtype, default):

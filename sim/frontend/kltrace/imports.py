@@ -14,6 +14,7 @@ import os
 import sys
 import types
 
+from . import numpy_dtypes
 from .errors import TraceError
 from .loops import traced_range
 from .tracer import T
@@ -110,7 +111,6 @@ class _NumpyLoader:
 
     def exec_module(self, module):
         self.loader.exec_module(module)
-        from . import numpy_dtypes
         numpy_dtypes.patch(module)
 
 

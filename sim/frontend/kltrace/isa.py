@@ -5,7 +5,7 @@ destination first and return nothing. Both lower to the same functions in `ops` 
 """
 import sys
 
-from . import ops
+from . import dtypes, ops, signatures
 from .emit import emit, new_tile, require_onchip, dtype_arg, require_shape, squeeze_free
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr
@@ -123,7 +123,6 @@ def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc
             and not (data1.shape[0] == data2.shape[0] and min(data1.size, data2.size) == data1.shape[0]):
         raise kernel_error(f"shape mismatch in nisa.tensor_tensor: {list(data1.shape)} and {list(data2.shape)}",
                            "tensor_tensor needs equal shapes; use tensor_scalar for a [P, 1] operand")
-    from . import dtypes
     big = data1 if data1.size >= data2.size else data2  # a [P, 1] operand broadcasts along the free axis
     res = _result(dst, big.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
                   name, "nisa.tensor_tensor")
@@ -231,145 +230,93 @@ def affine_select(dst, on_true_tile, on_false_value, attrs, mask=None, dtype=Non
     return res
 
 
-# ------------------------------------------------------------------------------------------ legacy signatures
-def _legacy():
-    def nc_matmul(stationary, moving, *, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
-                  mask=None, perf_mode=None, **_):
-        if (mask is None and not is_transpose and perf_mode is None and type(stationary) is Tensor
-                and type(moving) is Tensor and stationary.buf.memory == "sbuf" and moving.buf.memory == "sbuf"):
-            return ops.matmul_fresh(stationary, moving, T.loc(sys._getframe(1)))
-        return ops.nc_matmul(None, stationary, moving, mask=mask, is_transpose=is_transpose, perf_mode=perf_mode)
+# ------------------------------------------------------------------------------------------ call bodies
+# One body per classic call, for both generations: signatures.py generates the legacy and the current wrapper
+# from one table row and calls these with every parameter by name. dst is None only from a legacy call (the
+# current wrappers of the calls that need a tile check it first), which returns the result tile.
+def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False, is_transpose=False,
+               mask=None, accumulate=None, tile_position=(), tile_size=(), perf_mode=None):
+    # tile_position / tile_size (TensorE row and column tiling) do not change the recorded instruction.
+    if (dst is None and mask is None and accumulate is None and not is_transpose and perf_mode is None
+            and type(stationary) is Tensor and type(moving) is Tensor and stationary.buf.memory == "sbuf"
+            and moving.buf.memory == "sbuf"):
+        return ops.matmul_fresh(stationary, moving, T.loc(sys._getframe(1)))
+    return ops.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
+                         perf_mode=perf_mode)
 
-    def nc_transpose(data, *, mask=None, dtype=None, engine=None, **_):
-        return ops.nc_transpose(None, data, engine, mask, dtype)
 
-    def activation_(op, data, *, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None,
-                    mask=None, dtype=None, **_):
-        return activation(None, op, data, bias, scale, reduce_op, reduce_res, mask, dtype)
+def _nc_transpose(dst, data, mask=None, dtype=None, engine=None):
+    return ops.nc_transpose(dst, data, engine, mask, dtype)
 
-    def activation_reduce(op, data, *, reduce_op=None, reduce_res=None, bias=None, scale=1.0, mask=None,
-                          dtype=None, **_):
-        return activation(None, op, data, bias, scale, reduce_op, reduce_res, mask, dtype, force_reduce=True)
 
-    def tensor_tensor_(data1, data2, op, *, dtype=None, mask=None, engine=None, **_):
-        return tensor_tensor(None, data1, data2, op, dtype, mask, engine)
+def _activation(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None, mask=None,
+                dtype=None):
+    return activation(dst, op, data, bias, scale, reduce_op, reduce_res, mask, dtype)
 
-    def tensor_scalar_(data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False, *,
-                       dtype=None, mask=None, engine=None, **_):
-        return tensor_scalar(None, data, op0, operand0, reverse0, op1, operand1, reverse1, dtype, mask, engine)
 
-    def tensor_reduce(op, data, axis, *, mask=None, dtype=None, negate=False, keepdims=False, **_):
-        return ops.reduce(op_name(op), data, axis, dtype, mask, keepdims, negate=negate)
+def _activation_reduce(dst, op, data, reduce_op=None, reduce_res=None, bias=None, scale=1.0, mask=None, dtype=None):
+    return activation(dst, op, data, bias, scale, reduce_op, reduce_res, mask, dtype, force_reduce=True)
 
-    def tensor_copy(src, *, mask=None, dtype=None, engine=None, **_):
-        return ops.copy(src, dtype, mask, engine=engine)
 
-    def iota(expr, dtype=None, *, mask=None, **_):
+def _tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None):
+    return tensor_tensor(dst, data1, data2, op, dtype, mask, engine)
+
+
+def _tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False, dtype=None,
+                   mask=None, engine=None):
+    return tensor_scalar(dst, data, op0, operand0, reverse0, op1, operand1, reverse1, dtype, mask, engine)
+
+
+def _tensor_reduce(dst, op, data, axis, mask=None, dtype=None, negate=False, keepdims=False):
+    if dst is not None:  # the destination's rank says whether the reduced axes are kept
+        keepdims = len(dst.shape) == len(data.shape)
+    return ops.reduce(op_name(op), data, axis, dtype, mask, keepdims, dst=dst, negate=negate)
+
+
+def _tensor_copy(dst, src, mask=None, dtype=None, engine=None):
+    if dst is not None and (src.buf.memory == "hbm" or dst.buf.memory == "hbm"):
+        raise kernel_error("nisa.tensor_copy moves data between on-chip tiles", "use nisa.dma_copy for HBM")
+    return ops.copy(src, dtype, mask, dst=dst, engine=engine)
+
+
+def _iota(dst, expr=None, dtype=None, pattern=None, offset=0, channel_multiplier=0, mask=None):
+    if dst is None:
         return iota_expr(expr, dtype, mask)
-
-    def memset(shape, value, dtype=None, *, mask=None, engine=None, **_):
-        return ops.memset(None, value, dtype, shape, mask, engine)
-
-    def affine_select_(pred, on_true_tile, on_false_value, *, mask=None, dtype=None, **_):
-        return affine_select(None, on_true_tile, on_false_value, {}, mask, dtype)
-
-    def dma_copy(dst=None, src=None, *, mask=None, dge_mode=None, **_):
-        ops.dma(dst, src, mask, None, "nisa.dma_copy")
-
-    def bn_stats_(data, *, mask=None, dtype=None, **_):
-        return bn_stats(None, data, mask, dtype)
-
-    def bn_aggr_(data, *, mask=None, dtype=None, **_):
-        return bn_aggr(None, data, mask, dtype)
-
-    def reciprocal_(data, *, dtype=None, mask=None, **_):
-        return reciprocal(None, data, mask, dtype)
-
-    def tensor_tensor_scan_(data0, data1, initial, op0, op1, reverse0=False, reverse1=False, *, dtype=None,
-                            mask=None, **_):
-        return tensor_tensor_scan(None, data0, data1, initial, op0, op1, reverse0, reverse1, mask, dtype)
-
-    return {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
-            "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
-            "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
-            "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
-            "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
-            "tensor_tensor_scan": tensor_tensor_scan_}
+    emit("iota", "gpsimd", [dst], [], {"offset": offset, "pattern": pattern, "channel_multiplier": channel_multiplier})
 
 
-# ------------------------------------------------------------------------------------------ standalone signatures
-def _standalone():
-    def nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_onezero=False,
-                  is_transpose=False, accumulate=None, perf_mode=None, **_):
-        ops.nc_matmul(dst, stationary, moving, accumulate=accumulate, is_transpose=is_transpose,
-                      perf_mode=perf_mode)
+def _memset(dst, value, shape=None, dtype=None, mask=None, engine=None):
+    return ops.memset(dst, value, dtype, shape, mask, engine)
 
-    def nc_transpose(dst, data, engine=None, **_):
-        ops.nc_transpose(dst, data, engine)
 
-    def activation_(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None, **_):
-        activation(dst, op, data, bias, scale, reduce_op, reduce_res)
+def _affine_select(dst, on_true_tile=None, on_false_value=0, pred=None, pattern=None, channel_multiplier=0,
+                   cmp_op=None, offset=0, mask=None, dtype=None):
+    attrs = {} if dst is None else {"pattern": pattern, "offset": offset, "channel_multiplier": channel_multiplier,
+                                    "cmp_op": op_name(cmp_op) or "equal"}
+    return affine_select(dst, on_true_tile, on_false_value, attrs, mask, dtype)
 
-    def activation_reduce(dst, op, data, reduce_op=None, reduce_res=None, bias=None, scale=1.0, **_):
-        activation(dst, op, data, bias, scale, reduce_op, reduce_res, force_reduce=True)
 
-    def tensor_tensor_(dst, data1, data2, op, engine=None, **_):
-        tensor_tensor(dst, data1, data2, op, engine=engine)
+def _dma_copy(dst, src=None, mask=None, dge_mode=None):
+    ops.dma(dst, src, mask, None, "nisa.dma_copy")
 
-    def tensor_scalar_(dst, data, op0, operand0, reverse0=False, op1=None, operand1=None, reverse1=False,
-                       engine=None, **_):
-        tensor_scalar(dst, data, op0, operand0, reverse0, op1, operand1, reverse1, engine=engine)
 
-    def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False, **_):
-        _check_dst(dst, "nisa.tensor_reduce")
-        ops.reduce(op_name(op), data, axis, None, None, keepdims=len(dst.shape) == len(data.shape),
-                   dst=dst, negate=negate)
+def _bn_stats(dst, data, mask=None, dtype=None):
+    return bn_stats(dst, data, mask, dtype)
 
-    def tensor_copy(dst, src, engine=None, **_):
-        _check_dst(dst, "nisa.tensor_copy")
-        if src.buf.memory == "hbm" or dst.buf.memory == "hbm":
-            raise kernel_error("nisa.tensor_copy moves data between on-chip tiles", "use nisa.dma_copy for HBM")
-        ops.copy(src, None, None, dst=dst, engine=engine)
 
-    def iota(dst, pattern=None, offset=0, channel_multiplier=0, **_):
-        _check_dst(dst, "nisa.iota")
-        emit("iota", "gpsimd", [dst], [], {"offset": offset, "pattern": pattern,
-                                           "channel_multiplier": channel_multiplier})
+def _bn_aggr(dst, data, mask=None, dtype=None):
+    return bn_aggr(dst, data, mask, dtype)
 
-    def memset(dst, value, engine=None, **_):
-        _check_dst(dst, "nisa.memset")
-        ops.memset(dst, value, engine=engine)
 
-    def affine_select_(dst, pattern=None, channel_multiplier=0, on_true_tile=None, on_false_value=0,
-                       cmp_op=None, offset=0, **_):
-        _check_dst(dst, "nisa.affine_select")
-        affine_select(dst, on_true_tile, on_false_value,
-                      {"pattern": pattern, "offset": offset, "channel_multiplier": channel_multiplier,
-                       "cmp_op": op_name(cmp_op) or "equal"})
+def _reciprocal(dst, data, dtype=None, mask=None):
+    return reciprocal(dst, data, mask, dtype)
 
-    def dma_copy(dst, src, **_):
-        ops.dma(dst, src, None, None, "nisa.dma_copy")
 
-    def bn_stats_(dst, data, **_):
-        bn_stats(dst, data)
+def _tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False, dtype=None, mask=None):
+    return tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0, reverse1, mask, dtype)
 
-    def bn_aggr_(dst, data, **_):
-        bn_aggr(dst, data)
 
-    def reciprocal_(dst, data, **_):
-        reciprocal(dst, data)
-
-    def tensor_tensor_scan_(dst, data0, data1, initial, op0, op1, reverse0=False, reverse1=False, **_):
-        tensor_tensor_scan(dst, data0, data1, initial, op0, op1, reverse0, reverse1)
-
-    table = {"nc_matmul": nc_matmul, "nc_transpose": nc_transpose, "activation": activation_,
-             "activation_reduce": activation_reduce, "tensor_tensor": tensor_tensor_,
-             "tensor_scalar": tensor_scalar_, "tensor_reduce": tensor_reduce, "tensor_copy": tensor_copy,
-             "iota": iota, "memset": memset, "affine_select": affine_select_, "dma_copy": dma_copy,
-             "bn_stats": bn_stats_, "bn_aggr": bn_aggr_, "reciprocal": reciprocal_,
-             "tensor_tensor_scan": tensor_tensor_scan_}
-    table.update(MORE)
-    return table
+BODIES_CLASSIC = {name: globals()["_" + name] for name in signatures.CLASSIC}
 
 
 def _legacy_form(body):
@@ -381,7 +328,6 @@ def _legacy_form(body):
 
 
 def _check_dst(dst, what):
-    from .views import Tensor
     if not isinstance(dst, Tensor):
         raise kernel_error(f"{what}: dst must be a tile, got {type(dst).__name__}",
                            "standalone nki ISA calls take the destination tile first")
@@ -390,13 +336,18 @@ def _check_dst(dst, what):
 ENUM_NAMES = ("engine", "reduce_cmd", "dge_mode", "nc_version", "oob_mode", "matmul_perf_mode", "dma_engine")
 
 
+_LEGACY = signatures.wrappers(signatures.LEGACY, BODIES_CLASSIC, _check_dst, __file__)
+_CURRENT = signatures.wrappers(signatures.CURRENT, BODIES_CLASSIC, _check_dst, __file__)
+
+
 def namespace(generation):
     if generation == "legacy":
         # The classic calls keep their legacy signatures; the later ones take the standalone form minus dst.
         ns = {k: _legacy_form(v) for k, v in MORE.items() if k in BODIES}
-        ns.update(_legacy())
+        ns.update(_LEGACY)
     else:
-        ns = _standalone()
+        ns = dict(_CURRENT)
+        ns.update(MORE)
     ns.update({"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "nc_version": nc_version,
                "oob_mode": oob_mode, "matmul_perf_mode": matmul_perf_mode, "dma_engine": dma_engine,
                "get_nc_version": _current_nc_version, "get_nc_sub_version": lambda: 0,

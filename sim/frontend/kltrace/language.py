@@ -3,24 +3,28 @@ import dis
 import sys
 
 from . import ops, alloc, language_more
+from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_new, new_tile
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
-from .tracer import T, PMAX, check_onchip_shape, Buffer
+from .hwprofile import HW
+from .tracer import T, check_onchip_shape, Buffer
 from .views import Tensor, pending_load
 
 
 class _TileSize:
-    """nl.tile_size: hardware tile limits."""
-    pmax = 128
-    psum_fmax = 512
+    """nl.tile_size: hardware tile limits; the memory sizes come from the hardware profile (hwprofile.py),
+    the engines' tile limits are the ISA's."""
     gemm_stationary_fmax = 128
     gemm_moving_fmax = 512
     bn_stats_fmax = 512
-    psum_num_banks = 8
-    total_available_sbuf_size = 192 * 1024
+
+    pmax = property(lambda self: HW.pmax)
+    psum_fmax = property(lambda self: HW.psum_fmax)
+    psum_num_banks = property(lambda self: HW.psum_banks)
+    total_available_sbuf_size = property(lambda self: HW.sbuf_partition_bytes)
 
     def __getattr__(self, name):
         raise unsupported(f"nl.tile_size.{name}",
@@ -78,7 +82,6 @@ _new_buffer = Buffer
 def ndarray(shape, dtype, *, buffer=None, name="", address=None, **_):
     loc = T.loc(sys._getframe(1))
     if address is not None:  # nki 0.x: (partition offset, byte offset) in the buffer's memory
-        from .compiler import Allocator
         memory = getattr(buffer, "memory", "sbuf")
         buffer = Allocator(memory, {"address": list(address)})
     if type(shape) is tuple and len(shape) == 2 and (buffer is None or type(buffer) is Memory):  # not placed
@@ -146,7 +149,7 @@ def load(src, *, mask=None, dtype=None, **_):
         # ops.dma(None, src, ...) for the common case: an unmasked load of an HBM view into a new tile.
         sb = src.buf
         shape = src.shape
-        if sb.memory == "hbm" and shape and shape[0] <= PMAX:
+        if sb.memory == "hbm" and shape and shape[0] <= HW.pmax:
             if _stored_into_ellipsis(f):
                 # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
                 # __setitem__ records the DMA into t itself (views.pending_load), as retargeting the

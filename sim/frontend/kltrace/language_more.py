@@ -4,11 +4,13 @@ composite operators, each lowered to recorded instructions or refused with what 
 import enum
 import sys
 
-from . import ops
+from . import dtypes, isa, ops
 from .alloc import MEMORIES, allocate
+from .emit import emit
 from .errors import kernel_error, unsupported
 from .isa_more import VirtualRegister
 from .loops import TracedRange
+from .numpy_dtypes import _LIMITS
 from .tracer import T
 from .views import Tensor
 
@@ -158,7 +160,6 @@ def shared_identity_matrix(n, dtype="uint8", dst=None, **_):
     """An n x n identity in SBUF (built on GpSimdE with iota and a compare)."""
     loc = T.loc(sys._getframe(1))
     res = dst if dst is not None else allocate((n, n), dtype, MEMORIES["sbuf"], "identity", loc=loc)
-    from .emit import emit
     emit("iota", "gpsimd", [res], [], {"isa": "shared_identity_matrix"}, loc=loc)
     return res
 
@@ -170,8 +171,6 @@ class _FloatLimits:
                  "float16": (65504.0, 6.103515625e-05, 0.0009765625)}
 
     def __init__(self, dtype):
-        from . import dtypes
-        from .numpy_dtypes import _LIMITS
         name = dtypes.normalize(dtype)
         limits = self._STANDARD.get(name) or _LIMITS.get(name)
         if limits is None:
@@ -205,7 +204,6 @@ def _binary_alu(name):
 
 def var(x, axis, *, dtype=None, keepdims=False, **_):
     """Variance as the engines compute it: bn_stats then bn_aggr over the free axis."""
-    from . import isa
     stats = isa.bn_stats(None, x)
     return isa.bn_aggr(None, stats)
 

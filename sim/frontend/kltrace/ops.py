@@ -13,7 +13,8 @@ from . import dtypes
 from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
-from .tracer import T, PSUM_BANK_BYTES
+from .hwprofile import HW
+from .tracer import T
 from .views import Tensor
 
 ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
@@ -424,7 +425,7 @@ def broadcast_to(src, shape):
     free = 1
     for n in shape[1:]:
         free *= n
-    if src.shape[0] == 1 and len(shape) == 2 and shape[0] <= 128 and free <= 512:
+    if src.shape[0] == 1 and len(shape) == 2 and shape[0] <= HW.pmax and free <= HW.psum_fmax:
         res = new_tile(shape, src.dtype, "psum", loc, "broadcast")
         res.buf.producer = emit("nc_matmul", "tensor", [res], [src],
                                 {"broadcast": True, "accumulate": False, "dtype_in": src.dtype, "moving_free": free,
@@ -645,9 +646,10 @@ def psum_bank_check(shape, dtype, what):
     for d in shape[1:]:
         free *= d
     nbytes = free * dtypes.SIZES[dtype]
-    if nbytes > PSUM_BANK_BYTES:
+    if nbytes > HW.psum_bank_bytes:
         raise kernel_error(f"{what}: PSUM tile {list(shape)} {dtype} needs {nbytes} bytes per partition, more than "
-                           f"one 2 KiB bank", "PSUM tiles hold at most 512 float32 per partition (nl.tile_size.psum_fmax)")
+                           f"one {HW.psum_bank_bytes // 1024} KiB bank",
+                           f"PSUM tiles hold at most {HW.psum_fmax} float32 per partition (nl.tile_size.psum_fmax)")
 
 
 __all__ = [n for n in dir() if not n.startswith("_")] + ["_result", "_loc", "_is_tile", "_scalar"]

@@ -12,7 +12,8 @@ function, so `t[i]` of a tensor with more blocks than physical tiles lands on `(
 from . import dtypes
 from .emit import root_dims
 from .errors import kernel_error, unsupported
-from .tracer import T, Buffer, PSUM_BANK_BYTES
+from .hwprofile import HW
+from .tracer import T, Buffer
 from .views import Tensor
 
 ARENA_PSTRIDE = 1 << 22  # a partition's address space in the arena's flat index (bytes; > any SBUF partition)
@@ -22,7 +23,7 @@ def arena(memory, loc):
     """The arena buffer of `memory` ("sbuf" or "psum"), created on first use."""
     buf = T.arenas.get(memory)
     if buf is None:
-        buf = Buffer(f"{memory} (placed by the kernel)", memory, (128, 1), "uint8", "tile", loc[0] if loc else (0, 0),
+        buf = Buffer(f"{memory} (placed by the kernel)", memory, (HW.pmax, 1), "uint8", "tile", loc[0] if loc else (0, 0),
                      "", ARENA_PSTRIDE)
         T.buffers.append(buf)
         T.arenas[memory] = buf
@@ -48,7 +49,7 @@ def block_address(placement, func, memory, idx, pdim, fbytes):
         # Called with keywords, as NKI calls it (kernels bind other parameters with functools.partial).
         got = func(idx=tuple(idx), pdim_size=pdim, fdim_size=fbytes)
         if memory == "psum" and isinstance(got, tuple) and len(got) == 3:  # (bank, start partition, byte)
-            return int(got[1]), int(got[0]) * PSUM_BANK_BYTES + int(got[2])
+            return int(got[1]), int(got[0]) * HW.psum_bank_bytes + int(got[2])
         if not (isinstance(got, tuple) and len(got) == 2):
             raise kernel_error(f"the allocation function {getattr(func, '__name__', func)} returned {got!r}",
                                "return (start_partition, byte_address) for SBUF, (bank, start_partition, "
@@ -59,7 +60,7 @@ def block_address(placement, func, memory, idx, pdim, fbytes):
         return int(part), int(addr)
     if memory == "psum":
         bank = placement.get("base_bank", 0) + _modulo(idx, placement.get("num_bank_tiles", ()))
-        return placement.get("base_partition", 0), bank * PSUM_BANK_BYTES + placement.get("base_addr", 0)
+        return placement.get("base_partition", 0), bank * HW.psum_bank_bytes + placement.get("base_addr", 0)
     free = _modulo(idx, placement.get("num_free_tiles", ()))
     part_tile = _modulo(idx, placement.get("num_par_tiles", ()))
     return (placement.get("base_partition", 0) + part_tile * pdim,
@@ -71,11 +72,11 @@ def _tile_view(buf, part, addr, tile_shape, dtype):
     size = dtypes.SIZES[dtype]
     dims = tuple((stride * size, count) for stride, count in root_dims(tile_shape[1:]))
     extent = addr + size * _count(tile_shape[1:])
-    if part < 0 or part + tile_shape[0] > 128 or addr < 0:
+    if part < 0 or part + tile_shape[0] > HW.pmax or addr < 0:
         raise kernel_error(f"a tile placed at partition {part}, byte {addr} does not fit the {buf.memory}",
                            "check base_partition / base_addr against the tile's size")
     if extent > buf.shape[1]:
-        buf.shape = (128, extent)
+        buf.shape = (HW.pmax, extent)
     return Tensor(buf, part * ARENA_PSTRIDE + addr, ((ARENA_PSTRIDE, tile_shape[0]),) + dims, dtype)
 
 

@@ -9,8 +9,8 @@ import os
 import sys
 import types
 
-from .api import Kernel  # first: it loads the ISA modules in the order their import cycle needs (views.py)
 from . import arguments, imports, irbin, irjson
+from .api import Kernel
 from .errors import TraceError
 from .loops import traced_range
 from .tracer import T

@@ -1,15 +1,12 @@
 """The recording state of one trace: buffers, instructions, source files, loop and SPMD context."""
 import inspect
+import os
 import re
 import sys
 
 from . import dtypes
-from .errors import TraceError
-
-SBUF_PARTITION_BYTES = 192 * 1024
-PSUM_BANK_BYTES = 2 * 1024
-PSUM_PARTITION_BYTES = 16 * 1024
-PMAX = 128
+from .errors import TraceError, kernel_error
+from .hwprofile import HW
 
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 _ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:[-+*/]?=)(?!=)")
@@ -72,7 +69,6 @@ class Instr:
 
 def replicate_default():
     """Loop replication is on unless KL_TRACE_REPLICATE=0 (tests compare both ways)."""
-    import os
     return os.environ.get("KL_TRACE_REPLICATE", "1") != "0"
 
 
@@ -270,26 +266,26 @@ def check_onchip_shape(memory, shape, dtype):
 
 
 def _check_onchip_shape(memory, shape, dtype):
-    from .errors import kernel_error
     if not shape:
         raise kernel_error(f"an on-chip ({memory}) tile needs at least one dimension")
-    if shape[0] > PMAX:
+    if shape[0] > HW.pmax:
         raise kernel_error(
-            f"partition dimension {shape[0]} of a {memory} tile {list(shape)} exceeds {PMAX}",
+            f"partition dimension {shape[0]} of a {memory} tile {list(shape)} exceeds {HW.pmax}",
             "the first dimension of an on-chip tile is the partition dimension (at most "
-            "nl.tile_size.pmax = 128): split the data into tiles of 128 rows")
+            f"nl.tile_size.pmax = {HW.pmax}): split the data into tiles of {HW.pmax} rows")
     free = 1
     for d in shape[1:]:
         free *= d
     nbytes = free * dtypes.size_of(dtype)
-    if memory == "psum" and nbytes > PSUM_PARTITION_BYTES:
+    if memory == "psum" and nbytes > HW.psum_partition_bytes:
         raise kernel_error(
             f"PSUM tile {list(shape)} {dtype} needs {nbytes} bytes per partition; PSUM has "
-            f"{PSUM_PARTITION_BYTES} (8 banks of 2 KiB)", "use smaller PSUM tiles (at most 512 float32 per bank)")
-    if memory == "sbuf" and nbytes > SBUF_PARTITION_BYTES:
+            f"{HW.psum_partition_bytes} ({HW.psum_banks} banks of {HW.psum_bank_bytes // 1024} KiB)",
+            f"use smaller PSUM tiles (at most {HW.psum_fmax} float32 per bank)")
+    if memory == "sbuf" and nbytes > HW.sbuf_partition_bytes:
         raise kernel_error(
             f"SBUF tile {list(shape)} {dtype} needs {nbytes} bytes per partition; a partition holds "
-            f"{SBUF_PARTITION_BYTES}", "tile the free dimension into smaller pieces")
+            f"{HW.sbuf_partition_bytes}", "tile the free dimension into smaller pieces")
 
 
 T = Tracer()
@@ -302,4 +298,4 @@ def fill_location(err, frame=None):
     return err
 
 
-__all__ = ["T", "Buffer", "Instr", "Tracer", "TraceError", "fill_location", "PMAX", "PSUM_BANK_BYTES"]
+__all__ = ["T", "Buffer", "Instr", "Tracer", "TraceError", "fill_location"]

@@ -3,12 +3,31 @@
 A view addresses the buffer's flat element space: element = off + sum(i_k * stride_k), dims =
 ((stride, count), ...) in the user's index order. For on-chip buffers the flat index is
 `partition * pstride + free`, so the dim whose stride equals `pstride` is the partition dim.
-Indexing only builds new views; instructions are recorded by the ops modules.
+Indexing only builds new views. This is the front end's value layer: it imports nothing that records.
+Operators (`a + b`), assignment (`t[k] = v`) and the other methods that record instructions are attached
+to `Tensor` by the operator layer (operators.py); see tests/frontend/test_layers.py for the layer order.
 """
+from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr, DynSlice
 
 _INT_TYPES = (int,)
+
+
+class Memory:
+    """A memory kind passed as `buffer=` (nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm, nl.private_hbm)."""
+    __slots__ = ("name", "memory")
+
+    def __init__(self, name, memory):
+        self.name = name
+        self.memory = memory
+
+    def __repr__(self):
+        return f"nl.{self.name}"
+
+
+MEMORIES = {n: Memory(n, m) for n, m in (("sbuf", "sbuf"), ("psum", "psum"), ("hbm", "hbm"),
+                                           ("shared_hbm", "hbm"), ("private_hbm", "hbm"))}
 
 
 def _as_int(k):
@@ -39,7 +58,6 @@ class Tensor:
     # ------------------------------------------------------------------ properties
     @property
     def buffer(self):
-        from .alloc import MEMORIES
         return MEMORIES[self.buf.kind or self.buf.memory]
 
     @property
@@ -89,45 +107,6 @@ class Tensor:
                           tuple(view.shape) + (1,))
         return view
 
-    def __setitem__(self, key, value):
-        if type(value) is Tensor:
-            if value.buf is _PENDING:
-                value = _store_pending(self, key, value)
-                if value is None:
-                    return
-            if value.inplace:
-                value.inplace = False  # `t[k] += x` already wrote t[k] in __iadd__
-                return
-            if key is Ellipsis and self.checks is None:
-                # `t[...] = nl.load(...)` and friends: the temporary's instruction writes t itself
-                # (ops.assign without building the `t[...]` view, which addresses the same region).
-                vb = value.buf
-                if vb.temp and value.root and not vb.pinned:
-                    ins = vb.producer
-                    if ins is not None and (ins.op != "nc_matmul" or self.buf.memory == "psum"):
-                        _ops.retarget(value, self, False)
-                        return
-        elif getattr(value, "inplace", False):
-            value.inplace = False
-            return
-        _ops.assign(index_view(self, key), value)
-
-    def ap(self, pattern=None, offset=None, dtype=None, scalar_offset=None, vector_offset=None, **_):
-        """`.ap(pattern=[[stride, count], ...], offset=...)`: an explicit access pattern over the buffer's
-        flat element space (an on-chip tile's partition stride is its free size, as in the buffer's own
-        layout). A dynamic offset (scalar_offset / vector_offset) is not known while tracing: the access
-        is recorded at the static offset."""
-        if pattern is None:
-            return self
-        dims = tuple((int(step), int(num)) for step, num in pattern)
-        if scalar_offset is not None or vector_offset is not None:
-            from .tracer import T
-            T.warn("an indirect .ap() offset is data-dependent; traced at its static offset",
-                   once_key=("ap-indirect",))
-        from . import dtypes
-        return Tensor(self.buf, self.off + (offset or 0), dims, dtypes.normalize(dtype) or self.dtype if dtype
-                      else self.dtype)
-
     def reshape(self, shape, *more):
         if more or isinstance(shape, int):
             shape = (shape,) + more
@@ -170,65 +149,8 @@ class Tensor:
             stride *= c
         return True
 
-    def broadcast_to(self, shape):
-        from .ops import broadcast_to
-        return broadcast_to(self, shape)
-
-    def astype(self, dtype):
-        from .ops import copy
-        return copy(self, dtype=dtype)
-
     def view(self, dtype):
-        from . import dtypes
         return Tensor(self.buf, self.off, self.dims, dtypes.normalize(dtype) or self.dtype)
-
-    # ------------------------------------------------------------------ operators
-    def _bin(self, other, op, reverse=False):
-        return _ops.binary_op(op, other, self) if reverse else _ops.binary_op(op, self, other)
-
-    def __add__(self, o): return self._bin(o, "add")
-    def __radd__(self, o): return self._bin(o, "add", True)
-    def __sub__(self, o): return self._bin(o, "subtract")
-    def __rsub__(self, o): return self._bin(o, "subtract", True)
-    def __mul__(self, o): return self._bin(o, "multiply")
-    def __rmul__(self, o): return self._bin(o, "multiply", True)
-    def __truediv__(self, o): return self._bin(o, "divide")
-    def __rtruediv__(self, o): return self._bin(o, "divide", True)
-    def __pow__(self, o): return self._bin(o, "power")
-    def __rpow__(self, o): return self._bin(o, "power", True)
-    def __and__(self, o): return self._bin(o, "bitwise_and")
-    def __rand__(self, o): return self._bin(o, "bitwise_and", True)
-    def __or__(self, o): return self._bin(o, "bitwise_or")
-    def __ror__(self, o): return self._bin(o, "bitwise_or", True)
-    def __xor__(self, o): return self._bin(o, "bitwise_xor")
-    def __rxor__(self, o): return self._bin(o, "bitwise_xor", True)
-    def __lshift__(self, o): return self._bin(o, "left_shift")
-    def __rshift__(self, o): return self._bin(o, "right_shift")
-    def __lt__(self, o): return self._bin(o, "less")
-    def __le__(self, o): return self._bin(o, "less_equal")
-    def __gt__(self, o): return self._bin(o, "greater")
-    def __ge__(self, o): return self._bin(o, "greater_equal")
-    # `t == None` / `t != None` in kernel code is a Python test, not an elementwise compare.
-    def __eq__(self, o): return False if o is None else self._bin(o, "equal")
-    def __ne__(self, o): return True if o is None else self._bin(o, "not_equal")
-    __hash__ = object.__hash__
-
-    def __neg__(self):
-        from .ops import binary_op
-        return binary_op("multiply", self, -1.0)
-
-    def __abs__(self):
-        from .ops import unary_op
-        return unary_op("abs", self)
-
-    def _inplace(self, o, op):
-        return _ops.inplace_op(self, o, op)
-
-    def __iadd__(self, o): return _ops.inplace_op(self, o, "add")
-    def __isub__(self, o): return _ops.inplace_op(self, o, "subtract")
-    def __imul__(self, o): return _ops.inplace_op(self, o, "multiply")
-    def __itruediv__(self, o): return _ops.inplace_op(self, o, "divide")
-
 
 # `t[...] = nl.load(src)`: nl.load returns a placeholder on _PENDING and keeps (src, loc) here; the
 # statement's STORE_SUBSCR follows immediately and hands the placeholder to t.__setitem__.
@@ -243,43 +165,6 @@ def pending_load(src, loc):
 
 
 _PENDING_VIEW = None  # set below, once Tensor exists
-
-
-def _store_pending(dst, key, value):
-    """Record `dst[key] = nl.load(src)`. For `t[...]` the DMA writes t directly (what retargeting the
-    temporary would give); otherwise the temporary tile is made after all and assigned as usual."""
-    src, loc = _pending
-    _pending[0] = _pending[1] = None
-    if key is not Ellipsis or dst.checks is not None:
-        return _emit.load_fresh(src, loc)
-    sb = src.buf
-    dims = src.dims
-    if dims is sb.rdims and src.off == 0 and src.dtype == sb.dtype:
-        sap = sb.rap
-        if sap is None:
-            sap = sb.rap = _emit._make_ap(src, None, dims, 0, sb)
-        sap = sap[0]
-    else:
-        sap = _emit._make_ap(src, None, dims, src.off, sb)[0]
-    sb.pinned = True
-    if src.shape != dst.shape:
-        _emit.require_shape("assignment", src.shape, dst.shape)
-    db = dst.buf
-    dims = dst.dims
-    if dims is db.rdims and dst.off == 0 and dst.dtype == db.dtype:
-        rap = db.rap
-        if rap is None:
-            rap = db.rap = _emit._make_ap(dst, None, dims, 0, db)
-        ap, n = rap
-    else:
-        ap, n = _emit._make_ap(dst, None, dims, dst.off, db)
-    ins = Instr("dma_copy", "dma", [ap], [sap], n, n * _SIZES[dst.dtype], None, loc, T.iter_tuple, T.pid, None)
-    if T.values:
-        _emit.value_operands(ins, [dst], [src])
-    T.instrs.append(ins)
-    db.written = True
-    db.zeroed = False
-    return None
 
 
 class _What:
@@ -548,9 +433,6 @@ def _indexed(view, off, out, checks, gathers):
 INDIRECT_SEEN = [False]  # set once a kernel indexes with a tile: until then emit skips looking for them
 
 
-
-
-
 def _slice_view(view, key, dims):
     """Fast path of index_view for a full tuple of plain slices (the common case in tiled loops)."""
     off = view.off
@@ -596,7 +478,3 @@ def run_checks(view, ranges):
 
 
 _PENDING_VIEW = Tensor(_PENDING, 0, (), "float32", None, True, ())
-from . import ops as _ops  # noqa: E402  (ops imports this module; bound at the end to break the cycle)
-from . import emit as _emit  # noqa: E402
-from .tracer import T, Instr  # noqa: E402
-from .dtypes import SIZES as _SIZES  # noqa: E402
