@@ -10,21 +10,7 @@ import struct
 
 from . import dtypes, irblock
 from .irjson import IR_VERSION, _attr_text
-
-MAGIC = b"KLIRBIN\0"
-FORMAT_VERSION = 1
-NONE = 0xFFFFFFFF
-
-_HEADER = struct.Struct("<8sIII4x")          # magic, format version, IR version, section count
-_SECTION = struct.Struct("<4sIQQ")           # tag, record size (0: blob), record count, payload bytes
-_BUFFER = struct.Struct("<IIIIIIBBB5x")      # name, dtype, shape begin, dtype bytes, decl file, decl line,
-                                             # memory, role, dims
-_OPERAND = struct.Struct("<qIIIHHBB6x")      # offset, buffer, pattern begin, dtype, part start, part count,
-                                             # pattern dims, has part
-_INSTR = struct.Struct("<qqIIIIIIIBBBBB3x")  # elements, bytes, id, op, engine, attrs, operand list begin,
-                                             # loc begin, ints begin, dsts, srcs, locs, iters, pids
-_MEMORY = {"hbm": 0, "sbuf": 1, "psum": 2}
-_ROLE = {"input": 0, "output": 1, "tile": 2, "scratch": 3}
+from .irrecords import _BUFFER, _HEADER, _INSTR, _MEMORY, _OPERAND, _ROLE, _SECTION, FORMAT_VERSION, MAGIC, NONE
 
 
 class _Strings:

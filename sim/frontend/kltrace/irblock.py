@@ -15,6 +15,8 @@ write() returns None and the caller writes the records one by one.
 """
 import struct
 
+from .irrecords import _INSTR, _OPERAND
+
 
 def write(pools, instrs, buffers, block):
     """Append the block's operand, list and instruction records to `pools`; the index after the block, or
@@ -117,7 +119,6 @@ def _predicted(instrs, buffers, block, plan, m):
 def _commit(pools, instrs, buffers, block, plan):
     """Write the block with a function made for its template's shape (see _compile); the values of this
     template reach it as one tuple."""
-    from .irbin import _INSTR, _OPERAND  # irbin imports this module
     start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
     consts, classes, slot_of, heads = plan
     shape = (tuple(c[0] for c in classes), tuple(s if s < 0 else None for s in slot_of),
