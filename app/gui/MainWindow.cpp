@@ -776,14 +776,20 @@ void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome)
     const long long shownFrom = TimingLog::msSinceProcessStart();
     setRunning(false);
     m_run = outcome;
-    m_page->setRun(outcome->result, outcome->ir, m_runner->takeTimelineRows());
+    // Everything that grows with the instructions was built on the worker (RunDisplay): this only installs it.
+    RunDisplay display = m_runner->takeDisplay();
+    m_page->setRun(outcome->result, outcome->ir, std::move(display.rows), std::move(display.plots));
+    TimingLog::phase("timeline and plots installed");
     m_inspector->setRun(outcome->ir, outcome->result);
-    m_sourceLinks->showRun(outcome->result);
+    m_sourceLinks->showRun(outcome->result, std::move(display.lineCosts));
+    TimingLog::phase("inspector and hot lines");
     m_reviewController->setRun(outcome->result);
     m_findings->setRun(outcome, m_runInReview);
     m_numerics->setTimedRun(outcome);
     m_teaching->setBaseRun(outcome, m_runTarget, toQString(outcome->hardware.spec));
+    TimingLog::phase("review, findings, numerics, lessons");
     recordRunInReview(*outcome);
+    TimingLog::phase("run recorded in the review");
     // The front end also prints a one-line tally on stderr; only its warnings belong in Problems.
     for (const QString& line : toQString(outcome->warnings).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         if (line.contains(QLatin1String("warning"), Qt::CaseInsensitive)) {

@@ -80,13 +80,14 @@ void SimulationRunner::start(const core::RunRequest& request) {
             traced ? kl::Expected<std::shared_ptr<const core::RunOutcome>>(
                          std::make_shared<const core::RunOutcome>(std::move(*traced)))
                    : std::unexpected(traced.error());
-        // The timeline's rows cost time in proportion to the instructions: built here, not on the GUI thread.
-        std::shared_ptr<views::TimelineRows> rows;
+        // The timeline's rows, the plots' series and the line costs cost time in proportion to the instructions:
+        // built here, so that the GUI thread only installs them.
+        RunDisplay display;
         if (outcome && !shouldCancel()) {
-            rows = std::make_shared<views::TimelineRows>((*outcome)->result);
+            display = RunDisplay::build((*outcome)->result);
         }
-        postTo(self, [self, generation, outcome, rows]() mutable {
-            self->deliver(generation, std::move(outcome), std::move(rows));
+        postTo(self, [self, generation, outcome, display = std::move(display)]() mutable {
+            self->deliver(generation, std::move(outcome), std::move(display));
         });
         if (!outcome || shouldCancel()) {
             return;
@@ -113,7 +114,7 @@ void SimulationRunner::cancel() {
 }
 
 void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome,
-                               std::shared_ptr<views::TimelineRows> rows) {
+                               RunDisplay display) {
     if (!m_jobs.isCurrent(generation)) {
         return; // a newer run started, or this one was cancelled
     }
@@ -132,7 +133,7 @@ void SimulationRunner::deliver(quint64 generation, kl::Expected<std::shared_ptr<
         emit failed(message, QString::fromStdString(e.file), e.line);
         return;
     }
-    m_rows = std::move(rows);
+    m_display = std::move(display);
     emit finished(*outcome);
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "gui/JobGeneration.h"
+#include "gui/RunDisplay.h"
 #include "gui/RunFindings.h"
 #include "run/RunPipeline.h"
-#include "timeline/TimelineRows.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <utility>
 
 namespace kl::app {
 
@@ -38,8 +39,9 @@ public:
     [[nodiscard]] quint64 generation() const { return m_jobs.current(); }
     /// The status line for a progress report (what stageChanged carries).
     [[nodiscard]] static QString progressText(const core::RunProgress& progress);
-    /// The timeline rows of the run `finished` delivered last, built on the worker (null once taken).
-    [[nodiscard]] std::shared_ptr<views::TimelineRows> takeTimelineRows() { return std::move(m_rows); }
+    /// The timeline rows, plot series and line costs of the run `finished` delivered last, built on the worker
+    /// (empty once taken).
+    [[nodiscard]] RunDisplay takeDisplay() { return std::exchange(m_display, {}); }
 
 signals:
     void stageChanged(const QString& text);
@@ -50,14 +52,13 @@ signals:
     void findingsReady(std::shared_ptr<const kl::app::RunFindings> findings);
 
 private:
-    void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome,
-                 std::shared_ptr<views::TimelineRows> rows);
+    void deliver(quint64 generation, kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome, RunDisplay display);
     void report(const core::RunProgress& progress);
 
     JobGeneration m_jobs; ///< workers poll it to cancel; answers of older generations are dropped
     bool m_running = false;
     core::RunProgress m_progress; ///< the last report of the current run
-    std::shared_ptr<views::TimelineRows> m_rows;
+    RunDisplay m_display;
     QElapsedTimer m_clock; ///< since start()
     QTimer m_tick;         ///< re-sends the status line while running
 };

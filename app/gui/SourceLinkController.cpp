@@ -1,5 +1,7 @@
 #include "gui/SourceLinkController.h"
 
+#include "gui/RunDisplay.h"
+
 #include "source/HeatMargin.h"
 #include "source/HotLinesModel.h"
 #include "source/HotLinesView.h"
@@ -355,8 +357,10 @@ void SourceLinkController::showProblemLocation(const QString& file, int line) {
     m_nki->showLine(line);
 }
 
-void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result) {
+void SourceLinkController::showRun(std::shared_ptr<const sim::SimResult> result,
+                                   std::shared_ptr<const RunLineCosts> costs) {
     m_result = std::move(result);
+    m_costs = m_result ? std::move(costs) : nullptr;
     m_highlighted.clear();
     if (!m_result) {
         m_heat->clear();
@@ -381,7 +385,9 @@ void SourceLinkController::showCosts() {
         m_hotLines->model()->clear();
         return;
     }
-    m_cost = core::computeLineCost(m_result->timeline, fileIndex());
+    const std::uint32_t index = fileIndex();
+    const core::LineCostTable* built = m_costs ? m_costs->of(index) : nullptr;
+    m_cost = built ? *built : core::computeLineCost(m_result->timeline, index);
     m_heat->show(m_cost);
     // A fresh task opens on its docstring; bring the hottest line (and the CUDA it came from) into view.
     if (!m_cost.lines.empty() && m_nki->editor()->firstVisibleLine() == 0) {

@@ -35,6 +35,8 @@ class TimelineView;
 
 namespace kl::app {
 
+struct RunLineCosts;
+
 /// Owns the wiring between the CUDA pane, the NKI pane, the timeline and the review file's line links;
 /// the three never know each other.
 ///
@@ -60,7 +62,8 @@ public:
 
     /// The panes show new sources: parse `# cuda:` comments, suggest links, reload stored links.
     void sourcesShown();
-    void showRun(std::shared_ptr<const sim::SimResult> result);
+    /// `costs`: the run's line costs built off the GUI thread (RunDisplay); without them they are computed here.
+    void showRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const RunLineCosts> costs = nullptr);
     /// The kernel file the NKI pane shows at first; its run's other files (a package's modules) are offered
     /// in the pane's file chooser, found relative to it.
     struct ExtraFile {
@@ -139,6 +142,7 @@ private:
     std::map<core::LinkSet::Key, QString> m_reasons;
     std::shared_ptr<const sim::SimResult> m_result;
     core::LineCostTable m_cost;
+    std::shared_ptr<const RunLineCosts> m_costs; ///< of m_result, when built by the worker
     std::vector<std::uint32_t> m_highlighted;
     views::SourcePane* m_lastActive = nullptr;                 ///< the pane the user touched last, for Unlink/Accept
     static constexpr std::uint32_t kForeignFile = 0xfffffffeu; ///< m_shownFile: a file not in the run

@@ -1,5 +1,6 @@
 #include "gui/TimingLog.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +31,12 @@ double processStartSeconds() {
     return ticks > 0 ? std::strtod(field.c_str(), nullptr) / static_cast<double>(ticks) : -1;
 }
 
+/// When the last mark() or phase() was printed.
+std::chrono::steady_clock::time_point& lastStep() {
+    static std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now();
+    return at;
+}
+
 } // namespace
 
 bool TimingLog::enabled() {
@@ -52,6 +59,17 @@ void TimingLog::mark(const char* what) {
     if (enabled()) {
         std::fprintf(stderr, "kernellens: %s at %lld ms\n", what, msSinceProcessStart());
         std::fflush(stderr);
+        lastStep() = std::chrono::steady_clock::now();
+    }
+}
+
+void TimingLog::phase(const char* what) {
+    if (enabled()) {
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "kernellens: GUI thread: %s %.2f ms\n", what,
+                     std::chrono::duration<double, std::milli>(now - lastStep()).count());
+        std::fflush(stderr);
+        lastStep() = std::chrono::steady_clock::now();
     }
 }
 

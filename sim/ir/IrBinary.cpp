@@ -1,5 +1,6 @@
 #include "ir/IrBinary.h"
 
+#include "ir/HugePages.h"
 #include "ir/IrChecks.h"
 #include "ir/IrLimits.h"
 #include "ir/IrLoader.h"
@@ -8,15 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,15 +57,80 @@ template <typename T> T load(const std::byte* p) {
     return v;
 }
 
-/// One section: its records start at `data` (an offset into the file is kept for messages).
+/// One section: its records start at byte `offset` of the file.
 struct Section {
-    const std::byte* data = nullptr;
-    std::size_t offset = 0;
+    std::uint64_t offset = 0;
     std::uint64_t count = 0;
     std::uint32_t recordSize = 0;
     std::uint64_t bytes = 0;
-    [[nodiscard]] const std::byte* record(std::uint64_t i) const { return data + i * recordSize; }
 };
+
+/// Where the bytes come from: memory (loadBytes: tests, fuzzing) or a file read in large blocks (loadFile). The
+/// file is read, not mapped: a mapped file that another process truncates while it is being converted would kill
+/// this one with SIGBUS; a short read is an error instead. Callers keep offset + bytes within size().
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    [[nodiscard]] virtual std::uint64_t size() const = 0;
+    /// `bytes` bytes from `offset`, valid until the next call.
+    [[nodiscard]] virtual const std::byte* view(std::uint64_t offset, std::size_t bytes) = 0;
+};
+
+class MemorySource final : public ByteSource {
+public:
+    explicit MemorySource(std::span<const std::byte> data) : m_data(data) {}
+    [[nodiscard]] std::uint64_t size() const override { return m_data.size(); }
+    [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t) override { return m_data.data() + offset; }
+
+private:
+    std::span<const std::byte> m_data;
+};
+
+/// Reads with pread into one reused block, so the file is never in memory whole beside the IR built from it.
+class FileSource final : public ByteSource {
+public:
+    FileSource(int fd, std::uint64_t size) : m_fd(fd), m_size(size) {}
+    [[nodiscard]] std::uint64_t size() const override { return m_size; }
+    [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t bytes) override {
+        if (m_block.size() < bytes) {
+            m_block.resize(bytes);
+        }
+        std::size_t done = 0;
+        while (done < bytes) {
+            const auto n = ::pread(m_fd, m_block.data() + done, bytes - done, static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                fail(ErrorCode::Io, fmt::format("the Kernel IR file changed or could not be read while loading: {} "
+                                                "bytes at byte offset {} are missing (write it again)",
+                                                bytes - done, offset + done));
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        return m_block.data();
+    }
+
+private:
+    int m_fd;
+    std::uint64_t m_size;
+    std::vector<std::byte> m_block;
+};
+
+/// Records converted per block: large enough that a read costs little per record, small enough to stay in cache.
+constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
+
+/// Calls `f(index, record)` for every record of `s`, reading them a block at a time.
+template <typename F> void forEachRecord(ByteSource& source, const Section& s, F&& f) {
+    const std::uint64_t perBlock = std::max<std::uint64_t>(1, kBlockBytes / std::max<std::uint32_t>(s.recordSize, 1));
+    for (std::uint64_t first = 0; first < s.count; first += perBlock) {
+        const std::uint64_t n = std::min(perBlock, s.count - first);
+        const std::byte* block = source.view(s.offset + first * s.recordSize, n * s.recordSize);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            f(first + i, block + i * s.recordSize);
+        }
+    }
+}
 
 std::string tagName(const std::byte* p) {
     std::string s(reinterpret_cast<const char*>(p), 4);
@@ -77,42 +143,45 @@ std::string tagName(const std::byte* p) {
 }
 
 /// Splits the file into its sections after checking the header; every section lies inside the file.
-std::map<std::string, Section> readSections(std::span<const std::byte> file) {
+std::map<std::string, Section> readSections(ByteSource& file) {
     if (file.size() < kHeaderSize) {
         fail(ErrorCode::Parse,
              fmt::format("truncated binary Kernel IR: {} bytes, the header alone is {}", file.size(), kHeaderSize));
     }
-    const auto version = load<std::uint32_t>(file.data() + 8);
+    const std::byte* head = file.view(0, kHeaderSize);
+    if (std::memcmp(head, BinaryIrReader::kMagic.data(), BinaryIrReader::kMagic.size()) != 0) {
+        fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
+    }
+    const auto version = load<std::uint32_t>(head + 8);
     if (version != BinaryIrReader::kFormatVersion) {
         fail(ErrorCode::Unsupported, fmt::format("binary Kernel IR format {} is not supported: this simulator reads "
                                                  "format {} (trace the kernel again with this build's front end)",
                                                  version, BinaryIrReader::kFormatVersion));
     }
-    const auto irVersion = load<std::uint32_t>(file.data() + 12);
+    const auto irVersion = load<std::uint32_t>(head + 12);
     if (irVersion != static_cast<std::uint32_t>(kSupportedIrVersion)) {
         fail(ErrorCode::Unsupported, fmt::format("Kernel IR version {} is not supported: this simulator reads "
                                                  "version {}",
                                                  irVersion, kSupportedIrVersion));
     }
-    const auto count = load<std::uint32_t>(file.data() + 16);
+    const auto count = load<std::uint32_t>(head + 16);
     if (count > 64) {
         fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: {} sections at byte offset 16", count));
     }
     std::map<std::string, Section> sections;
-    std::size_t at = kHeaderSize;
+    std::uint64_t at = kHeaderSize;
     for (std::uint32_t i = 0; i < count; ++i) {
         if (file.size() - at < kSectionHeaderSize) {
             fail(ErrorCode::Parse,
                  fmt::format("truncated binary Kernel IR: section {} header at byte offset {}", i, at));
         }
-        const std::byte* h = file.data() + at;
+        const std::byte* h = file.view(at, kSectionHeaderSize);
         Section s;
         const std::string tag = tagName(h);
         s.recordSize = load<std::uint32_t>(h + 4);
         s.count = load<std::uint64_t>(h + 8);
         s.bytes = load<std::uint64_t>(h + 16);
         s.offset = at + kSectionHeaderSize;
-        s.data = file.data() + s.offset;
         if (s.bytes > file.size() - s.offset || s.bytes % 8 != 0) {
             fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: section {} at byte offset {} claims {} "
                                                "bytes, {} remain",
@@ -149,25 +218,17 @@ const Section& require(const std::map<std::string, Section>& sections, const cha
     return it->second;
 }
 
-using Release = std::function<void(const std::byte*, std::size_t)>;
-
 /// Converts the sections into a KernelIr; each distinct string, attribute object and operand is decoded once.
 class Decoder {
 public:
-    /// `release` is told about each stretch of the file once it has been converted (a mapped file gives its pages
-    /// back then, so the file and the IR built from it are not both in memory at the peak).
-    Decoder(const std::map<std::string, Section>& sections, Release release)
-        : m_sections(sections), m_release(std::move(release)) {}
+    Decoder(const std::map<std::string, Section>& sections, ByteSource& source)
+        : m_sections(sections), m_source(source) {}
 
     KernelIr run() {
         readStrings();
         readMeta();
         readBuffers();
-        done("BUFS");
         readPools();
-        for (const char* tag : {"DIMS", "OPND", "OPLS", "LOCS", "INTS"}) {
-            done(tag);
-        }
         readInstructions();
         for (const auto& [op, count] : m_unknownOps) {
             m_ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
@@ -189,11 +250,15 @@ private:
         if (s.count >= s.bytes / 4) {
             fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: string table at byte offset {}", s.offset));
         }
+        // Kept whole: the strings are read by index while the other sections are converted.
+        m_stringData.resize(s.bytes);
+        std::memcpy(m_stringData.data(), m_source.view(s.offset, s.bytes), s.bytes);
+        const std::byte* data = m_stringData.data();
         const std::size_t table = (s.count + 1) * 4;
-        const char* text = reinterpret_cast<const char*>(s.data + table);
+        const char* text = reinterpret_cast<const char*>(data + table);
         std::uint32_t previous = 0;
         for (std::uint64_t i = 0; i <= s.count; ++i) {
-            const auto end = load<std::uint32_t>(s.data + i * 4);
+            const auto end = load<std::uint32_t>(data + i * 4);
             if (end < previous || end > s.bytes - table) {
                 fail(ErrorCode::Parse,
                      fmt::format("corrupted binary Kernel IR: string {} at byte offset {}", i, s.offset + i * 4));
@@ -208,7 +273,7 @@ private:
     /// The kernel, files and diagnostics are a small JSON document read by the JSON reader's own checks.
     void readMeta() {
         const Section& s = require(m_sections, "META", 0);
-        const std::string_view text(reinterpret_cast<const char*>(s.data), s.bytes);
+        const std::string_view text(reinterpret_cast<const char*>(m_source.view(s.offset, s.bytes)), s.bytes);
         const auto json = nlohmann::json::parse(text.substr(0, text.find('\0')), nullptr, false);
         if (json.is_discarded() || !json.is_object()) {
             fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: META at byte offset {} is not a JSON "
@@ -238,20 +303,30 @@ private:
         }
         // A loop's tiles are a new buffer per iteration with the same record: each distinct record is checked and
         // turned into a buffer kind once.
-        std::unordered_map<std::string_view, std::uint32_t> kindOfRecord;
+        m_shapes.resize(shapes.count);
+        std::memcpy(m_shapes.data(), m_source.view(shapes.offset, shapes.count * 8), shapes.count * 8);
+        std::unordered_map<std::string, std::uint32_t> kindOfRecord;
         m_ir.reserveBuffers(s.count);
-        for (std::uint64_t i = 0; i < s.count; ++i) {
-            const std::string_view record(reinterpret_cast<const char*>(s.record(i)), kBufferRecord);
-            auto it = kindOfRecord.find(record);
-            if (it == kindOfRecord.end()) {
-                it = kindOfRecord.emplace(record, m_ir.addBufferKind(buffer(s, shapes, i))).first;
+        adviseHugePages(m_ir.bufferFacts().data(), s.count * sizeof(BufferFacts));
+        // The records of one kind are mostly consecutive (a loop's tiles): the previous record is compared first.
+        std::string previous;
+        std::uint32_t previousKind = 0;
+        forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
+            const std::string_view record(reinterpret_cast<const char*>(r), kBufferRecord);
+            if (i == 0 || record != previous) {
+                previous.assign(record);
+                auto it = kindOfRecord.find(previous);
+                if (it == kindOfRecord.end()) {
+                    it = kindOfRecord.emplace(previous, m_ir.addBufferKind(buffer(s, r, i))).first;
+                }
+                previousKind = it->second;
             }
-            m_ir.addBufferOfKind(it->second);
-        }
+            m_ir.addBufferOfKind(previousKind);
+        });
+        m_shapes = {};
     }
 
-    Buffer buffer(const Section& s, const Section& shapes, std::uint64_t i) const {
-        const std::byte* r = s.record(i);
+    Buffer buffer(const Section& s, const std::byte* r, std::uint64_t i) const {
         Buffer b;
         const auto at = [&](const char* what) {
             return fmt::format("buffer #{} (byte offset {}): {}", i, s.offset + i * kBufferRecord, what);
@@ -265,14 +340,14 @@ private:
         const auto role = std::to_integer<std::uint8_t>(r[25]);
         const auto dims = std::to_integer<std::uint8_t>(r[26]);
         if (memory > 2 || role > 3 || dims > lim::kMaxPatternDims || dtypeBytes > lim::kMaxDtypeBytes ||
-            std::uint64_t{shapeBegin} + dims > shapes.count) {
+            std::uint64_t{shapeBegin} + dims > m_shapes.size()) {
             fail(ErrorCode::Parse, at("memory, role, dimension count, dtype size or shape out of range"));
         }
         b.memory = static_cast<Memory>(memory);
         b.role = static_cast<BufferRole>(role);
         b.dtypeBytes = static_cast<std::int32_t>(dtypeBytes);
         for (std::uint32_t d = 0; d < dims; ++d) {
-            const auto size = load<std::int64_t>(shapes.record(shapeBegin + d));
+            const auto size = m_shapes[shapeBegin + d];
             if (size < 0 || size > lim::kMaxSize) {
                 fail(ErrorCode::Parse, at("shape: a size outside 0..2^40"));
             }
@@ -295,50 +370,56 @@ private:
     void readPools() {
         const Section& dims = require(m_sections, "DIMS", 16);
         std::vector<PatternDim> all(dims.count);
-        for (std::uint64_t i = 0; i < dims.count; ++i) {
-            all[i] = {load<std::int64_t>(dims.record(i)), load<std::int64_t>(dims.record(i) + 8)};
+        forEachRecord(m_source, dims, [&](std::uint64_t i, const std::byte* r) {
+            all[i] = {load<std::int64_t>(r), load<std::int64_t>(r + 8)};
             if (all[i].stride < -lim::kMaxExtent || all[i].stride > lim::kMaxExtent || all[i].count < 0 ||
                 all[i].count > lim::kMaxSize) {
                 fail(ErrorCode::Parse, fmt::format("pattern dimension #{} (byte offset {}): stride or count out of "
                                                    "range",
                                                    i, dims.offset + i * 16));
             }
-        }
+        });
         const std::uint32_t base = all.empty() ? 0 : m_ir.addPattern(all);
         const Section& ops = require(m_sections, "OPND", kOperandRecord);
-        m_operands.reserve(ops.count);
         m_dtypeOf.assign(m_strings.size(), std::nullopt);
-        for (std::uint64_t i = 0; i < ops.count; ++i) {
-            m_operands.push_back(operand(ops, i, all, base));
-        }
+        // Each pool is read into an exact-size array and goes into the KernelIr whole (one allocation of its final
+        // size there): every instruction then points into them, so instructions that share operands, frames or
+        // loop values share one copy.
+        std::vector<AccessPattern> operands;
+        operands.reserve(ops.count);
+        adviseHugePages(operands.data(), ops.count * sizeof(AccessPattern));
+        forEachRecord(m_source, ops,
+                      [&](std::uint64_t i, const std::byte* r) { operands.push_back(operand(ops, i, r, all, base)); });
+        const std::uint32_t operandBase = m_ir.appendOperands(operands);
+        m_operandCount = ops.count;
+        operands = {};
         const Section& locs = require(m_sections, "LOCS", 8);
-        m_locs.reserve(locs.count);
-        for (std::uint64_t i = 0; i < locs.count; ++i) {
-            m_locs.push_back(
-                location(load<std::uint32_t>(locs.record(i)), load<std::uint32_t>(locs.record(i) + 4), "location"));
-        }
+        std::vector<SourceLoc> frames(locs.count);
+        forEachRecord(m_source, locs, [&](std::uint64_t i, const std::byte* r) {
+            frames[i] = location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
+        });
+        m_locBase = m_ir.appendLocs(frames);
+        m_locCount = locs.count;
+        frames = {};
+        // Loop values and operand lists are stored as the KernelIr keeps them: appended straight from the file's
+        // bytes (one read of the whole section into the reused block), with no array of their own here.
         const Section& ints = require(m_sections, "INTS", 4);
-        m_ints.resize(ints.count);
-        std::memcpy(m_ints.data(), ints.data, ints.count * 4);
+        m_intBase = m_ir.appendInts(viewValues<std::int32_t>(ints));
+        m_intCount = ints.count;
         const Section& lists = require(m_sections, "OPLS", 4);
-        m_lists.resize(lists.count);
-        std::memcpy(m_lists.data(), lists.data, lists.count * 4);
-        for (std::uint64_t i = 0; i < lists.count; ++i) {
-            if (m_lists[i] >= m_operands.size()) {
-                fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", i,
-                                                   lists.offset + i * 4, m_lists[i], m_operands.size()));
+        const auto entries = viewValues<std::uint32_t>(lists);
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            if (entries[k] >= m_operandCount) {
+                fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", k,
+                                                   lists.offset + k * 4, entries[k], m_operandCount));
             }
         }
-        // The pools go into the KernelIr whole: every instruction then points into them, so instructions that
-        // share operands, frames or loop values share one copy.
-        m_operandBase = m_ir.appendOperandIndices(m_lists, m_ir.appendOperands(m_operands));
-        m_operands = {};
-        m_locBase = m_ir.appendLocs(m_locs);
-        m_intBase = m_ir.appendInts(m_ints);
+        m_operandBase = m_ir.appendOperandIndices(entries, operandBase);
+        m_listCount = lists.count;
     }
 
-    AccessPattern operand(const Section& s, std::uint64_t i, std::span<const PatternDim> dims, std::uint32_t base) {
-        const std::byte* r = s.record(i);
+    AccessPattern operand(const Section& s, std::uint64_t i, const std::byte* r, std::span<const PatternDim> dims,
+                          std::uint32_t base) {
         AccessPattern ap;
         ap.offset = load<std::int64_t>(r);
         ap.buffer = load<std::uint32_t>(r + 8);
@@ -375,22 +456,18 @@ private:
             fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
         }
         m_ir.reserveInstructions(s.count);
+        adviseHugePages(m_ir.instructions().data(), s.count * sizeof(Instruction));
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
-        constexpr std::uint64_t kChunk = 1 << 16; // records converted between releases of their pages
-        for (std::uint64_t i = 0; i < s.count; ++i) {
-            const std::byte* r = s.record(i);
-            if (i % kChunk == 0 && i > 0 && m_release) {
-                m_release(s.record(i - kChunk), kChunk * kInstrRecord);
-            }
+        forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
             try {
                 addInstruction(r);
             } catch (const ReadFailure& f) {
                 throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
                                                                   s.offset + i * kInstrRecord, f.error.message)}};
             }
-        }
+        });
     }
 
     void addInstruction(const std::byte* r) {
@@ -411,8 +488,8 @@ private:
         const auto pids = std::to_integer<std::uint8_t>(r[48]);
         if (in.elements < 0 || in.elements > lim::kMaxSize || in.bytes < 0 || in.bytes > lim::kMaxSize ||
             id > lim::kMaxId || dsts > lim::kMaxOperands || srcs > lim::kMaxOperands ||
-            std::uint64_t{lists} + dsts + srcs > m_lists.size() || std::uint64_t{locs} + nlocs > m_locs.size() ||
-            std::uint64_t{ints} + iters + pids > m_ints.size()) {
+            std::uint64_t{lists} + dsts + srcs > m_listCount || std::uint64_t{locs} + nlocs > m_locCount ||
+            std::uint64_t{ints} + iters + pids > m_intCount) {
             fail(ErrorCode::Parse, "a size, id or pool range out of range");
         }
         in.id = id;
@@ -479,20 +556,31 @@ private:
         return *m_attrsOf[i];
     }
 
-    void done(const char* tag) const {
-        if (const auto it = m_sections.find(tag); it != m_sections.end() && m_release) {
-            m_release(it->second.data, it->second.bytes);
+    /// A section of 4-byte values as a span, valid until the next read from the source. The data is 8-byte
+    /// aligned in memory (sections are padded to 8 bytes, the block buffer and spans handed to loadBytes are
+    /// allocated), so it can be read in place.
+    template <typename T> std::span<const T> viewValues(const Section& s) {
+        static_assert(sizeof(T) == 4);
+        const std::byte* data = m_source.view(s.offset, s.count * sizeof(T));
+        if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0) {
+            m_aligned.resize(s.count * sizeof(T));
+            std::memcpy(m_aligned.data(), data, s.count * sizeof(T));
+            data = m_aligned.data();
         }
+        return {reinterpret_cast<const T*>(data), s.count};
     }
 
     const std::map<std::string, Section>& m_sections;
-    Release m_release;
+    ByteSource& m_source;
     KernelIr m_ir;
+    std::vector<std::byte> m_stringData; ///< the STRS section; m_strings point into it
     std::vector<std::string_view> m_strings;
-    std::vector<AccessPattern> m_operands;
-    std::vector<std::uint32_t> m_lists;
-    std::vector<SourceLoc> m_locs;
-    std::vector<std::int32_t> m_ints;
+    std::vector<std::int64_t> m_shapes; ///< the SHPE section, while buffers are read
+    std::vector<std::byte> m_aligned;   ///< viewValues' copy when the source's bytes are not aligned
+    std::uint64_t m_operandCount = 0;
+    std::uint64_t m_listCount = 0;
+    std::uint64_t m_locCount = 0;
+    std::uint64_t m_intCount = 0;
     std::uint32_t m_operandBase = 0;
     std::uint32_t m_locBase = 0;
     std::uint32_t m_intBase = 0;
@@ -517,14 +605,15 @@ bool BinaryIrReader::startsWithMagic(std::istream& in) {
 
 namespace {
 
-Expected<KernelIr> decode(std::span<const std::byte> data, std::string_view origin, const Release& release) {
+Expected<KernelIr> decode(ByteSource& source, std::string_view origin) {
     try {
-        if (data.size() < BinaryIrReader::kMagic.size() ||
-            std::memcmp(data.data(), BinaryIrReader::kMagic.data(), BinaryIrReader::kMagic.size()) != 0) {
+        if (source.size() < BinaryIrReader::kMagic.size() ||
+            std::memcmp(source.view(0, BinaryIrReader::kMagic.size()), BinaryIrReader::kMagic.data(),
+                        BinaryIrReader::kMagic.size()) != 0) {
             fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
         }
-        const auto sections = readSections(data);
-        return Decoder(sections, release).run();
+        const auto sections = readSections(source);
+        return Decoder(sections, source).run();
     } catch (const ReadFailure& f) {
         Error e = f.error;
         e.file = std::string(origin);
@@ -534,52 +623,39 @@ Expected<KernelIr> decode(std::span<const std::byte> data, std::string_view orig
     }
 }
 
+/// Closes a file descriptor on every path out.
+struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+};
+
 } // namespace
 
 Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin) {
-    return decode(data, origin, {});
+    MemorySource source(data);
+    return decode(source, origin);
 }
 
 Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
-    // Mapped, not read: no copy of the file is made, and its pages leave memory when it is unmapped (a copy would
-    // add the file's size, 50-110 bytes per instruction, to the peak).
+    // Read in blocks, not mapped (see ByteSource): the file is never in memory whole beside the IR, and a file cut
+    // short while it is read is an error, never a SIGBUS.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return makeError(ErrorCode::NotFound, "cannot open Kernel IR file", path.string());
     }
+    const FdCloser closer{fd};
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
-        ::close(fd);
         return makeError(ErrorCode::Io, "cannot read the Kernel IR file", path.string());
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > (std::uint64_t{1} << 36)) {
-        ::close(fd);
         return makeError(ErrorCode::Unsupported,
                          fmt::format("the Kernel IR file is {} bytes; the limit is 64 GiB", size), path.string());
     }
-    if (size == 0) {
-        ::close(fd);
-        return loadBytes({}, path.string());
-    }
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (mapped == MAP_FAILED) {
-        return makeError(ErrorCode::Io, "cannot read the Kernel IR file", path.string());
-    }
-    ::madvise(mapped, size, MADV_SEQUENTIAL);
-    // Pages wholly inside a converted stretch are dropped (they would be read again from the file if touched).
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const Release release = [page](const std::byte* from, std::size_t bytes) {
-        const auto begin = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
-        const auto end = (reinterpret_cast<std::uintptr_t>(from) + bytes) / page * page;
-        if (end > begin) {
-            ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-        }
-    };
-    auto ir = decode({static_cast<const std::byte*>(mapped), size}, path.string(), release);
-    ::munmap(mapped, size);
-    return ir;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    FileSource source(fd, size);
+    return decode(source, path.string());
 }
 
 } // namespace kl::sim

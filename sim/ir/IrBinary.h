@@ -18,8 +18,10 @@ namespace kl::sim {
 /// per-field checks as the JSON reader (ir/IrChecks.h); a truncated or corrupted file is refused with the byte
 /// offset of what is wrong, never read past its end.
 ///
-/// The file is mapped, not copied; instructions are converted record by record with no parsing: attribute
-/// objects, op names and engines are decoded once per distinct string.
+/// The file is read in blocks of a few hundred kilobytes, not mapped (a mapped file cut short by another process
+/// while it is read would end this one with SIGBUS; a short read is an error naming the offset), and never held
+/// whole; instructions are converted record by record with no parsing: attribute objects, op names and engines
+/// are decoded once per distinct string.
 class BinaryIrReader {
 public:
     static constexpr std::string_view kMagic{"KLIRBIN\0", 8};

@@ -1,5 +1,7 @@
 #include "ir/KernelIr.h"
 
+#include "ir/HugePages.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -162,27 +164,43 @@ void KernelIr::addInstruction(Instruction in, std::span<const AccessPattern> dst
     recordInstruction(in);
 }
 
+namespace {
+
+/// Room for `more` elements in a pool a reader appends whole: it grows once, to its exact size, and a large pool
+/// is backed by huge pages before it is written (ir/HugePages.h).
+template <typename T> void growForAppend(std::vector<T>& pool, std::size_t more) {
+    if (pool.capacity() - pool.size() < more) {
+        pool.reserve(pool.size() + more);
+        adviseHugePages(pool.data() + pool.size(), more * sizeof(T));
+    }
+}
+
+} // namespace
+
 std::uint32_t KernelIr::appendOperands(std::span<const AccessPattern> operands) {
     const auto begin = static_cast<std::uint32_t>(m_operands.size());
+    growForAppend(m_operands, operands.size());
     m_operands.insert(m_operands.end(), operands.begin(), operands.end());
     return begin;
 }
 
 std::uint32_t KernelIr::appendLocs(std::span<const SourceLoc> locs) {
     const auto begin = static_cast<std::uint32_t>(m_locs.size());
+    growForAppend(m_locs, locs.size());
     m_locs.insert(m_locs.end(), locs.begin(), locs.end());
     return begin;
 }
 
 std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
     const auto begin = static_cast<std::uint32_t>(m_ints.size());
+    growForAppend(m_ints, values.size());
     m_ints.insert(m_ints.end(), values.begin(), values.end());
     return begin;
 }
 
 std::uint32_t KernelIr::appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base) {
     const auto begin = static_cast<std::uint32_t>(m_operandIndex.size());
-    m_operandIndex.reserve(m_operandIndex.size() + indices.size());
+    growForAppend(m_operandIndex, indices.size());
     for (const std::uint32_t i : indices) {
         assert(std::size_t{base} + i < m_operands.size());
         m_operandIndex.push_back(base + i);

@@ -6,10 +6,14 @@
 #include "gui/WorkspaceTrust.h"
 
 #include "common/TrustPanel.h"
+#include "plots/RunPlots.h"
+#include "source/HotLinesModel.h"
+#include "source/HotLinesView.h"
 
 #include "source/SourcePane.h"
 
 #include <Qsci/qsciscintilla.h>
+#include <qcustomplot.h>
 
 #include <QDockWidget>
 #include <QListWidget>
@@ -182,6 +186,15 @@ private slots:
         QVERIFY2(seen(QStringLiteral(" MB traced")), qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY2(seen(QStringLiteral("Simulating 16 instructions")), qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY2(seen(QStringLiteral("Done: 16 instructions simulated in ")), qPrintable(texts.join(QLatin1Char('|'))));
+        // The plots' series and the hot lines came built with the run (RunDisplay, on the worker): the window took
+        // them and the views show them.
+        QVERIFY(!window.runner()->takeDisplay().rows);
+        auto* plots = window.findChild<kl::views::RunPlots*>();
+        QVERIFY(plots != nullptr);
+        QVERIFY(plots->plot()->graph(3)->data()->size() > 2); // compute busy: 0, then on/off steps
+        auto* hotLines = window.findChild<kl::views::HotLinesView*>();
+        QVERIFY(hotLines != nullptr);
+        QCOMPARE(hotLines->model()->rowCount(), 3); // the two loads' lines and the line of the add and the store
     }
 
     void recentFilesKeepTheNewestFirstWithoutDuplicates() {

@@ -145,6 +145,13 @@ std::optional<Error> FormatRunner::feed(std::string_view input) const {
     }
     if (name == "irbin") {
         auto ir = sim::BinaryIrReader::loadBytes(std::as_bytes(std::span(input.data(), input.size())), "fuzz.klir");
+        // The file path reads in blocks (not from one span): it must reach the same verdict on the same bytes.
+        writeFile(m_scratch / "fuzz.klir", input);
+        auto fromFile = sim::BinaryIrReader::loadFile(m_scratch / "fuzz.klir");
+        if (ir.has_value() != fromFile.has_value() ||
+            (ir && ir->instructions().size() != fromFile->instructions().size())) {
+            return Error{ErrorCode::Internal, "the file and memory reads of the binary IR disagree"};
+        }
         return ir ? simulate(*ir, trn1()) : std::optional<Error>(ir.error());
     }
     if (name == "profile") {

@@ -7,11 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace kl::sim {
@@ -71,6 +74,74 @@ TEST(BinaryIr, EveryTruncationIsRefusedWithoutReadingPastTheEnd) {
         EXPECT_EQ(ir.error().file, "test.klir");
         EXPECT_NE(ir.error().code, ErrorCode::Internal);
     }
+}
+
+/// A scratch copy of a file in the temporary folder, removed at the end of the test.
+struct ScratchFile {
+    fs::path path;
+    explicit ScratchFile(const std::vector<std::byte>& bytes, const std::string& name)
+        : path(fs::temp_directory_path() / (name + std::to_string(::getpid()) + ".klir")) {
+        std::ofstream(path, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    ~ScratchFile() {
+        std::error_code ec;
+        fs::remove(path, ec);
+    }
+};
+
+TEST(BinaryIr, AFileLoadsToTheSameProgramAsItsBytes) {
+    // loadFile reads in blocks; loadBytes reads one span: the two paths must build the same program.
+    const auto whole = readBytes(kData / "softmax_small.klir");
+    auto fromFile = BinaryIrReader::loadFile(kData / "softmax_small.klir");
+    auto fromBytes = load(whole);
+    ASSERT_TRUE(fromFile) << formatError(fromFile.error());
+    ASSERT_TRUE(fromBytes) << formatError(fromBytes.error());
+    EXPECT_EQ(test::firstDifference(*fromFile, *fromBytes), std::nullopt);
+}
+
+TEST(BinaryIr, EveryTruncatedFileIsRefusedWithItsPath) {
+    const auto whole = readBytes(kData / "softmax_small.klir");
+    for (std::size_t n = 0; n < whole.size(); n += 7) {
+        const ScratchFile cut({whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n)}, "kl-cut-");
+        auto ir = BinaryIrReader::loadFile(cut.path);
+        ASSERT_FALSE(ir) << "a file cut to " << n << " bytes loaded";
+        EXPECT_EQ(ir.error().file, cut.path.string());
+        EXPECT_NE(ir.error().code, ErrorCode::Internal);
+    }
+}
+
+TEST(BinaryIr, TruncatingTheFileAfterLoadingLeavesTheProgramIntact) {
+    // The reader owns what it read (no mapping): cutting or emptying the file afterwards cannot reach the IR (a
+    // mapped file would raise SIGBUS on the next touch of a page past the new end).
+    const auto whole = readBytes(kData / "softmax_small.klir");
+    const ScratchFile file(whole, "kl-shrunk-");
+    auto ir = BinaryIrReader::loadFile(file.path);
+    ASSERT_TRUE(ir) << formatError(ir.error());
+    fs::resize_file(file.path, 0);
+    auto expected = load(whole);
+    ASSERT_TRUE(expected);
+    EXPECT_EQ(test::firstDifference(*ir, *expected), std::nullopt);
+    EXPECT_EQ(ir->instructions().size(), 12u);
+    auto again = BinaryIrReader::loadFile(file.path);
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.error().message.find("magic"), std::string::npos) << again.error().message;
+}
+
+TEST(BinaryIr, TheReaderKeepsNoSpareCapacity) {
+    // Pools and arrays are sized once from the section counts: the IR read from the file holds what the same
+    // program holds when read from memory, and less than the JSON reader's (which grows as it parses).
+    auto fromFile = BinaryIrReader::loadFile(kData / "softmax_small.klir");
+    auto fromBytes = load(readBytes(kData / "softmax_small.klir"));
+    auto fromJson = IrLoader::loadFile(kData / "softmax_small.ir.json");
+    ASSERT_TRUE(fromFile && fromBytes && fromJson);
+    EXPECT_EQ(fromFile->memoryBytes(), fromBytes->memoryBytes());
+    EXPECT_LT(fromFile->memoryBytes(), fromJson->memoryBytes());
+    // 257 bytes per instruction when written: with 12 instructions the tables' fixed sizes dominate (a loop of a
+    // million instructions takes 98, docs/simulator.md); the bound guards this file's figure against growth.
+    const double perInstruction =
+        static_cast<double>(fromFile->memoryBytes()) / static_cast<double>(fromFile->instructions().size());
+    EXPECT_LE(perInstruction, 265.0) << perInstruction << " bytes per instruction";
 }
 
 TEST(BinaryIr, ATruncatedSectionNamesItsOffset) {

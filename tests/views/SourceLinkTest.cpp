@@ -1,6 +1,8 @@
 // QTest for the CUDA | NKI panes linked to each other and to the timeline (app/gui/SourceLinkController).
 #include "gui/SourceLinkController.h"
 
+#include "gui/RunDisplay.h"
+
 #include "result/SyntheticRun.h"
 #include "source/FindBar.h"
 #include "source/HeatMargin.h"
@@ -308,6 +310,35 @@ private slots:
 
         emit f.controller.hotLinesView()->lineActivated(13);
         QCOMPARE(f.nki.highlightedLines(), std::make_pair(13, 13));
+    }
+
+    void hotLinesUseTheTablesBuiltWithTheRun() {
+        // The simulation worker builds the line costs with the run (RunDisplay); the controller shows them as they
+        // are, with no pass over the instructions of its own, and they equal what it would compute.
+        Fixture f;
+        auto run = kl::sim::makeSyntheticRun(700);
+        run->timeline.setEndPs(3, run->timeline.endPs(3) + 100'000);
+        f.timeline.setResult(run);
+        const auto display = kl::app::RunDisplay::build(run);
+        QVERIFY(display.rows && display.plots && display.lineCosts);
+        QCOMPARE(display.lineCosts->byFile.size(), run->files.size());
+        f.controller.showRun(run);
+        const kl::core::LineCostTable computed = f.controller.lineCost();
+        f.controller.showRun(run, display.lineCosts);
+        const kl::core::LineCostTable& installed = f.controller.lineCost();
+        QCOMPARE(installed.lines.size(), computed.lines.size());
+        for (std::size_t i = 0; i < computed.lines.size(); ++i) {
+            QCOMPARE(installed.lines[i].line, computed.lines[i].line);
+            QCOMPARE(installed.lines[i].timePs, computed.lines[i].timePs);
+            QCOMPARE(installed.lines[i].instructions, computed.lines[i].instructions);
+        }
+        QCOMPARE(installed.totalPs, computed.totalPs);
+        auto doctored = std::make_shared<kl::app::RunLineCosts>(*display.lineCosts);
+        for (auto* table : {&doctored->anyFile, &doctored->byFile.front()}) {
+            table->lines.resize(1);
+        }
+        f.controller.showRun(run, doctored);
+        QCOMPARE(f.controller.hotLinesView()->model()->rowCount(), 1);
     }
 
     /// A kernel in a package: the run records instructions in the kernel file and in a helper module.

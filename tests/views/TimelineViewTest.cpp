@@ -1,5 +1,6 @@
 #include "result/SyntheticRun.h"
 
+#include "plots/RunPlotData.h"
 #include "plots/RunPlots.h"
 #include "timeline/InstructionFinder.h"
 #include "timeline/TimeAxis.h"
@@ -7,6 +8,8 @@
 
 #include <QLineEdit>
 #include "timeline/TimelineView.h"
+
+#include <qcustomplot.h>
 
 #include <QSignalSpy>
 #include <QTest>
@@ -109,6 +112,37 @@ private slots:
         QVERIFY(std::abs(p0 - static_cast<double>(view->visibleStart())) < 1);
         QVERIFY(std::abs(p1 - static_cast<double>(view->visibleEnd())) < 1);
         QCOMPARE(plots.graphCount(), 5);
+    }
+
+    void plotsInstallSeriesBuiltOffTheGuiThread() {
+        // The worker converts the run's series (RunPlotData::build); setResult only hands them to the graphs, which
+        // share them: the same containers, no copy on the GUI thread, and the same points as a conversion here.
+        auto run = kl::sim::makeSyntheticRun(1000);
+        const auto data = kl::views::RunPlotData::build(*run);
+        QVERIFY(data->compute->size() > 2);
+        QVERIFY(data->dma->size() > 1);
+        kl::views::RunPlots installed;
+        installed.setResult(run, data);
+        QCOMPARE(installed.plot()->graph(0)->data().data(), data->sbuf.data());
+        QCOMPARE(installed.plot()->graph(3)->data().data(), data->compute.data());
+        kl::views::RunPlots converted;
+        converted.setResult(run);
+        QCOMPARE(converted.graphCount(), installed.graphCount());
+        for (int g = 0; g < installed.graphCount(); ++g) {
+            const auto& a = *installed.plot()->graph(g)->data();
+            const auto& b = *converted.plot()->graph(g)->data();
+            QCOMPARE(a.size(), b.size());
+            for (int i = 0; i < a.size(); ++i) {
+                QCOMPARE(a.at(i)->key, b.at(i)->key);
+                QCOMPARE(a.at(i)->value, b.at(i)->value);
+            }
+        }
+        QCOMPARE(installed.plot()->graph(2)->valueAxis()->range().upper,
+                 converted.plot()->graph(2)->valueAxis()->range().upper);
+        // A new run replaces the shared series; it never clears the ones the previous data holds.
+        installed.setResult(nullptr);
+        QVERIFY(data->sbuf->size() > 0);
+        QCOMPARE(installed.plot()->graph(0)->data()->size(), 0);
     }
 
     void narrowInstructionsFoldIntoFewMarks() {

@@ -1,8 +1,8 @@
 #include "plots/RunPlots.h"
 
-#include "analysis/ActivityIntervals.h"
 #include "common/Contrast.h"
 #include "plots/PlotTheme.h"
+#include "plots/RunPlotData.h"
 #include "plots/TimeTicker.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineColours.h"
@@ -31,36 +31,6 @@ const char* const kPlotNames[] = {QT_TRANSLATE_NOOP("kl::views::RunPlots", "Memo
                                   QT_TRANSLATE_NOOP("kl::views::RunPlots", "DMA bandwidth"),
                                   QT_TRANSLATE_NOOP("kl::views::RunPlots", "DMA / compute overlap")};
 static_assert(std::size(kPlotNames) == kl::views::RunPlots::kPlotCount);
-
-// Step data from intervals: 1 inside, 0 outside.
-void setIntervalData(QCPGraph* graph, const core::Intervals& intervals) {
-    QVector<double> keys;
-    QVector<double> values;
-    keys.reserve(static_cast<int>(intervals.size() * 2 + 1));
-    values.reserve(keys.capacity());
-    keys.push_back(0);
-    values.push_back(0);
-    for (const auto& [s, e] : intervals) {
-        keys.push_back(static_cast<double>(s) / kPsPerUs);
-        values.push_back(1);
-        keys.push_back(static_cast<double>(e) / kPsPerUs);
-        values.push_back(0);
-    }
-    graph->setData(keys, values, /*alreadySorted=*/true);
-}
-
-template <typename Values, typename Convert>
-void setStepData(QCPGraph* graph, const std::vector<sim::TimePs>& times, const Values& values, Convert convert) {
-    QVector<double> keys;
-    QVector<double> ys;
-    keys.reserve(static_cast<int>(times.size()));
-    ys.reserve(static_cast<int>(times.size()));
-    for (std::size_t i = 0; i < times.size() && i < values.size(); ++i) {
-        keys.push_back(static_cast<double>(times[i]) / kPsPerUs);
-        ys.push_back(convert(values[i]));
-    }
-    graph->setData(keys, ys, /*alreadySorted=*/true);
-}
 
 QCPGraph* addStepGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QColor& colour, bool fill) {
     QCPGraph* graph = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -329,28 +299,28 @@ void RunPlots::setSelectedRange(qint64 t0Ps, qint64 t1Ps) {
 }
 
 void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result) {
+    auto data = result ? RunPlotData::build(*result) : nullptr;
+    setResult(std::move(result), std::move(data));
+}
+
+void RunPlots::setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const RunPlotData> data) {
     m_result = std::move(result);
-    for (QCPGraph* g : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {
-        g->data()->clear();
+    m_data = m_result ? std::move(data) : nullptr;
+    if (m_result && !m_data) {
+        m_data = RunPlotData::build(*m_result);
     }
+    // The graphs share the built containers (no copy): installing a run costs the same whatever its size.
+    const auto install = [](QCPGraph* graph, const QSharedPointer<QCPGraphDataContainer>& series) {
+        graph->setData(series ? series : QSharedPointer<QCPGraphDataContainer>::create());
+    };
+    install(m_sbuf, m_data ? m_data->sbuf : nullptr);
+    install(m_psum, m_data ? m_data->psum : nullptr);
+    install(m_dma, m_data ? m_data->dma : nullptr);
+    install(m_compute, m_data ? m_data->compute : nullptr);
+    install(m_exposed, m_data ? m_data->exposed : nullptr);
     setSelectedRange(0, 0);
     if (m_result) {
-        // The converter keeps the capacity by value: it must not refer back into this lambda's frame.
-        const auto pct = [](const sim::OccupancySeries& s) {
-            return [capacity = s.capacityPartitionBytes](std::int64_t partitionBytes) {
-                return capacity > 0 ? 100.0 * static_cast<double>(partitionBytes) / static_cast<double>(capacity) : 0.0;
-            };
-        };
-        setStepData(m_sbuf, m_result->sbuf.timePs, m_result->sbuf.partitionBytes, pct(m_result->sbuf));
-        setStepData(m_psum, m_result->psum.timePs, m_result->psum.partitionBytes, pct(m_result->psum));
-        // bytes per ns is GB/s.
-        setStepData(m_dma, m_result->dma.timePs, m_result->dma.bytesPerNs, [](double v) { return v; });
-        const auto compute = core::computeBusy(*m_result);
-        setIntervalData(m_compute, compute);
-        setIntervalData(m_exposed, core::subtract(core::dmaBusy(*m_result), compute));
-        bool found = false;
-        const QCPRange dmaRange = m_dma->getValueRange(found);
-        m_dma->valueAxis()->setRange(0, found ? std::max(1.0, dmaRange.upper * 1.1) : 1.0);
+        m_dma->valueAxis()->setRange(0, std::max(1.0, m_data->dmaPeakGBps * 1.1));
         setTimeRange(0, m_result->summary.totalPs);
     }
     m_plot->replot();

@@ -15,6 +15,8 @@ class QToolButton;
 
 namespace kl::views {
 
+struct RunPlotData;
+
 /// SBUF and PSUM occupancy (% of capacity), DMA bandwidth (GB/s) and DMA/compute overlap, stacked on one
 /// time axis that follows the timeline: setTimeRange() is connected to TimelineView::visibleRangeChanged.
 /// Exposed DMA (DMA running while every compute engine idles) is shaded in the overlap plot.
@@ -38,7 +40,10 @@ public:
     [[nodiscard]] int plotHeight(Plot plot) const;
     [[nodiscard]] QToolButton* plotsButton() const { return m_plotsButton; }
 
+    /// Shows `result`, converting its series here (small runs, tests, the second run).
     void setResult(std::shared_ptr<const sim::SimResult> result);
+    /// Shows `result` with its series already converted (RunPlotData::build on the simulation worker).
+    void setResult(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const RunPlotData> data);
     /// Left edge of the plot area in pixels, so it can line up with the timeline's label column.
     void setLeftMargin(int pixels);
     /// Left and right edges of the plot areas, in pixels from this widget's edges.
@@ -85,6 +90,7 @@ private:
     bool m_shown[kPlotCount] = {true, true, true};
     QToolButton* m_plotsButton = nullptr;
     std::shared_ptr<const sim::SimResult> m_result;
+    std::shared_ptr<const RunPlotData> m_data; ///< the series the graphs share
 };
 
 } // namespace kl::views

@@ -173,10 +173,10 @@ void TimelinePage::findNext(int direction) {
 }
 
 void TimelinePage::setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir,
-                          std::shared_ptr<TimelineRows> rows) {
+                          std::shared_ptr<TimelineRows> rows, std::shared_ptr<const RunPlotData> plots) {
     m_result = result;
     m_matches.clear();
-    m_plots->setResult(result);
+    m_plots->setResult(result, std::move(plots));
     clearSecondRun(); // a what-if of the previous run says nothing about this one
     m_timeline->setResult(result, std::move(rows));
     m_timeline->setIr(std::move(ir));

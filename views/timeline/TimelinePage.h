@@ -17,6 +17,7 @@ namespace kl::views {
 
 class PlaceholderPane;
 class RunPlots;
+struct RunPlotData;
 class SecondRunPane;
 class TimelineLegend;
 class TimelineRows;
@@ -31,9 +32,10 @@ public:
     explicit TimelinePage(QWidget* parent = nullptr);
 
     /// The run on screen and, if known, its IR (the selection's arrows then come from every producer). `rows`:
-    /// the timeline rows of `result`, built off the GUI thread (TimelineView::setResult).
+    /// the timeline rows of `result`, built off the GUI thread (TimelineView::setResult); `plots`: the plots'
+    /// series, likewise (RunPlotData::build). Either is built here when null.
     void setRun(std::shared_ptr<const sim::SimResult> result, std::shared_ptr<const sim::KernelIr> ir = nullptr,
-                std::shared_ptr<TimelineRows> rows = {});
+                std::shared_ptr<TimelineRows> rows = {}, std::shared_ptr<const RunPlotData> plots = {});
     void showMessage(const QString& title, const QString& text);
     /// Stacks a second run (a what-if re-simulation) under the base run's lanes, on the same time axis: zoom
     /// and scroll in either view move both. A null run removes it.
