@@ -57,8 +57,7 @@ not trace or simulate, then by the number and severity of findings, then by the 
 std::atomic<bool> g_interrupted{false};
 
 int batchUsage(const std::string& message) {
-    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli batch --help' for usage.\n", shown(message).c_str());
-    return kExitUsage;
+    return app::usageError("batch", message);
 }
 
 extern "C" void onInterrupt(int) {

@@ -59,6 +59,12 @@ int usageError(const Error& error, std::string_view usage) {
     return 2;
 }
 
+int usageError(std::string_view command, std::string_view message) {
+    printText(stderr, fmt::format("error: {}\nRun 'kernellens-cli {} --help' for usage.\n",
+                                  core::report::terminalText(message), command));
+    return 2;
+}
+
 Expected<std::vector<std::string>> takeOptions(const std::vector<std::string>& args,
                                                std::initializer_list<std::string_view> valued, const TakeOption& take) {
     std::vector<std::string> rest;

@@ -32,6 +32,9 @@ int fail(const Error& error, int code);
 [[nodiscard]] bool printHelpIfAsked(const std::vector<std::string>& args, std::string_view usage);
 /// A bad command line: the error, a blank line and `usage` on stderr; returns 2, the exit code for usage errors.
 int usageError(const Error& error, std::string_view usage);
+/// The short form for commands with long usage texts (review, batch): "error: MESSAGE" and a pointer to
+/// `kernellens-cli COMMAND --help` on stderr; returns 2.
+int usageError(std::string_view command, std::string_view message);
 
 /// The commands' one parser for their own valued flags: each `FLAG VALUE` pair whose flag is in `valued` goes to
 /// `take(flag, value)` (which may refuse the value), every other argument comes back in order (for

@@ -47,42 +47,43 @@ Options:
 } // namespace
 
 int runExportTraceCommand(const std::vector<std::string>& args) {
+    if (printHelpIfAsked(args, kExportTraceUsage)) {
+        return 0;
+    }
     std::optional<std::string> ir;
     std::optional<std::string> hardware;
+    auto rest = takeOptions(args, {"--ir", "--hw"}, [&](const std::string& flag, const std::string& v) {
+        (flag == "--ir" ? ir : hardware) = v;
+        return Expected<void>{};
+    });
+    if (!rest) {
+        return usageError(rest.error(), kExportTraceUsage);
+    }
     core::report::ChromeTrace::Options traceOptions;
     std::vector<std::string> traceArgs;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "-h" || a == "--help") {
-            std::fputs(kExportTraceUsage, stdout);
-            return 0;
-        }
+    for (const std::string& a : *rest) {
         if (a == "--no-flows" || a == "--no-counters") {
             (a == "--no-flows" ? traceOptions.flows : traceOptions.counters) = false;
-        } else if (a == "--ir" || a == "--hw") {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "%s needs a value\n\n%s", a.c_str(), kExportTraceUsage);
-                return 2;
-            }
-            (a == "--ir" ? ir : hardware) = args[++i];
         } else {
             traceArgs.push_back(a);
         }
     }
     auto parsed = parseTraceArguments(traceArgs, /*requireOutput=*/false);
-    if (!parsed || !parsed->rest.empty() || parsed->request.output.empty()) {
-        const std::string message = !parsed                 ? formatError(parsed.error())
-                                    : !parsed->rest.empty() ? fmt::format("unknown option '{}'", parsed->rest.front())
-                                                            : "export-trace needs -o TRACE.json";
-        std::fprintf(stderr, "%s\n\n%s", message.c_str(), kExportTraceUsage);
-        return 2;
+    if (!parsed) {
+        return usageError(parsed.error(), kExportTraceUsage);
+    }
+    if (!parsed->rest.empty() || parsed->request.output.empty()) {
+        return usageError(Error{ErrorCode::InvalidArgument,
+                                !parsed->rest.empty() ? fmt::format("unknown option '{}'", parsed->rest.front())
+                                                      : std::string("export-trace needs -o TRACE.json")},
+                          kExportTraceUsage);
     }
     const core::TraceRequest& request = parsed->request;
     const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
     if (ir.has_value() == hasInput) {
-        std::fprintf(stderr, "give exactly one of --ir IR_FILE, a task folder or a kernel file\n\n%s",
-                     kExportTraceUsage);
-        return 2;
+        return usageError(
+            Error{ErrorCode::InvalidArgument, "give exactly one of --ir IR_FILE, a task folder or a kernel file"},
+            kExportTraceUsage);
     }
     std::shared_ptr<const sim::SimResult> result;
     sim::HardwareChoice choice;

@@ -118,24 +118,16 @@ Expected<void> takeOption(NumericsCliOptions& o, const std::string& flag, const 
 
 /// Takes out the flags `numerics` adds to the trace flags; the rest go to parseTraceArguments.
 Expected<NumericsCliOptions> splitOptions(const std::vector<std::string>& args) {
-    static const std::vector<std::string> kOurs = {"--reference", "--cuda-numerics", "--inputs",   "--seed",
-                                                   "--tolerance", "--rtol",          "--atol",     "--json",
-                                                   "--review",    "--task",          "--from-json"};
     NumericsCliOptions o;
     o.numerics.enabled = true;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (std::find(kOurs.begin(), kOurs.end(), a) == kOurs.end()) {
-            o.traceArgs.push_back(a);
-            continue;
-        }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
-        }
-        if (auto taken = takeOption(o, a, args[++i]); !taken) {
-            return std::unexpected(taken.error());
-        }
+    auto rest = takeOptions(args,
+                            {"--reference", "--cuda-numerics", "--inputs", "--seed", "--tolerance", "--rtol", "--atol",
+                             "--json", "--review", "--task", "--from-json"},
+                            [&](const std::string& flag, const std::string& v) { return takeOption(o, flag, v); });
+    if (!rest) {
+        return std::unexpected(rest.error());
     }
+    o.traceArgs = std::move(*rest);
     return o;
 }
 
@@ -216,26 +208,25 @@ Expected<void> storeInReview(const NumericsCliOptions& o, const core::TraceReque
 } // namespace
 
 int runNumericsCommand(const std::vector<std::string>& args) {
+    if (printHelpIfAsked(args, kNumericsUsage)) {
+        return 0;
+    }
     auto options = splitOptions(args);
     auto parsed = options ? parseTraceArguments(options->traceArgs, /*requireOutput=*/false)
                           : Expected<TraceArguments>(std::unexpected(options.error()));
     if (!parsed) {
-        if (parsed.error().code == ErrorCode::Cancelled) {
-            std::fputs(kNumericsUsage, stdout);
-            return 0;
-        }
-        std::fputs(kNumericsUsage, stderr);
-        return fail(parsed.error(), 2);
+        return usageError(parsed.error(), kNumericsUsage);
     }
     if (!parsed->rest.empty()) {
-        return fail(Error{ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front())}, 2);
+        return usageError(Error{ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front())},
+                          kNumericsUsage);
     }
     const core::TraceRequest& request = parsed->request;
     const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
     if (hasInput == options->fromJson.has_value()) {
-        return fail(Error{ErrorCode::InvalidArgument,
-                          "give a task folder or a kernel file to run, or --from-json FILE (one of them)"},
-                    2);
+        return usageError(Error{ErrorCode::InvalidArgument,
+                                "give a task folder or a kernel file to run, or --from-json FILE (one of them)"},
+                          kNumericsUsage);
     }
     auto text = obtainDocument(*options, request);
     if (!text) {

@@ -1,6 +1,10 @@
 #include "cli/ReviewOptions.h"
 
+#include "cli/CliSupport.h"
+
 #include "report/TextEscape.h"
+
+#include <fmt/format.h>
 
 #include <charconv>
 #include <cstdio>
@@ -72,14 +76,11 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(std::string_view
 }
 
 int fail(const Error& error) {
-    std::fprintf(stderr, "%s\n", core::report::terminalText(formatError(error), true).c_str());
-    return kExitFailure;
+    return app::fail(error, kExitFailure);
 }
 
 int usageError(std::string_view sub, const std::string& message) {
-    std::fprintf(stderr, "error: %s\nRun 'kernellens-cli review %.*s --help' for usage.\n", shown(message).c_str(),
-                 static_cast<int>(sub.size()), sub.data());
-    return kExitUsage;
+    return app::usageError(fmt::format("review {}", sub), message);
 }
 
 } // namespace kl::app::review

@@ -1,4 +1,5 @@
 // `kernellens-cli trace`: run a kernel through the NKI front end and write its Kernel IR.
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
 #include "cli/TraceArguments.h"
 
@@ -34,33 +35,32 @@ Options:
 } // namespace
 
 int runTraceCommand(const std::vector<std::string>& args) {
-    auto parsed = parseTraceArguments(args, /*requireOutput=*/true);
-    if (!parsed) {
-        if (parsed.error().code == ErrorCode::Cancelled) { // --help
-            std::fputs(kTraceUsage, stdout);
-            return 0;
+    if (printHelpIfAsked(args, kTraceUsage)) {
+        return 0;
+    }
+    core::IrFormat format = core::IrFormat::Json;
+    auto rest = takeOptions(args, {"--format"}, [&](const std::string& flag, const std::string& v) -> Expected<void> {
+        if (v != "json" && v != "binary") {
+            return makeError(ErrorCode::InvalidArgument, "kernellens-cli trace: " + flag + " takes json or binary");
         }
-        std::fprintf(stderr, "%s\n\n%s", formatError(parsed.error()).c_str(), kTraceUsage);
-        return 2;
+        format = v == "binary" ? core::IrFormat::Binary : core::IrFormat::Json;
+        return {};
+    });
+    auto parsed = rest ? parseTraceArguments(*rest, /*requireOutput=*/true)
+                       : Expected<TraceArguments>(std::unexpected(rest.error()));
+    if (!parsed) {
+        return usageError(parsed.error(), kTraceUsage);
+    }
+    if (!parsed->rest.empty()) {
+        return usageError(
+            Error{ErrorCode::InvalidArgument, "kernellens-cli trace: unknown option " + parsed->rest.front()},
+            kTraceUsage);
     }
     core::TraceRequest request = parsed->request;
-    request.irFormat = core::IrFormat::Json;
-    for (std::size_t i = 0; i < parsed->rest.size(); ++i) {
-        const std::string& flag = parsed->rest[i];
-        const bool known = flag == "--format" && i + 1 < parsed->rest.size() &&
-                           (parsed->rest[i + 1] == "json" || parsed->rest[i + 1] == "binary");
-        if (!known) {
-            std::fprintf(stderr, "kernellens-cli trace: %s\n\n%s",
-                         flag == "--format" ? "--format takes json or binary" : ("unknown option " + flag).c_str(),
-                         kTraceUsage);
-            return 2;
-        }
-        request.irFormat = parsed->rest[++i] == "binary" ? core::IrFormat::Binary : core::IrFormat::Json;
-    }
+    request.irFormat = format;
     auto outcome = core::runTrace(request);
     if (!outcome) {
-        std::fprintf(stderr, "%s\n", formatError(outcome.error()).c_str());
-        return 1;
+        return fail(outcome.error(), 1);
     }
     if (!outcome->warnings.empty()) {
         std::fputs(outcome->warnings.c_str(), stderr);

@@ -814,7 +814,7 @@ QString MainWindow::statusSummary() const {
         return m_statusSummary->text();
     }
     const auto& s = m_run->result->summary;
-    const auto pct = [&](sim::SummaryEngine e) { return s.engines[static_cast<std::size_t>(e)].activePct; };
+    const auto pct = [&](sim::Engine e) { return s.engine(e).activePct; };
     const sim::HardwareReason reason = m_run->hardware.reason;
     const QString why = reason == sim::HardwareReason::Requested
                             ? tr("Run > Hardware")
@@ -826,10 +826,10 @@ QString MainWindow::statusSummary() const {
         .arg(toQString(m_run->result->kernelName), toQString(m_run->result->hardwareName), why)
         .arg(time(s.totalPs))
         .arg(s.instructionCount)
-        .arg(pct(sim::SummaryEngine::Tensor), 0, 'f', 1)
-        .arg(pct(sim::SummaryEngine::Vector), 0, 'f', 1)
-        .arg(pct(sim::SummaryEngine::Scalar), 0, 'f', 1)
-        .arg(pct(sim::SummaryEngine::GpSimd), 0, 'f', 1)
+        .arg(pct(sim::Engine::Tensor), 0, 'f', 1)
+        .arg(pct(sim::Engine::Vector), 0, 'f', 1)
+        .arg(pct(sim::Engine::Scalar), 0, 'f', 1)
+        .arg(pct(sim::Engine::GpSimd), 0, 'f', 1)
         .arg(s.mfuPct, 0, 'f', 1)
         .arg(time(s.dmaExposedPs));
 }

@@ -1,5 +1,6 @@
 #include "gui/ReviewSession.h"
 
+#include "common/EditUndoCommand.h"
 #include "common/QtText.h"
 
 #include "review/AnnotationCommands.h"
@@ -14,7 +15,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QUndoCommand>
 #include <QUndoStack>
 
 #include <filesystem>
@@ -45,39 +45,6 @@ qint64 nowMs() {
     }();
     return clock.elapsed();
 }
-
-/// Runs a core EditCommand inside Qt's undo stack. The first redo() is the edit itself; a failure there
-/// is reported and leaves the command marked obsolete so the stack drops it.
-class CoreEditCommand : public QUndoCommand {
-public:
-    CoreEditCommand(ReviewSession& session, std::unique_ptr<core::EditCommand> command, bool changesScores,
-                    bool changesTasks)
-        : QUndoCommand(toQString(command->description())), m_session(session), m_command(std::move(command)),
-          m_changesScores(changesScores), m_changesTasks(changesTasks) {}
-
-    void redo() override { finish(m_command->apply(*m_session.file())); }
-    void undo() override { finish(m_command->revert(*m_session.file())); }
-
-private:
-    void finish(const kl::Expected<void>& result) {
-        if (!result) {
-            setObsolete(true);
-            emit m_session.failed(describe(result.error()));
-        }
-        emit m_session.annotationsChanged();
-        if (m_changesScores) {
-            emit m_session.scoresChanged();
-        }
-        if (m_changesTasks) {
-            emit m_session.tasksChanged();
-        }
-    }
-
-    ReviewSession& m_session;
-    std::unique_ptr<core::EditCommand> m_command;
-    bool m_changesScores;
-    bool m_changesTasks;
-};
 
 } // namespace
 
@@ -298,7 +265,18 @@ void ReviewSession::push(std::unique_ptr<core::EditCommand> command, bool change
                         .arg(readOnlyReason()));
         return;
     }
-    auto* undoable = new CoreEditCommand(*this, std::move(command), changesScores, changesTasks);
+    auto changed = [this, changesScores, changesTasks] {
+        emit annotationsChanged();
+        if (changesScores) {
+            emit scoresChanged();
+        }
+        if (changesTasks) {
+            emit tasksChanged();
+        }
+    };
+    auto* undoable = new views::EditUndoCommand<core::ReviewFile>(
+        std::move(command), [this] { return m_file.get(); }, std::move(changed),
+        [this](const Error& error) { emit failed(describe(error)); });
     m_undo->push(undoable); // runs redo(): the edit is in the file when push returns
 }
 

@@ -15,8 +15,10 @@
 class QUndoStack;
 
 namespace kl::core {
-class EditCommand;
-}
+class ReviewFile;
+template <typename Target> class UndoableEdit;
+using EditCommand = UndoableEdit<ReviewFile>;
+} // namespace kl::core
 
 namespace kl::app {
 

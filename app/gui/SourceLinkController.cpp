@@ -6,7 +6,7 @@
 #include "source/HotLinesModel.h"
 #include "source/HotLinesView.h"
 #include "source/LinkPainter.h"
-#include "source/LinkUndoCommand.h"
+#include "common/EditUndoCommand.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelineView.h"
 
@@ -538,8 +538,8 @@ bool SourceLinkController::decideSuggestionAtCaret(core::LinkState state) {
 }
 
 void SourceLinkController::push(std::unique_ptr<core::LinkCommand> command) {
-    auto* undoable = new views::LinkUndoCommand(
-        m_links, std::move(command), [this] { repaint(); },
+    auto* undoable = new views::EditUndoCommand<core::LinkSet>(
+        std::move(command), [this] { return &m_links; }, [this] { repaint(); },
         [this](const Error& error) { emit problem(QString::fromStdString(error.message), {}, 0); });
     undoable->bindTo(m_linkGeneration);
     m_undo->push(undoable);

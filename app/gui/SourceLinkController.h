@@ -132,7 +132,8 @@ private:
     std::unique_ptr<views::LinkPainter> m_painter;
     QUndoStack* m_undo;
     bool m_ownsUndo = true;
-    std::shared_ptr<const int> m_linkGeneration = std::make_shared<const int>(0); ///< see LinkUndoCommand
+    std::shared_ptr<const int> m_linkGeneration =
+        std::make_shared<const int>(0); ///< see views::EditUndoCommand::bindTo
     QAction* m_linkAction = nullptr;
     QAction* m_unlinkAction = nullptr;
     QAction* m_acceptAction = nullptr;

@@ -72,10 +72,10 @@ RangeStatistics computeRangeStatistics(const sim::SimResult& result, TimePs t0, 
         ++stats.instructions;
         ++stats.countByOperation[std::string(sim::opName(tl.op(i)))];
         // With LNC 2 both cores' engines count together (sim::localLane).
-        const auto lane = sim::localLane(tl.lane(i), result.lanesPerCore);
-        if (lane < sim::kComputeLanes) {
-            busy[lane] += e - s;
-            if (lane == static_cast<std::uint16_t>(sim::Lane::MultiplyMoving)) {
+        const sim::LaneId lane(tl.lane(i), result.lanesPerCore);
+        if (lane.isCompute()) {
+            busy[lane.local()] += e - s;
+            if (lane.local() == sim::LaneId(sim::Lane::MultiplyMoving).value()) {
                 tensor.emplace_back(s, e);
             }
         } else {

@@ -4,6 +4,7 @@
 #include "db/Statement.h"
 #include "db/Transaction.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -47,9 +48,7 @@ Expected<void> insertRow(Database& db, const StepResult& s) {
     auto stmt = db.prepare(fmt::format("INSERT OR REPLACE INTO step_result({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
                                        "?8, ?9, ?10)",
                                        kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, s.task).bind(2, s.step).bind(3, s.contentHash).bind(4, s.status).bind(5, s.error);
     stmt->bind(6, s.errorFile).bind(7, s.errorLine).bind(8, s.figuresJson).bind(9, s.durationMs);
     return stmt->bind(10, s.finishedAt.empty() ? utcNow() : s.finishedAt).run();
@@ -76,9 +75,7 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
     std::error_code ec;
     const bool existed = std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0;
     auto db = Database::open(path, Database::OpenMode::Create);
-    if (!db) {
-        return std::unexpected(db.error());
-    }
+    KL_TRY(db);
     if (existed) {
         auto id = db->queryInt("PRAGMA application_id");
         if (!id || *id != kApplicationId) {
@@ -96,9 +93,7 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
     if (ready) {
         ready = db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     }
-    if (!ready) {
-        return std::unexpected(ready.error());
-    }
+    KL_TRY(ready);
     BatchResults r;
     r.m_db = std::make_unique<Database>(std::move(*db));
     r.m_path = path;
@@ -107,29 +102,21 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
 
 Expected<std::string> BatchResults::root() {
     auto stmt = m_db->prepare("SELECT value FROM meta WHERE key = 'root'");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     auto row = stmt->step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     return *row ? stmt->text(0) : std::string();
 }
 
 Expected<void> BatchResults::setRoot(const std::string& root) {
     auto stmt = m_db->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?1)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return stmt->bind(1, root).run();
 }
 
 Expected<std::map<std::string, std::string>> BatchResults::finishedTasks(const std::vector<std::string>& steps) {
     auto rows = all();
-    if (!rows) {
-        return std::unexpected(rows.error());
-    }
+    KL_TRY(rows);
     std::map<std::string, std::map<std::string, std::string>> byTask; // task -> step -> hash
     for (const StepResult& r : *rows) {
         byTask[r.task][r.step] = r.contentHash;
@@ -150,13 +137,9 @@ Expected<std::map<std::string, std::string>> BatchResults::finishedTasks(const s
 
 Expected<void> BatchResults::recordTask(const std::string& task, const std::vector<StepResult>& rows) {
     auto tx = m_db->beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
+    KL_TRY(tx);
     auto clear = m_db->prepare("DELETE FROM step_result WHERE task = ?1");
-    if (!clear) {
-        return std::unexpected(clear.error());
-    }
+    KL_TRY(clear);
     if (auto done = clear->bind(1, task).run(); !done) {
         return done;
     }
@@ -172,9 +155,7 @@ Expected<std::vector<StepResult>> BatchResults::all() {
     auto stmt = m_db->prepare(fmt::format("SELECT {} FROM step_result ORDER BY task, CASE step WHEN 'trace' THEN 0 "
                                           "WHEN 'simulate' THEN 1 WHEN 'findings' THEN 2 ELSE 3 END",
                                           kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return collectRows(*stmt, readRow);
 }
 
@@ -208,16 +189,10 @@ Expected<std::size_t> mergeResults(const std::vector<std::string>& inputs, const
         }
     }
     auto out = BatchResults::open(output);
-    if (!out) {
-        return std::unexpected(out.error());
-    }
-    if (auto ok = out->setRoot(root); !ok) {
-        return std::unexpected(ok.error());
-    }
+    KL_TRY(out);
+    KL_TRY(out->setRoot(root));
     for (const auto& [task, rows] : byTask) {
-        if (auto ok = out->recordTask(task, rows); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(out->recordTask(task, rows));
     }
     return byTask.size();
 }

@@ -4,6 +4,7 @@
 #include "batch/BatchSteps.h"
 #include "support/Subprocess.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -222,26 +223,16 @@ Expected<BatchSummary> runBatch(const BatchOptions& o, const std::function<void(
     const auto t0 = Clock::now();
     fs::path root;
     auto tasks = discoverTasks(o.source, root);
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     auto results = BatchResults::open(o.resultsPath);
-    if (!results) {
-        return std::unexpected(results.error());
-    }
+    KL_TRY(results);
     auto recordedRoot = results->root();
-    if (!recordedRoot) {
-        return std::unexpected(recordedRoot.error());
-    }
+    KL_TRY(recordedRoot);
     if (recordedRoot->empty()) {
-        if (auto ok = results->setRoot(root.string()); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(results->setRoot(root.string()));
     }
     auto finished = results->finishedTasks(o.steps);
-    if (!finished) {
-        return std::unexpected(finished.error());
-    }
+    KL_TRY(finished);
     BatchSummary summary;
     summary.found = tasks->size();
     std::vector<Pending> work;
@@ -262,9 +253,7 @@ Expected<BatchSummary> runBatch(const BatchOptions& o, const std::function<void(
     Coordinator coordinator(o, *results, std::move(work), onProgress, shouldStop);
     auto ran = coordinator.run(summary);
     summary.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!ran) {
-        return std::unexpected(ran.error());
-    }
+    KL_TRY(ran);
     return summary;
 }
 

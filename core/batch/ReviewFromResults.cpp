@@ -3,6 +3,7 @@
 #include "batch/BatchResults.h"
 #include "batch/Triage.h"
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <filesystem>
 
@@ -16,9 +17,7 @@ Expected<ReviewFromResultsSummary> createReviewFromResults(const std::string& re
         return makeError(ErrorCode::NotFound, "no such batch results file", resultsPath);
     }
     auto results = BatchResults::open(resultsPath);
-    if (!results) {
-        return std::unexpected(results.error());
-    }
+    KL_TRY(results);
     auto rows = results->all();
     auto root = results->root();
     if (!rows || !root) {
@@ -30,18 +29,14 @@ Expected<ReviewFromResultsSummary> createReviewFromResults(const std::string& re
                          "choose 'all' tasks, or run the batch first");
     }
     auto review = ReviewFile::create(reviewPath, {o.rubricJson, o.rubricSource, o.reviewer});
-    if (!review) {
-        return std::unexpected(review.error());
-    }
+    KL_TRY(review);
     ReviewFromResultsSummary summary;
     for (const TriagedTask& t : queue) {
         if (!std::filesystem::is_directory(t.folder, ec)) {
             summary.missing.push_back(t.folder.string());
             continue;
         }
-        if (auto added = review->tasks().addFromFolder(t.folder.string()); !added) {
-            return std::unexpected(added.error());
-        }
+        KL_TRY(review->tasks().addFromFolder(t.folder.string()));
         ++summary.tasks;
     }
     return summary;

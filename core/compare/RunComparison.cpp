@@ -11,19 +11,6 @@ namespace {
 
 constexpr double kPsPerUs = 1e6;
 
-struct EngineInfo {
-    sim::SummaryEngine engine;
-    const char* key;
-    const char* label;
-};
-
-constexpr std::array<EngineInfo, 4> kEngines{{
-    {sim::SummaryEngine::Tensor, "tensor", "TensorE active"},
-    {sim::SummaryEngine::Vector, "vector", "VectorE active"},
-    {sim::SummaryEngine::Scalar, "scalar", "ScalarE active"},
-    {sim::SummaryEngine::GpSimd, "gpsimd", "GpSimdE active"},
-}};
-
 /// TimelineData is moving from public arrays to packed storage read through accessors; this reads either.
 template <typename Timeline, typename Counts> void countOps(const Timeline& tl, Counts& counts) {
     for (std::size_t i = 0; i < tl.size(); ++i) {
@@ -51,10 +38,10 @@ std::vector<ComparisonRow> buildRows(const sim::SimResult& a, const sim::SimResu
     };
     add("total_us", "Time", "Total time", "us", static_cast<double>(sa.totalPs) / kPsPerUs,
         static_cast<double>(sb.totalPs) / kPsPerUs);
-    for (const EngineInfo& e : kEngines) {
-        const auto i = static_cast<std::size_t>(e.engine);
-        add(fmt::format("active_pct.{}", e.key), "Engines", e.label, "%", sa.engines[i].activePct,
-            sb.engines[i].activePct);
+    for (std::size_t i = 0; i < sim::kSummaryEngines; ++i) {
+        const auto e = static_cast<sim::Engine>(i);
+        add(fmt::format("active_pct.{}", sim::engineName(e)), "Engines", fmt::format("{} active", sim::engineLabel(e)),
+            "%", sa.engines[i].activePct, sb.engines[i].activePct);
     }
     add("mfu_pct", "Engines", "MFU", "%", sa.mfuPct, sb.mfuPct);
     add("dma_bytes_mib", "DMA", "DMA bytes", "MiB", static_cast<double>(sa.dmaBytes) / (1024.0 * 1024.0),

@@ -1,6 +1,7 @@
 #include "compat/CompatManifest.h"
 
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -95,9 +96,7 @@ public:
                 return fail(field + ".shape", "is missing");
             }
             auto shape = positiveInts(a["shape"], field + ".shape", 8);
-            if (!shape) {
-                return std::unexpected(shape.error());
-            }
+            KL_TRY(shape);
             arg.shape = std::move(*shape);
             if (!a.contains("dtype") || !a["dtype"].is_string() || a["dtype"].get<std::string>().empty()) {
                 return fail(field + ".dtype", "must be a dtype name such as \"bfloat16\"");
@@ -165,20 +164,14 @@ public:
         entry.shapeSource = *shapeSource;
         entry.note = *note;
         auto args = this->args();
-        if (!args) {
-            return std::unexpected(args.error());
-        }
+        KL_TRY(args);
         entry.args = std::move(*args);
         auto scalars = this->scalars();
-        if (!scalars) {
-            return std::unexpected(scalars.error());
-        }
+        KL_TRY(scalars);
         entry.scalars = std::move(*scalars);
         if (m_item.contains("grid")) {
             auto grid = positiveInts(m_item["grid"], "grid", 3);
-            if (!grid) {
-                return std::unexpected(grid.error());
-            }
+            KL_TRY(grid);
             entry.grid = std::move(*grid);
         }
         return entry;
@@ -230,9 +223,7 @@ Expected<CompatManifest> parseCompatManifest(const std::string& text, const std:
     const json& entries = doc["entries"];
     for (std::size_t i = 0; i < entries.size(); ++i) {
         auto entry = EntryReader(entries[i], i, origin).read();
-        if (!entry) {
-            return std::unexpected(entry.error());
-        }
+        KL_TRY(entry);
         manifest.entries.push_back(std::move(*entry));
     }
     return manifest;

@@ -1,6 +1,7 @@
 #include "compat/CompatPlan.h"
 
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -194,9 +195,7 @@ Expected<std::vector<CompatJob>> CompatPlan::fromPaths(const std::vector<std::st
                                                        const CompatSettings& settings, const KernelLister& lister) {
     PathPlanner planner(settings, lister);
     for (const std::string& path : paths) {
-        if (auto ok = planner.add(path); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(planner.add(path));
     }
     return planner.take();
 }

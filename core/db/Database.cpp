@@ -1,6 +1,7 @@
 #include "db/Database.h"
 
 #include "db/Transaction.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -68,9 +69,7 @@ Expected<Database> Database::open(const std::string& path, OpenMode mode) {
     sqlite3_extended_result_codes(db.m_db, 1);
     sqlite3_busy_timeout(db.m_db, kBusyTimeoutMs);
     // Foreign keys are per connection and off by default; our cascades depend on them.
-    if (auto fk = db.exec("PRAGMA foreign_keys = ON"); !fk) {
-        return std::unexpected(fk.error());
-    }
+    KL_TRY(db.exec("PRAGMA foreign_keys = ON"));
     return db;
 }
 
@@ -97,13 +96,9 @@ Expected<Statement> Database::prepare(std::string_view sql) {
 
 Expected<std::int64_t> Database::queryInt(std::string_view sql) {
     auto stmt = prepare(sql);
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     auto row = stmt->step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (!*row) {
         return makeError(ErrorCode::Database, fmt::format("query returned no row: {}", sql), m_path);
     }
@@ -111,9 +106,7 @@ Expected<std::int64_t> Database::queryInt(std::string_view sql) {
 }
 
 Expected<Transaction> Database::beginTransaction() {
-    if (auto begun = exec("BEGIN IMMEDIATE"); !begun) {
-        return std::unexpected(begun.error());
-    }
+    KL_TRY(exec("BEGIN IMMEDIATE"));
     return Transaction(*this);
 }
 

@@ -1,4 +1,5 @@
 #include "db/Statement.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -77,9 +78,7 @@ Expected<bool> Statement::step() {
 Expected<void> Statement::run() {
     for (;;) {
         auto row = step();
-        if (!row) {
-            return std::unexpected(row.error());
-        }
+        KL_TRY(row);
         if (!*row) {
             sqlite3_reset(m_stmt);
             return {};

@@ -1,6 +1,7 @@
 #include "findings/FindingsEngine.h"
 
 #include "findings/RuleRegistry.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -47,9 +48,7 @@ Expected<FindingsEngine> FindingsEngine::createDefault() {
                          "set KL_DATA_DIR to the folder that holds resources/");
     }
     auto file = loadRulesFile(path);
-    if (!file) {
-        return std::unexpected(file.error());
-    }
+    KL_TRY(file);
     auto engine = create(std::move(*file));
     if (!engine) {
         Error e = engine.error();

@@ -2,14 +2,13 @@
 
 #include "hw/ProfileLocator.h"
 #include "support/ResourcePaths.h"
+#include "support/Try.h"
 
 namespace kl::core::findings {
 
 Expected<sim::HardwareProfile> profileOfRun(const RunOutcome& run) {
     auto path = sim::ProfileLocator::resolve(run.hardware.spec, {dataRoot()});
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+    KL_TRY(path);
     return sim::HardwareProfile::loadFile(*path);
 }
 
@@ -19,15 +18,11 @@ Expected<std::vector<Finding>> findingsForRun(const FindingsEngine& engine, cons
         return makeError(ErrorCode::InvalidArgument, "findings need a traced and simulated run");
     }
     auto profile = profileOfRun(run);
-    if (!profile) {
-        return std::unexpected(profile.error());
-    }
+    KL_TRY(profile);
     std::optional<MigrationSource> migration;
     if (task != nullptr) {
         auto loaded = loadMigrationSource(*task, *run.ir);
-        if (!loaded) {
-            return std::unexpected(loaded.error());
-        }
+        KL_TRY(loaded);
         migration = std::move(*loaded);
     }
     return engine.run(*run.ir, *run.result, *profile, migration ? &*migration : nullptr, numerics);

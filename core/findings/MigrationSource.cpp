@@ -1,6 +1,7 @@
 #include "findings/MigrationSource.h"
 
 #include "source/CudaLinkComments.h"
+#include "support/Try.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -48,13 +49,9 @@ Expected<std::optional<MigrationSource>> loadMigrationSource(const TaskSpec& tas
         return std::optional<MigrationSource>{};
     }
     auto cuda = readTextFile(task.cudaFile);
-    if (!cuda) {
-        return std::unexpected(cuda.error());
-    }
+    KL_TRY(cuda);
     auto nki = readTextFile(task.kernelFile);
-    if (!nki) {
-        return std::unexpected(nki.error());
-    }
+    KL_TRY(nki);
     MigrationSource m;
     m.cudaFile = task.cudaFile.lexically_relative(task.folder).generic_string();
     m.cudaText = std::move(*cuda);

@@ -2,6 +2,7 @@
 
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -74,9 +75,7 @@ Expected<RuleSettings> parseRule(const std::string& id, const Json& j, const std
         s.enabled = e->get<bool>();
     }
     auto severity = text(j, "severity", where, origin, true);
-    if (!severity) {
-        return std::unexpected(severity.error());
-    }
+    KL_TRY(severity);
     const auto parsed = parseSeverity(*severity);
     if (!parsed) {
         return bad(origin,
@@ -84,9 +83,7 @@ Expected<RuleSettings> parseRule(const std::string& id, const Json& j, const std
     }
     s.severity = *parsed;
     auto item = text(j, "rubric_item", where, origin, true);
-    if (!item) {
-        return std::unexpected(item.error());
-    }
+    KL_TRY(item);
     s.rubricItem = std::move(*item);
     if (const auto t = j.find("thresholds"); t != j.end()) {
         if (!t->is_object()) {
@@ -94,9 +91,7 @@ Expected<RuleSettings> parseRule(const std::string& id, const Json& j, const std
         }
         for (const auto& [name, value] : t->items()) {
             auto threshold = parseThreshold(value, fmt::format("{}.thresholds.{}", where, name), origin);
-            if (!threshold) {
-                return std::unexpected(threshold.error());
-            }
+            KL_TRY(threshold);
             s.thresholds.emplace(name, std::move(*threshold));
         }
     }
@@ -131,9 +126,7 @@ Expected<RulesFile> parseRulesFile(std::string_view json, const std::string& ori
     }
     RulesFile file;
     auto rubric = text(j, "rubric", "the file", origin, true);
-    if (!rubric) {
-        return std::unexpected(rubric.error());
-    }
+    KL_TRY(rubric);
     file.rubric = std::move(*rubric);
     const auto rules = j.find("rules");
     if (rules == j.end() || !rules->is_object()) {
@@ -141,9 +134,7 @@ Expected<RulesFile> parseRulesFile(std::string_view json, const std::string& ori
     }
     for (const auto& [id, value] : rules->items()) {
         auto rule = parseRule(id, value, origin);
-        if (!rule) {
-            return std::unexpected(rule.error());
-        }
+        KL_TRY(rule);
         file.rules.push_back(std::move(*rule));
     }
     return file;
@@ -151,9 +142,7 @@ Expected<RulesFile> parseRulesFile(std::string_view json, const std::string& ori
 
 Expected<RulesFile> loadRulesFile(const std::filesystem::path& path) {
     auto content = readTextFile(path);
-    if (!content) {
-        return std::unexpected(content.error());
-    }
+    KL_TRY(content);
     return parseRulesFile(*content, path.string());
 }
 

@@ -44,10 +44,8 @@ public:
     [[nodiscard]] const Intervals& dmaBusy() const { return m_dmaBusy; }
     /// DMA active while no compute engine is busy.
     [[nodiscard]] const Intervals& exposedDma() const { return m_exposedDma; }
-    /// Busy time of a summary engine (TensorE: its MultiplyMoving row).
-    [[nodiscard]] sim::TimePs engineBusyPs(sim::SummaryEngine engine) const {
-        return m_result.summary.engines[static_cast<std::size_t>(engine)].busyPs;
-    }
+    /// Busy time of a compute engine (TensorE: its MultiplyMoving row; not Dma).
+    [[nodiscard]] sim::TimePs engineBusyPs(sim::Engine engine) const { return m_result.summary.engine(engine).busyPs; }
 
     /// Bytes of the kernel's HBM arguments and outputs (each tensor once): the least traffic the kernel needs.
     [[nodiscard]] double tensorBytes() const { return m_tensorBytes; }

@@ -4,6 +4,7 @@
 #include "lesson/LessonText.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -251,9 +252,7 @@ Expected<Lesson> LessonLoader::loadString(std::string_view json, std::string_vie
 
 Expected<Lesson> LessonLoader::loadFile(const std::filesystem::path& path) const {
     auto text = readTextFile(path);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
+    KL_TRY(text);
     return loadString(*text, path.string());
 }
 

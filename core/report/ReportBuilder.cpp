@@ -13,6 +13,7 @@
 #include "run/RunPipeline.h"
 #include "support/Subprocess.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -282,19 +283,13 @@ struct StoredRun {
 Expected<StoredRun> runStoredTask(const Task& task, const std::vector<TaskFile>& files) {
     TemporaryDirectory scratch;
     auto dir = writeStoredTask(task, files, scratch);
-    if (!dir) {
-        return std::unexpected(dir.error());
-    }
+    KL_TRY(dir);
     auto spec = loadTaskSpec(*dir);
-    if (!spec) {
-        return std::unexpected(spec.error());
-    }
+    KL_TRY(spec);
     RunRequest request; // no hardware: the task's, else the default for the kernel's NKI API
     request.trace.taskDir = *dir;
     auto outcome = traceAndSimulate(request);
-    if (!outcome) {
-        return std::unexpected(outcome.error());
-    }
+    KL_TRY(outcome);
     return StoredRun{std::move(*outcome), std::move(*spec)};
 }
 
@@ -303,9 +298,7 @@ Expected<StoredRun> runStoredTask(const Task& task, const std::vector<TaskFile>&
 Expected<std::shared_ptr<const sim::SimResult>> simulateStoredTask(const Task& task,
                                                                    const std::vector<TaskFile>& files) {
     auto run = runStoredTask(task, files);
-    if (!run) {
-        return std::unexpected(run.error());
-    }
+    KL_TRY(run);
     return run->outcome.result;
 }
 
@@ -331,21 +324,15 @@ StoredTaskCallbacks storedTaskCallbacks(std::function<void(const Task&)> onTrace
         [runOf](const Task& task,
                 const std::vector<TaskFile>& files) -> Expected<std::shared_ptr<const sim::SimResult>> {
         const auto& run = runOf(task, files);
-        if (!run) {
-            return std::unexpected(run.error());
-        }
+        KL_TRY(run);
         return run->outcome.result;
     };
     callbacks.findings = [runOf](const Task& task, const std::vector<TaskFile>& files,
                                  const NumericsResult* numerics) -> Expected<std::vector<findings::Finding>> {
         const auto& run = runOf(task, files);
-        if (!run) {
-            return std::unexpected(run.error());
-        }
+        KL_TRY(run);
         auto engine = findings::FindingsEngine::createDefault();
-        if (!engine) {
-            return std::unexpected(engine.error());
-        }
+        KL_TRY(engine);
         return findings::findingsForRun(*engine, run->outcome, &run->spec, numerics);
     };
     return callbacks;
@@ -366,9 +353,7 @@ Report ReportBuilder::header() const {
 Expected<std::vector<Task>> ReportBuilder::selectedTasks() {
     if (m_options.taskId) {
         auto task = m_file.tasks().get(*m_options.taskId);
-        if (!task) {
-            return std::unexpected(task.error());
-        }
+        KL_TRY(task);
         return std::vector<Task>{*task};
     }
     auto tasks = m_file.tasks().list();
@@ -395,9 +380,7 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     readTaskJson(*files, out);
     out.scorecard = std::move(*card);
     auto numerics = m_file.numericsRuns().list(task.id);
-    if (!numerics) {
-        return std::unexpected(numerics.error());
-    }
+    KL_TRY(numerics);
     out.numerics = reportNumericsRuns(*numerics);
     if (!runs->empty()) {
         const SimRun& latest = runs->back();
@@ -448,9 +431,7 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         ReportAnnotation ra;
         ra.number = ++number;
         auto replies = m_file.annotations().replies(a.id);
-        if (!replies) {
-            return std::unexpected(replies.error());
-        }
+        KL_TRY(replies);
         ra.replies = std::move(*replies);
         const Anchor& anchor = a.anchor;
         std::optional<Snippet> snippet;
@@ -471,9 +452,7 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
         ra.annotation = std::move(a);
         out.annotations.push_back(std::move(ra));
     }
-    if (auto listed = addFindings(task, *files, out); !listed) {
-        return std::unexpected(listed.error());
-    }
+    KL_TRY(addFindings(task, *files, out));
     return out;
 }
 
@@ -483,9 +462,7 @@ Expected<void> ReportBuilder::addFindings(const Task& task, const std::vector<Ta
     }
     // The task's latest numerics run, for the semantics-differ rule.
     auto latest = m_file.numericsRuns().latest(task.id);
-    if (!latest) {
-        return std::unexpected(latest.error());
-    }
+    KL_TRY(latest);
     std::optional<NumericsResult> numerics;
     if (*latest) {
         if (auto parsed = parseNumericsDocument((*latest)->document); parsed) {
@@ -502,9 +479,7 @@ Expected<void> ReportBuilder::addFindings(const Task& task, const std::vector<Ta
         return {};
     }
     auto dismissals = m_file.findingDismissals().list(task.id);
-    if (!dismissals) {
-        return std::unexpected(dismissals.error());
-    }
+    KL_TRY(dismissals);
     std::vector<Annotation> annotations;
     for (const ReportAnnotation& ra : out.annotations) {
         annotations.push_back(ra.annotation);
@@ -517,14 +492,10 @@ Expected<void> ReportBuilder::addFindings(const Task& task, const std::vector<Ta
 Expected<Report> ReportBuilder::build() {
     Report report = header();
     auto tasks = selectedTasks();
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     for (const Task& t : *tasks) {
         auto built = buildTask(t);
-        if (!built) {
-            return std::unexpected(built.error());
-        }
+        KL_TRY(built);
         report.tasks.push_back(std::move(*built));
     }
     if (m_file.team().isTeamReview().value_or(false)) {

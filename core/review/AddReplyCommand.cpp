@@ -1,14 +1,13 @@
 #include "review/AddReplyCommand.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 namespace kl::core {
 
 Expected<void> AddReplyCommand::apply(ReviewFile& file) {
     auto reply = file.annotations().addReply(m_annotationId, m_author, m_text);
-    if (!reply) {
-        return std::unexpected(reply.error());
-    }
+    KL_TRY(reply);
     m_reply = std::move(*reply);
     return {};
 }

@@ -3,6 +3,7 @@
 #include "db/Database.h"
 #include "db/Transaction.h"
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -12,9 +13,7 @@ namespace {
 Expected<std::optional<Adjudication>> findAdjudication(ReviewFile& file, std::int64_t taskId,
                                                        const std::string& itemId) {
     auto all = file.team().adjudications(taskId);
-    if (!all) {
-        return std::unexpected(all.error());
-    }
+    KL_TRY(all);
     for (Adjudication& a : *all) {
         if (a.itemId == itemId) {
             return std::optional(std::move(a));
@@ -28,9 +27,7 @@ Expected<std::optional<Adjudication>> findAdjudication(ReviewFile& file, std::in
 Expected<void> AdjudicateCommand::put(ReviewFile& file, const std::optional<Score>& score,
                                       const std::optional<Adjudication>& adjudication) const {
     auto tx = file.database().beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
+    KL_TRY(tx);
     auto scores = file.scores();
     if (auto ok = score ? scores.restore(*score) : scores.clear(m_taskId, m_itemId); !ok) {
         return ok;
@@ -53,13 +50,9 @@ Expected<void> AdjudicateCommand::apply(ReviewFile& file) {
         return std::unexpected(!scoreBefore ? scoreBefore.error() : before.error());
     }
     auto decided = file.team().adjudicate(m_taskId, m_itemId, m_value, m_reason, m_adjudicator);
-    if (!decided) {
-        return std::unexpected(decided.error());
-    }
+    KL_TRY(decided);
     auto scoreAfter = file.scores().find(m_taskId, m_itemId);
-    if (!scoreAfter) {
-        return std::unexpected(scoreAfter.error());
-    }
+    KL_TRY(scoreAfter);
     m_scoreBefore = std::move(*scoreBefore);
     m_before = std::move(*before);
     m_scoreAfter = std::move(*scoreAfter);

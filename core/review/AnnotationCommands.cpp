@@ -1,6 +1,7 @@
 #include "review/AnnotationCommands.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -16,9 +17,7 @@ Expected<void> CreateAnnotationCommand::apply(ReviewFile& file) {
         return restored;
     }
     auto saved = repo.create(m_annotation);
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
+    KL_TRY(saved);
     m_annotation = std::move(*saved);
     return {};
 }
@@ -26,9 +25,7 @@ Expected<void> CreateAnnotationCommand::apply(ReviewFile& file) {
 Expected<void> CreateAnnotationCommand::revert(ReviewFile& file) {
     auto repo = file.annotations();
     auto snapshot = repo.snapshot(m_annotation.id);
-    if (!snapshot) {
-        return std::unexpected(snapshot.error());
-    }
+    KL_TRY(snapshot);
     auto removed = repo.remove(m_annotation.id);
     if (removed) {
         m_removed = std::move(*snapshot);
@@ -42,13 +39,9 @@ Expected<void> UpdateAnnotationCommand::apply(ReviewFile& file) {
         return repo.restore(*m_applied);
     }
     auto before = repo.snapshot(m_after.id);
-    if (!before) {
-        return std::unexpected(before.error());
-    }
+    KL_TRY(before);
     auto saved = repo.update(m_after);
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
+    KL_TRY(saved);
     m_before = std::move(*before);
     m_applied = AnnotationSnapshot{std::move(*saved), m_before->replies};
     return {};
@@ -61,9 +54,7 @@ Expected<void> UpdateAnnotationCommand::revert(ReviewFile& file) {
     auto repo = file.annotations();
     // Replies added since are kept: only the annotation row goes back.
     auto current = repo.replies(m_after.id);
-    if (!current) {
-        return std::unexpected(current.error());
-    }
+    KL_TRY(current);
     AnnotationSnapshot previous{m_before->annotation, std::move(*current)};
     m_applied->replies = previous.replies;
     return repo.restore(previous);
@@ -76,9 +67,7 @@ std::string UpdateAnnotationCommand::description() const {
 Expected<void> DeleteAnnotationCommand::apply(ReviewFile& file) {
     auto repo = file.annotations();
     auto snapshot = repo.snapshot(m_id);
-    if (!snapshot) {
-        return std::unexpected(snapshot.error());
-    }
+    KL_TRY(snapshot);
     auto removed = repo.remove(m_id);
     if (removed) {
         m_removed = std::move(*snapshot);

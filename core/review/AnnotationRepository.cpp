@@ -6,6 +6,7 @@
 #include "db/Transaction.h"
 #include "review/TextCheck.h"
 #include "rubric/Rubric.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -79,9 +80,7 @@ Expected<void> checkAnchor(const Anchor& anchor) {
 
 Expected<void> AnnotationRepository::validate(const Annotation& a) {
     auto found = exists(m_db, "SELECT 1 FROM task WHERE id = ?1", a.taskId);
-    if (!found) {
-        return std::unexpected(found.error());
-    }
+    KL_TRY(found);
     if (!*found) {
         return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", a.taskId), m_db.path());
     }
@@ -123,9 +122,7 @@ Expected<void> AnnotationRepository::write(const Annotation& a, bool insert) {
         "first_line = ?7, last_line = ?8, item_id = ?9, severity = ?10, score = ?11, text = ?12, author = ?13, "
         "created_at = ?14, updated_at = ?15, resolved = ?16 WHERE id = ?1";
     auto stmt = m_db.prepare(insert ? kInsert : kUpdate);
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     const Anchor& an = a.anchor;
     const bool time = an.kind == AnchorKind::TimeRange;
     const bool lines = an.kind == AnchorKind::NkiLines || an.kind == AnchorKind::CudaLines;
@@ -141,15 +138,11 @@ Expected<void> AnnotationRepository::write(const Annotation& a, bool insert) {
 }
 
 Expected<Annotation> AnnotationRepository::create(Annotation annotation) {
-    if (auto valid = validate(annotation); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(validate(annotation));
     annotation.id = 0;
     annotation.createdAt = annotation.updatedAt = utcNow();
     return inTransaction(m_db, [&]() -> Expected<Annotation> {
-        if (auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, true); }); !saved) {
-            return std::unexpected(saved.error());
-        }
+        KL_TRY(then(ensureReviewer(annotation.author), [&] { return write(annotation, true); }));
         annotation.id = m_db.lastInsertRowId();
         return annotation;
     });
@@ -157,18 +150,12 @@ Expected<Annotation> AnnotationRepository::create(Annotation annotation) {
 
 Expected<Annotation> AnnotationRepository::update(Annotation annotation) {
     auto existing = get(annotation.id);
-    if (!existing) {
-        return std::unexpected(existing.error());
-    }
-    if (auto valid = validate(annotation); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(existing);
+    KL_TRY(validate(annotation));
     annotation.createdAt = existing->createdAt;
     annotation.updatedAt = utcNow();
     return inTransaction(m_db, [&]() -> Expected<Annotation> {
-        if (auto saved = then(ensureReviewer(annotation.author), [&] { return write(annotation, false); }); !saved) {
-            return std::unexpected(saved.error());
-        }
+        KL_TRY(then(ensureReviewer(annotation.author), [&] { return write(annotation, false); }));
         return annotation;
     });
 }
@@ -180,13 +167,9 @@ Expected<void> AnnotationRepository::remove(std::int64_t id) {
 
 Expected<Annotation> AnnotationRepository::get(std::int64_t id) {
     auto stmt = m_db.prepare(fmt::format("SELECT {} FROM annotation WHERE id = ?1", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     auto row = stmt->bind(1, id).step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (!*row) {
         return makeError(ErrorCode::NotFound, fmt::format("no annotation with id {}", id), m_db.path());
     }
@@ -200,9 +183,7 @@ Expected<std::vector<Annotation>> AnnotationRepository::list(const AnnotationFil
                                          "AND (?4 IS NULL OR resolved = ?4) AND (?5 IS NULL OR author = ?5) "
                                          "ORDER BY task_id, id",
                                          kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, filter.taskId).bind(2, filter.rubricItem);
     filter.severity ? stmt->bind(3, toString(*filter.severity)) : stmt->bindNull(3);
     filter.resolved ? stmt->bind(4, *filter.resolved ? 1 : 0) : stmt->bindNull(4);
@@ -210,9 +191,7 @@ Expected<std::vector<Annotation>> AnnotationRepository::list(const AnnotationFil
     std::vector<Annotation> out;
     for (;;) {
         auto row = stmt->step();
-        if (!row) {
-            return std::unexpected(row.error());
-        }
+        KL_TRY(row);
         if (!*row) {
             return out;
         }
@@ -222,22 +201,16 @@ Expected<std::vector<Annotation>> AnnotationRepository::list(const AnnotationFil
 
 Expected<Reply> AnnotationRepository::addReply(std::int64_t annotationId, const std::string& author,
                                                const std::string& text) {
-    if (auto parent = get(annotationId); !parent) {
-        return std::unexpected(parent.error());
-    }
+    KL_TRY(get(annotationId));
     auto valid = then(checkText(text, "reply text", false), [&] { return checkText(author, "author", false); });
-    if (!valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(valid);
     Reply reply{0, annotationId, author, text, utcNow()};
     return inTransaction(m_db, [&]() -> Expected<Reply> {
         auto saved = then(ensureReviewer(author), [&] {
             return execute(m_db, "INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)",
                            annotationId, author, text, reply.createdAt);
         });
-        if (!saved) {
-            return std::unexpected(saved.error());
-        }
+        KL_TRY(saved);
         reply.id = m_db.lastInsertRowId();
         return reply;
     });
@@ -246,16 +219,12 @@ Expected<Reply> AnnotationRepository::addReply(std::int64_t annotationId, const 
 Expected<std::vector<Reply>> AnnotationRepository::replies(std::int64_t annotationId) {
     auto stmt = m_db.prepare(
         "SELECT id, annotation_id, author, text, created_at FROM reply WHERE annotation_id = ?1 ORDER BY id");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, annotationId);
     std::vector<Reply> out;
     for (;;) {
         auto row = stmt->step();
-        if (!row) {
-            return std::unexpected(row.error());
-        }
+        KL_TRY(row);
         if (!*row) {
             return out;
         }
@@ -270,34 +239,22 @@ Expected<void> AnnotationRepository::removeReply(std::int64_t replyId) {
 
 Expected<AnnotationSnapshot> AnnotationRepository::snapshot(std::int64_t id) {
     auto annotation = get(id);
-    if (!annotation) {
-        return std::unexpected(annotation.error());
-    }
+    KL_TRY(annotation);
     auto list = replies(id);
-    if (!list) {
-        return std::unexpected(list.error());
-    }
+    KL_TRY(list);
     return AnnotationSnapshot{std::move(*annotation), std::move(*list)};
 }
 
 Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& snapshot) {
     Annotation a = snapshot.annotation;
     a.id = 0;
-    if (auto valid = validate(a); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(validate(a));
     auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
-    if (auto saved = then(ensureReviewer(a.author), [&] { return write(a, true); }); !saved) {
-        return std::unexpected(saved.error());
-    }
+    KL_TRY(tx);
+    KL_TRY(then(ensureReviewer(a.author), [&] { return write(a, true); }));
     const std::int64_t id = m_db.lastInsertRowId();
     auto insert = m_db.prepare("INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)");
-    if (!insert) {
-        return std::unexpected(insert.error());
-    }
+    KL_TRY(insert);
     for (const Reply& r : snapshot.replies) {
         if (auto added =
                 then(ensureReviewer(r.author),
@@ -307,25 +264,17 @@ Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& sn
         }
         insert->reset();
     }
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
+    KL_TRY(tx->commit());
     return id;
 }
 
 Expected<void> AnnotationRepository::restore(const AnnotationSnapshot& snapshot) {
     auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
+    KL_TRY(tx);
     auto exists = m_db.prepare("SELECT 1 FROM annotation WHERE id = ?1");
-    if (!exists) {
-        return std::unexpected(exists.error());
-    }
+    KL_TRY(exists);
     auto row = exists->bind(1, snapshot.annotation.id).step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     const bool present = *row;
     exists->reset();
     if (auto saved = write(snapshot.annotation, !present); !saved) {
@@ -333,17 +282,13 @@ Expected<void> AnnotationRepository::restore(const AnnotationSnapshot& snapshot)
     }
     // Replies: put back exactly the snapshot's set.
     auto clear = m_db.prepare("DELETE FROM reply WHERE annotation_id = ?1");
-    if (!clear) {
-        return std::unexpected(clear.error());
-    }
+    KL_TRY(clear);
     if (auto cleared = clear->bind(1, snapshot.annotation.id).run(); !cleared) {
         return cleared;
     }
     auto insert =
         m_db.prepare("INSERT INTO reply(id, annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-    if (!insert) {
-        return std::unexpected(insert.error());
-    }
+    KL_TRY(insert);
     for (const Reply& r : snapshot.replies) {
         insert->bind(1, r.id).bind(2, r.annotationId).bind(3, r.author).bind(4, r.text).bind(5, r.createdAt);
         if (auto saved = insert->run(); !saved) {

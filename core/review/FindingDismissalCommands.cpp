@@ -1,6 +1,7 @@
 #include "review/FindingDismissalCommands.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -12,9 +13,7 @@ Expected<void> DismissFindingCommand::apply(ReviewFile& file) {
         return repo.put(m_dismissal);
     }
     auto saved = repo.add(m_dismissal);
-    if (!saved) {
-        return std::unexpected(saved.error());
-    }
+    KL_TRY(saved);
     m_dismissal = std::move(*saved);
     m_saved = true;
     return {};
@@ -22,9 +21,7 @@ Expected<void> DismissFindingCommand::apply(ReviewFile& file) {
 
 Expected<void> DismissFindingCommand::revert(ReviewFile& file) {
     auto removed = file.findingDismissals().remove(m_dismissal.taskId, m_dismissal.findingKey);
-    if (!removed) {
-        return std::unexpected(removed.error());
-    }
+    KL_TRY(removed);
     return {};
 }
 
@@ -34,9 +31,7 @@ std::string DismissFindingCommand::description() const {
 
 Expected<void> RestoreFindingCommand::apply(ReviewFile& file) {
     auto removed = file.findingDismissals().remove(m_taskId, m_key);
-    if (!removed) {
-        return std::unexpected(removed.error());
-    }
+    KL_TRY(removed);
     m_removed = std::move(*removed);
     return {};
 }

@@ -3,6 +3,7 @@
 #include "db/Database.h"
 #include "db/ExpectedOps.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -25,14 +26,10 @@ Expected<FindingDismissal> FindingDismissalRepository::add(FindingDismissal dism
                           return then(checkText(dismissal.title, "finding title", true),
                                       [&] { return checkText(dismissal.author, "author", true); });
                       });
-    if (!valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(valid);
     dismissal.id = 0;
     dismissal.createdAt = utcNow();
-    if (auto written = put(dismissal); !written) {
-        return std::unexpected(written.error());
-    }
+    KL_TRY(put(dismissal));
     dismissal.id = m_db.lastInsertRowId();
     return dismissal;
 }
@@ -40,9 +37,7 @@ Expected<FindingDismissal> FindingDismissalRepository::add(FindingDismissal dism
 Expected<void> FindingDismissalRepository::put(const FindingDismissal& d) {
     auto stmt = m_db.prepare(
         fmt::format("INSERT INTO finding_dismissal({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, d.id == 0 ? std::optional<std::int64_t>() : std::optional(d.id))
         .bind(2, d.taskId)
         .bind(3, d.findingKey)
@@ -62,33 +57,23 @@ Expected<void> FindingDismissalRepository::put(const FindingDismissal& d) {
 Expected<FindingDismissal> FindingDismissalRepository::remove(std::int64_t taskId, std::string_view findingKey) {
     auto find =
         m_db.prepare(fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 AND finding_key = ?2", kColumns));
-    if (!find) {
-        return std::unexpected(find.error());
-    }
+    KL_TRY(find);
     find->bind(1, taskId).bind(2, findingKey);
     auto rows = collectRows(*find, rowOf);
-    if (!rows) {
-        return std::unexpected(rows.error());
-    }
+    KL_TRY(rows);
     if (rows->empty()) {
         return makeError(ErrorCode::NotFound,
                          fmt::format("finding '{}' of task {} is not dismissed", findingKey, taskId));
     }
     auto erase = m_db.prepare("DELETE FROM finding_dismissal WHERE id = ?1");
-    if (!erase) {
-        return std::unexpected(erase.error());
-    }
-    if (auto done = erase->bind(1, rows->front().id).run(); !done) {
-        return std::unexpected(done.error());
-    }
+    KL_TRY(erase);
+    KL_TRY(erase->bind(1, rows->front().id).run());
     return rows->front();
 }
 
 Expected<std::vector<FindingDismissal>> FindingDismissalRepository::list(std::int64_t taskId) {
     auto stmt = m_db.prepare(fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 ORDER BY id", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     return collectRows(*stmt, rowOf);
 }

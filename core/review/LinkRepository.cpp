@@ -3,6 +3,7 @@
 #include "db/Database.h"
 #include "db/ExpectedOps.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -23,9 +24,7 @@ Expected<LineLink> LinkRepository::add(LineLink link) {
     link.createdAt = utcNow();
     auto stmt = m_db.prepare("INSERT INTO link(task_id, cuda_first, cuda_last, nki_first, nki_last, origin, state, "
                              "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, link.taskId).bind(2, link.cudaFirst).bind(3, link.cudaLast).bind(4, link.nkiFirst);
     stmt->bind(5, link.nkiLast).bind(6, toString(link.origin)).bind(7, toString(link.state)).bind(8, link.createdAt);
     if (auto done = stmt->run(); !done) {
@@ -39,17 +38,13 @@ Expected<LineLink> LinkRepository::add(LineLink link) {
 
 Expected<void> LinkRepository::setState(std::int64_t id, LinkState state) {
     auto stmt = m_db.prepare("UPDATE link SET state = ?2 WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return then(stmt->bind(1, id).bind(2, toString(state)).run(), [&] { return changedOne(m_db, id); });
 }
 
 Expected<void> LinkRepository::remove(std::int64_t id) {
     auto stmt = m_db.prepare("DELETE FROM link WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return then(stmt->bind(1, id).run(), [&] { return changedOne(m_db, id); });
 }
 
@@ -57,9 +52,7 @@ Expected<std::vector<LineLink>> LinkRepository::list(std::int64_t taskId) {
     auto stmt =
         m_db.prepare("SELECT id, task_id, cuda_first, cuda_last, nki_first, nki_last, origin, state, created_at "
                      "FROM link WHERE task_id = ?1 ORDER BY cuda_first, nki_first, id");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     return collectRows(*stmt, [](const Statement& row) {
         LineLink l;

@@ -4,6 +4,7 @@
 #include "db/ExpectedOps.h"
 #include "numerics/NumericsReader.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -39,9 +40,7 @@ NumericsRun fromRow(const Statement& row) {
 
 Expected<NumericsRun> NumericsRunRepository::add(std::int64_t taskId, const std::string& documentJson) {
     auto parsed = parseNumericsDocument(documentJson);
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
+    KL_TRY(parsed);
     NumericsRun run;
     run.taskId = taskId;
     run.document = documentJson.size() > kMaxDocumentBytes ? withoutDrawings(documentJson) : documentJson;
@@ -51,9 +50,7 @@ Expected<NumericsRun> NumericsRunRepository::add(std::int64_t taskId, const std:
                                      "{} MiB a review keeps per run",
                                      run.document.size(), kMaxDocumentBytes >> 20));
     }
-    if (auto valid = checkText(run.document, "numerics document", false); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(checkText(run.document, "numerics document", false));
     run.createdAt = utcNow();
     run.kernel = parsed->kernel;
     run.inputsKind = parsed->inputsKind;
@@ -65,9 +62,7 @@ Expected<NumericsRun> NumericsRunRepository::add(std::int64_t taskId, const std:
     auto stmt = m_db.prepare("INSERT INTO numerics_run(task_id, created_at, kernel, inputs_kind, seed, reference, "
                              "cuda_numerics, tolerance, passed, document) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
                              "?10)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId)
         .bind(2, run.createdAt)
         .bind(3, run.kernel)
@@ -89,9 +84,7 @@ Expected<NumericsRun> NumericsRunRepository::add(std::int64_t taskId, const std:
 
 Expected<std::vector<NumericsRun>> NumericsRunRepository::list(std::int64_t taskId) {
     auto stmt = m_db.prepare(fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     return collectRows(*stmt, fromRow);
 }
@@ -99,14 +92,10 @@ Expected<std::vector<NumericsRun>> NumericsRunRepository::list(std::int64_t task
 Expected<std::optional<NumericsRun>> NumericsRunRepository::latest(std::int64_t taskId) {
     auto stmt =
         m_db.prepare(fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id DESC LIMIT 1", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     auto rows = collectRows(*stmt, fromRow);
-    if (!rows) {
-        return std::unexpected(rows.error());
-    }
+    KL_TRY(rows);
     return rows->empty() ? std::optional<NumericsRun>() : std::optional<NumericsRun>(std::move(rows->front()));
 }
 

@@ -7,6 +7,7 @@
 #include "review/ReviewSchema.h"
 #include "review/TextCheck.h"
 #include "rubric/RubricLoader.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -46,9 +47,7 @@ std::optional<WriteBlock> writeBlock(const std::string& path) {
 
 Expected<Database> openChecked(const std::string& path, int& version, std::string& readOnlyReason) {
     auto header = probeReviewFile(path);
-    if (!header) {
-        return std::unexpected(header.error());
-    }
+    KL_TRY(header);
     auto tooNew = [&](int v) {
         return makeError(ErrorCode::Unsupported,
                          fmt::format("review file has schema version {}, newer than this KernelLens understands "
@@ -63,9 +62,7 @@ Expected<Database> openChecked(const std::string& path, int& version, std::strin
     const auto mode = !block ? Database::OpenMode::ReadWrite
                              : (block->immutable ? Database::OpenMode::Immutable : Database::OpenMode::ReadOnly);
     auto db = Database::open(path, mode);
-    if (!db) {
-        return std::unexpected(db.error());
-    }
+    KL_TRY(db);
     // Reads only from here until every check has passed. In WAL mode the version may be newer
     // than the header says, so ask SQLite too.
     auto userVersion = db->queryInt("PRAGMA user_version");
@@ -115,21 +112,15 @@ Expected<ReviewFile> ReviewFile::open(const std::string& path) {
     ReviewFile file;
     file.m_path = path;
     auto db = openChecked(path, file.m_openedVersion, file.m_readOnlyReason);
-    if (!db) {
-        return std::unexpected(db.error());
-    }
+    KL_TRY(db);
     file.m_db = std::make_unique<Database>(std::move(*db));
     if (file.readOnly()) {
-        if (auto ready = file.loadRubric(); !ready) {
-            return std::unexpected(ready.error());
-        }
+        KL_TRY(file.loadRubric());
         return file;
     }
     auto ready = then(then(file.enableWal(), [&] { return ReviewSchema::migrate(*file.m_db, file.m_openedVersion); }),
                       [&] { return file.loadRubric(); });
-    if (!ready) {
-        return std::unexpected(ready.error());
-    }
+    KL_TRY(ready);
     return file;
 }
 
@@ -142,9 +133,7 @@ Expected<void> ReviewFile::saveCopy(const std::string& path) {
     // VACUUM INTO reads one snapshot of the database (committed WAL content included) and writes a fresh,
     // defragmented file; it needs no write access to the source, so read-only reviews can be copied too.
     auto stmt = m_db->prepare("VACUUM INTO ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, path);
     if (auto done = stmt->run(); !done) {
         std::filesystem::remove(path, ec); // never leave a half-written copy behind
@@ -163,23 +152,17 @@ Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOpt
                          0, "choose another name or open the existing review");
     }
     auto rubric = RubricLoader::parse(options.rubricJson, options.rubricSource);
-    if (!rubric) {
-        return std::unexpected(rubric.error());
-    }
+    KL_TRY(rubric);
     auto built = [&]() -> Expected<ReviewFile> {
         ReviewFile file;
         file.m_path = path;
         file.m_openedVersion = ReviewSchema::kCurrentVersion;
         auto db = Database::open(path, Database::OpenMode::Create);
-        if (!db) {
-            return std::unexpected(db.error());
-        }
+        KL_TRY(db);
         file.m_db = std::make_unique<Database>(std::move(*db));
         Database& d = *file.m_db;
         auto tx = d.beginTransaction();
-        if (!tx) {
-            return std::unexpected(tx.error());
-        }
+        KL_TRY(tx);
         auto done = then(ReviewSchema::createCurrent(d), [&]() -> Expected<void> {
             auto rubricRow = d.prepare("INSERT INTO rubric(id, source_name, json) VALUES (1, ?1, ?2)");
             auto meta = d.prepare("INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', ?2)");
@@ -189,20 +172,12 @@ Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOpt
             return then(rubricRow->bind(1, options.rubricSource).bind(2, options.rubricJson).run(),
                         [&] { return meta->bind(1, utcNow()).bind(2, "KernelLens").run(); });
         });
-        if (!done) {
-            return std::unexpected(done.error());
-        }
-        if (auto committed = tx->commit(); !committed) {
-            return std::unexpected(committed.error());
-        }
+        KL_TRY(done);
+        KL_TRY(tx->commit());
         auto ready = then(file.enableWal(), [&] { return file.loadRubric(); });
-        if (!ready) {
-            return std::unexpected(ready.error());
-        }
+        KL_TRY(ready);
         if (!options.reviewer.empty()) {
-            if (auto added = file.reviewers().add(options.reviewer); !added) {
-                return std::unexpected(added.error());
-            }
+            KL_TRY(file.reviewers().add(options.reviewer));
         }
         return file;
     }();
@@ -217,13 +192,9 @@ Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOpt
 
 Expected<void> ReviewFile::enableWal() {
     auto mode = m_db->prepare("PRAGMA journal_mode = WAL");
-    if (!mode) {
-        return std::unexpected(mode.error());
-    }
+    KL_TRY(mode);
     auto row = mode->step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (!*row || mode->text(0) != "wal") {
         return makeError(ErrorCode::Database, "cannot switch the review file to WAL journaling", m_path, 0,
                          "the file system may not support shared memory (network drives); copy the file locally");
@@ -234,21 +205,15 @@ Expected<void> ReviewFile::enableWal() {
 
 Expected<void> ReviewFile::loadRubric() {
     auto stmt = m_db->prepare("SELECT json FROM rubric WHERE id = 1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     auto row = stmt->step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (!*row) {
         return makeError(ErrorCode::Parse, "review file holds no rubric", m_path);
     }
     m_rubricJson = stmt->text(0);
     auto rubric = RubricLoader::parse(m_rubricJson, m_path + " (stored rubric)");
-    if (!rubric) {
-        return std::unexpected(rubric.error());
-    }
+    KL_TRY(rubric);
     m_rubric = std::make_unique<Rubric>(std::move(*rubric));
     return {};
 }
@@ -285,13 +250,9 @@ Expected<Scorecard> ReviewFile::scorecard(std::int64_t taskId) {
     AnnotationFilter filter;
     filter.taskId = taskId;
     auto scores = this->scores().list(taskId);
-    if (!scores) {
-        return std::unexpected(scores.error());
-    }
+    KL_TRY(scores);
     auto notes = annotations().list(filter);
-    if (!notes) {
-        return std::unexpected(notes.error());
-    }
+    KL_TRY(notes);
     return computeScorecard(*m_rubric, *scores, *notes);
 }
 

@@ -3,6 +3,7 @@
 #include "db/Database.h"
 #include "db/ExpectedOps.h"
 #include "db/Transaction.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -193,9 +194,7 @@ Expected<void> ReviewSchema::createCurrent(Database& db) {
         return created;
     }
     auto stmt = db.prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     if (auto magic = stmt->bind(1, "magic").bind(2, kMagic).run(); !magic) {
         return magic;
     }
@@ -211,9 +210,7 @@ Expected<void> ReviewSchema::migrate(Database& db, int fromVersion) {
             continue;
         }
         auto tx = db.beginTransaction();
-        if (!tx) {
-            return std::unexpected(tx.error());
-        }
+        KL_TRY(tx);
         auto applied = then(db.exec(step.sql), [&] { return setVersion(db, step.toVersion); });
         if (!applied) {
             Error error = applied.error();
@@ -234,9 +231,7 @@ Expected<void> ReviewSchema::setVersion(Database& db, int version) {
         return pragma;
     }
     auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?1)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return stmt->bind(1, std::to_string(version)).run();
 }
 

@@ -2,6 +2,7 @@
 
 #include "db/Database.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 namespace kl::core {
 
@@ -12,25 +13,15 @@ Reviewer readReviewer(const Statement& row) {
 } // namespace
 
 Expected<Reviewer> ReviewerRepository::add(const std::string& name) {
-    if (auto valid = checkText(name, "reviewer name", false); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(checkText(name, "reviewer name", false));
     auto insert = m_db.prepare("INSERT OR IGNORE INTO reviewer(name, added_at) VALUES (?1, ?2)");
-    if (!insert) {
-        return std::unexpected(insert.error());
-    }
-    if (auto done = insert->bind(1, name).bind(2, utcNow()).run(); !done) {
-        return std::unexpected(done.error());
-    }
+    KL_TRY(insert);
+    KL_TRY(insert->bind(1, name).bind(2, utcNow()).run());
     auto select = m_db.prepare("SELECT id, name, added_at FROM reviewer WHERE name = ?1");
-    if (!select) {
-        return std::unexpected(select.error());
-    }
+    KL_TRY(select);
     select->bind(1, name);
     auto rows = collectRows(*select, readReviewer);
-    if (!rows) {
-        return std::unexpected(rows.error());
-    }
+    KL_TRY(rows);
     if (rows->empty()) {
         return makeError(ErrorCode::Internal, "reviewer vanished after insert", m_db.path());
     }
@@ -39,9 +30,7 @@ Expected<Reviewer> ReviewerRepository::add(const std::string& name) {
 
 Expected<std::vector<Reviewer>> ReviewerRepository::list() {
     auto stmt = m_db.prepare("SELECT id, name, added_at FROM reviewer ORDER BY id");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return collectRows(*stmt, readReviewer);
 }
 

@@ -1,6 +1,7 @@
 #include "review/SetScoreCommand.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -18,14 +19,10 @@ Expected<void> SetScoreCommand::apply(ReviewFile& file) {
     }
     auto scores = file.scores();
     auto before = scores.find(m_taskId, m_itemId);
-    if (!before) {
-        return std::unexpected(before.error());
-    }
+    KL_TRY(before);
     if (m_value) {
         auto saved = scores.set(m_taskId, m_itemId, *m_value, m_reviewer);
-        if (!saved) {
-            return std::unexpected(saved.error());
-        }
+        KL_TRY(saved);
         m_after = std::move(*saved);
     } else if (auto cleared = scores.clear(m_taskId, m_itemId); !cleared) {
         return cleared;

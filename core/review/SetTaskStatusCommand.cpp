@@ -1,6 +1,7 @@
 #include "review/SetTaskStatusCommand.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 namespace kl::core {
 
@@ -8,9 +9,7 @@ Expected<void> SetTaskStatusCommand::apply(ReviewFile& file) {
     auto tasks = file.tasks();
     if (!m_before) {
         auto task = tasks.get(m_taskId);
-        if (!task) {
-            return std::unexpected(task.error());
-        }
+        KL_TRY(task);
         if (auto set = tasks.setStatus(m_taskId, m_status); !set) {
             return set;
         }

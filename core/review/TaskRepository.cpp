@@ -5,6 +5,7 @@
 #include "db/Transaction.h"
 #include "review/TextCheck.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -97,21 +98,15 @@ Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
     }
     // The same reading as loadTaskSpec's: every field's type and range is checked before anything is stored.
     auto task = parseTaskJson(*text, jsonPath.string());
-    if (!task) {
-        return std::unexpected(task.error());
-    }
+    KL_TRY(task);
     std::vector<TaskFile> files{TaskFile{"task.json", "task_json", *text}};
     auto named = then(addNamedFile(task->kernelFile, folder, "kernel_file", "nki", true, files),
                       [&] { return addNamedFile(task->cudaFile, folder, "cuda_file", "cuda", false, files); });
-    if (!named) {
-        return std::unexpected(named.error());
-    }
+    KL_TRY(named);
     // "hardware" is a profile name (trn1) unless it names a file in the folder.
     std::error_code ec;
     if (!task->hardware.empty() && fs::is_regular_file(folder / task->hardware, ec)) {
-        if (auto added = addNamedFile(task->hardware, folder, "hardware", "hardware", false, files); !added) {
-            return std::unexpected(added.error());
-        }
+        KL_TRY(addNamedFile(task->hardware, folder, "hardware", "hardware", false, files));
     }
     if (auto added = addNamedFile(referenceFile(*text, folder, files), folder, "reference", "reference", false, files);
         !added) {
@@ -128,21 +123,13 @@ Expected<Task> TaskRepository::add(const std::string& folder, const std::string&
                                    const std::vector<TaskFile>& files) {
     auto valid =
         then(checkText(folder, "task folder name", false), [&] { return checkText(title, "task title", false); });
-    if (!valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(valid);
     auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
+    KL_TRY(tx);
     auto exists = m_db.prepare("SELECT id FROM task WHERE folder = ?1");
-    if (!exists) {
-        return std::unexpected(exists.error());
-    }
+    KL_TRY(exists);
     auto row = exists->bind(1, folder).step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (*row) {
         return makeError(
             ErrorCode::InvalidArgument,
@@ -151,40 +138,26 @@ Expected<Task> TaskRepository::add(const std::string& folder, const std::string&
     }
     auto insert = m_db.prepare("INSERT INTO task(folder, title, status, position, added_at, seconds_spent) "
                                "VALUES (?1, ?2, 'todo', (SELECT COALESCE(MAX(position), 0) + 1 FROM task), ?3, 0)");
-    if (!insert) {
-        return std::unexpected(insert.error());
-    }
-    if (auto done = insert->bind(1, folder).bind(2, title).bind(3, utcNow()).run(); !done) {
-        return std::unexpected(done.error());
-    }
+    KL_TRY(insert);
+    KL_TRY(insert->bind(1, folder).bind(2, title).bind(3, utcNow()).run());
     const std::int64_t id = m_db.lastInsertRowId();
     auto file = m_db.prepare("INSERT INTO task_file(task_id, path, role, content) VALUES (?1, ?2, ?3, ?4)");
-    if (!file) {
-        return std::unexpected(file.error());
-    }
+    KL_TRY(file);
     for (const TaskFile& f : files) {
         const auto* bytes = reinterpret_cast<const std::byte*>(f.content.data());
         file->bind(1, id).bind(2, f.path).bind(3, f.role).bindBlob(4, {bytes, f.content.size()});
-        if (auto done = file->run(); !done) {
-            return std::unexpected(done.error());
-        }
+        KL_TRY(file->run());
         file->reset();
     }
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
+    KL_TRY(tx->commit());
     return get(id);
 }
 
 Expected<Task> TaskRepository::get(std::int64_t id) {
     auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task WHERE id = ?1", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     auto row = stmt->bind(1, id).step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (!*row) {
         return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", id), m_db.path());
     }
@@ -193,17 +166,13 @@ Expected<Task> TaskRepository::get(std::int64_t id) {
 
 Expected<std::vector<Task>> TaskRepository::list() {
     auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task ORDER BY position, id", kColumns));
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return collectRows(*stmt, readTask);
 }
 
 Expected<void> TaskRepository::setStatus(std::int64_t id, TaskStatus status) {
     auto stmt = m_db.prepare("UPDATE task SET status = ?2 WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return then(stmt->bind(1, id).bind(2, toString(status)).run(), [&] { return expectOneChange(id); });
 }
 
@@ -212,17 +181,13 @@ Expected<void> TaskRepository::addSecondsSpent(std::int64_t id, std::int64_t sec
         return makeError(ErrorCode::InvalidArgument, "time spent cannot decrease");
     }
     auto stmt = m_db.prepare("UPDATE task SET seconds_spent = seconds_spent + ?2 WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return then(stmt->bind(1, id).bind(2, seconds).run(), [&] { return expectOneChange(id); });
 }
 
 Expected<std::vector<TaskFile>> TaskRepository::files(std::int64_t id) {
     auto stmt = m_db.prepare("SELECT path, role, content FROM task_file WHERE task_id = ?1 ORDER BY path");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, id);
     return collectRows(*stmt, [](const Statement& row) {
         auto bytes = row.blob(2);
@@ -233,9 +198,7 @@ Expected<std::vector<TaskFile>> TaskRepository::files(std::int64_t id) {
 
 Expected<void> TaskRepository::remove(std::int64_t id) {
     auto stmt = m_db.prepare("DELETE FROM task WHERE id = ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return then(stmt->bind(1, id).run(), [&] { return expectOneChange(id); });
 }
 

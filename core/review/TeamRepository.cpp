@@ -6,6 +6,7 @@
 #include "review/ScoreRepository.h"
 #include "review/TextCheck.h"
 #include "rubric/Rubric.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -29,21 +30,13 @@ Expected<void> checkItem(const Rubric& rubric, const std::string& itemId, int va
 } // namespace
 
 Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
-    if (auto ok = checkItem(m_rubric, s.itemId, s.value); !ok) {
-        return std::unexpected(ok.error());
-    }
-    if (auto valid = checkText(s.reviewer, "reviewer", false); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(checkItem(m_rubric, s.itemId, s.value));
+    KL_TRY(checkText(s.reviewer, "reviewer", false));
     auto existing =
         m_db.prepare("SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
-    if (!existing) {
-        return std::unexpected(existing.error());
-    }
+    KL_TRY(existing);
     auto row = existing->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).step();
-    if (!row) {
-        return std::unexpected(row.error());
-    }
+    KL_TRY(row);
     if (*row) {
         const auto had = existing->int64(0);
         if (had == s.value) {
@@ -56,9 +49,7 @@ Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     }
     auto stmt = m_db.prepare(
         "INSERT INTO reviewer_score(task_id, item_id, reviewer, value, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     if (auto done =
             stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
         !done) {
@@ -70,9 +61,7 @@ Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
 Expected<std::vector<ReviewerScore>> TeamRepository::reviewerScores(std::optional<std::int64_t> taskId) {
     auto stmt = m_db.prepare("SELECT task_id, item_id, reviewer, value, updated_at FROM reviewer_score "
                              "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id, reviewer");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     return collectRows(*stmt, [](const Statement& row) {
         return ReviewerScore{row.int64(0), row.text(1), row.text(2), static_cast<int>(row.int64(3)), row.text(4)};
@@ -81,33 +70,21 @@ Expected<std::vector<ReviewerScore>> TeamRepository::reviewerScores(std::optiona
 
 Expected<Adjudication> TeamRepository::adjudicate(std::int64_t taskId, const std::string& itemId, int value,
                                                   const std::string& reason, const std::string& adjudicator) {
-    if (auto valid = checkText(reason, "reason", false); !valid) {
-        return std::unexpected(valid.error());
-    }
+    KL_TRY(checkText(reason, "reason", false));
     auto tx = m_db.beginTransaction();
-    if (!tx) {
-        return std::unexpected(tx.error());
-    }
+    KL_TRY(tx);
     auto score = ScoreRepository(m_db, m_rubric).set(taskId, itemId, value, adjudicator);
-    if (!score) {
-        return std::unexpected(score.error());
-    }
+    KL_TRY(score);
     Adjudication a{taskId, itemId, reason, adjudicator, score->updatedAt};
-    if (auto saved = restoreAdjudication(a); !saved) {
-        return std::unexpected(saved.error());
-    }
-    if (auto committed = tx->commit(); !committed) {
-        return std::unexpected(committed.error());
-    }
+    KL_TRY(restoreAdjudication(a));
+    KL_TRY(tx->commit());
     return a;
 }
 
 Expected<void> TeamRepository::restoreAdjudication(const Adjudication& a) {
     auto stmt = m_db.prepare("INSERT OR REPLACE INTO adjudication(task_id, item_id, reason, adjudicator, decided_at) "
                              "VALUES (?1, ?2, ?3, ?4, ?5)");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return stmt->bind(1, a.taskId)
         .bind(2, a.itemId)
         .bind(3, a.reason)
@@ -119,9 +96,7 @@ Expected<void> TeamRepository::restoreAdjudication(const Adjudication& a) {
 Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<std::int64_t> taskId) {
     auto stmt = m_db.prepare("SELECT task_id, item_id, reason, adjudicator, decided_at FROM adjudication "
                              "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, taskId);
     return collectRows(*stmt, [](const Statement& row) {
         return Adjudication{row.int64(0), row.text(1), row.text(2), row.text(3), row.text(4)};
@@ -130,17 +105,13 @@ Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<
 
 Expected<void> TeamRepository::clearAdjudication(std::int64_t taskId, const std::string& itemId) {
     auto stmt = m_db.prepare("DELETE FROM adjudication WHERE task_id = ?1 AND item_id = ?2");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     return stmt->bind(1, taskId).bind(2, itemId).run();
 }
 
 Expected<bool> TeamRepository::isTeamReview() {
     auto n = m_db.queryInt("SELECT count(*) FROM reviewer_score");
-    if (!n) {
-        return std::unexpected(n.error());
-    }
+    KL_TRY(n);
     return *n > 0;
 }
 

@@ -3,6 +3,7 @@
 #include "support/ResourcePaths.h"
 
 #include "common/JsonRead.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -220,9 +221,7 @@ Expected<std::string> RubricLoader::readText(const std::string& path) {
 
 Expected<Rubric> RubricLoader::loadFile(const std::string& path) {
     auto text = readText(path);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
+    KL_TRY(text);
     return parse(*text, path);
 }
 

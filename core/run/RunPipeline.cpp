@@ -7,6 +7,7 @@
 #include "support/ResourcePaths.h"
 #include "support/Subprocess.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <chrono>
 #include <filesystem>
@@ -16,13 +17,9 @@ namespace kl::core {
 Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir, const std::string& hardware) {
     const sim::HardwareChoice choice = sim::chooseHardware(hardware, {}, sim::kernelApiOf(ir.api));
     auto path = sim::ProfileLocator::resolve(choice.spec, {dataRoot()});
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+    KL_TRY(path);
     auto profile = sim::HardwareProfile::loadFile(*path);
-    if (!profile) {
-        return std::unexpected(profile.error());
-    }
+    KL_TRY(profile);
     return sim::Simulator::run(ir, *profile);
 }
 
@@ -58,9 +55,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     }
     stage(RunStage::Tracing);
     auto traced = runTrace(trace, shouldCancel);
-    if (!traced) {
-        return std::unexpected(traced.error());
-    }
+    KL_TRY(traced);
     if (shouldCancel && shouldCancel()) {
         return makeError(ErrorCode::Cancelled, "cancelled");
     }
@@ -68,9 +63,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     progress.irBytes = std::filesystem::file_size(traced->irFile, sizeError);
     stage(RunStage::LoadingIr);
     auto ir = sim::IrLoader::loadFile(traced->irFile);
-    if (!ir) {
-        return std::unexpected(ir.error());
-    }
+    KL_TRY(ir);
     progress.instructionsTraced = ir->instructions().size();
     stage(RunStage::Simulating);
     std::string taskHardware;
@@ -81,9 +74,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     }
     sim::HardwareChoice choice = sim::chooseHardware(request.hardware, taskHardware, sim::kernelApiOf(ir->api));
     auto result = simulate(*ir, choice.spec);
-    if (!result) {
-        return std::unexpected(result.error());
-    }
+    KL_TRY(result);
     progress.instructionsSimulated = static_cast<std::uint64_t>((*result)->summary.instructionCount);
     stage(RunStage::Done);
     return RunOutcome{std::make_shared<const sim::KernelIr>(std::move(*ir)), std::move(*result), traced->warnings,

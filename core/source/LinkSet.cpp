@@ -1,6 +1,7 @@
 #include "source/LinkSet.h"
 
 #include "review/ReviewFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -58,9 +59,7 @@ Expected<LinkSet::Key> LinkSet::insert(LineLink link, Key key) {
     link.id = 0;
     if (m_store != nullptr && isStored(link)) {
         auto stored = m_store->add(link);
-        if (!stored) {
-            return std::unexpected(stored.error());
-        }
+        KL_TRY(stored);
         link.id = stored->id;
         link.createdAt = stored->createdAt;
     }
@@ -80,9 +79,7 @@ Expected<LineLink> LinkSet::erase(Key key) {
         return makeError(ErrorCode::NotFound, fmt::format("no line link with key {}", key));
     }
     if (m_store != nullptr && entry->link.id > 0) {
-        if (auto removed = m_store->remove(entry->link.id); !removed) {
-            return std::unexpected(removed.error());
-        }
+        KL_TRY(m_store->remove(entry->link.id));
     }
     LineLink link = entry->link;
     link.id = 0;
@@ -100,19 +97,13 @@ Expected<void> LinkSet::setState(Key key, LinkState state) {
     next.state = state;
     if (m_store != nullptr) {
         if (entry->link.id > 0 && !isStored(next)) {
-            if (auto removed = m_store->remove(entry->link.id); !removed) {
-                return std::unexpected(removed.error());
-            }
+            KL_TRY(m_store->remove(entry->link.id));
             next.id = 0;
         } else if (entry->link.id > 0) {
-            if (auto changed = m_store->setState(entry->link.id, state); !changed) {
-                return std::unexpected(changed.error());
-            }
+            KL_TRY(m_store->setState(entry->link.id, state));
         } else if (isStored(next)) {
             auto stored = m_store->add(next);
-            if (!stored) {
-                return std::unexpected(stored.error());
-            }
+            KL_TRY(stored);
             next.id = stored->id;
         }
     }
@@ -167,18 +158,14 @@ std::optional<LinkSet::Entry> LinkSet::findRanges(int cudaFirst, int cudaLast, i
 
 Expected<void> AddLinkCommand::apply(LinkSet& set) {
     auto key = set.insert(m_link, m_key);
-    if (!key) {
-        return std::unexpected(key.error());
-    }
+    KL_TRY(key);
     m_key = *key;
     return {};
 }
 
 Expected<void> AddLinkCommand::revert(LinkSet& set) {
     auto removed = set.erase(m_key);
-    if (!removed) {
-        return std::unexpected(removed.error());
-    }
+    KL_TRY(removed);
     return {};
 }
 
@@ -188,18 +175,14 @@ std::string AddLinkCommand::description() const {
 
 Expected<void> RemoveLinkCommand::apply(LinkSet& set) {
     auto removed = set.erase(m_key);
-    if (!removed) {
-        return std::unexpected(removed.error());
-    }
+    KL_TRY(removed);
     m_removed = *removed;
     return {};
 }
 
 Expected<void> RemoveLinkCommand::revert(LinkSet& set) {
     auto key = set.insert(m_removed, m_key);
-    if (!key) {
-        return std::unexpected(key.error());
-    }
+    KL_TRY(key);
     return {};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Error.h"
+#include "review/EditCommand.h"
 #include "review/ReviewTypes.h"
 
 #include <cstdint>
@@ -88,16 +89,7 @@ private:
     std::uint64_t m_revision = 0;
 };
 
-/// One undoable change of a LinkSet. `apply` performs or re-performs it, `revert` undoes it; the GUI wraps
-/// each in a QUndoCommand. A command that fails leaves the set unchanged.
-class LinkCommand {
-public:
-    virtual ~LinkCommand() = default;
-    [[nodiscard]] virtual Expected<void> apply(LinkSet& set) = 0;
-    [[nodiscard]] virtual Expected<void> revert(LinkSet& set) = 0;
-    [[nodiscard]] virtual std::string description() const = 0;
-};
-
+/// The link edits: LinkCommands (review/EditCommand.h), on the review's one undo stack in the GUI.
 class AddLinkCommand final : public LinkCommand {
 public:
     explicit AddLinkCommand(LineLink link) : m_link(std::move(link)) {}

@@ -1,4 +1,5 @@
 #include "support/Subprocess.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -333,9 +334,7 @@ Expected<SubprocessResult> runSubprocess(const std::vector<std::string>& args, c
         return makeError(ErrorCode::Io, std::string("cannot create pipes: ") + std::strerror(errno));
     }
     auto inputFds = prepareInputs(options.inputs);
-    if (!inputFds) {
-        return std::unexpected(inputFds.error());
-    }
+    KL_TRY(inputFds);
     ChildPlan plan;
     plan.options = &options;
     plan.statusFd = status.write;

@@ -1,6 +1,7 @@
 #include "task/TaskSpec.h"
 
 #include "common/JsonRead.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -240,9 +241,7 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
                          "a task folder holds task.json, the NKI kernel and the CUDA kernel; see docs/task-format.md");
     }
     auto parsed = parseTaskJson(*text, file.string());
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
+    KL_TRY(parsed);
     if (parsed->kernelFile.empty() || parsed->kernel.empty() || !parsed->hasArgs) {
         return makeError(ErrorCode::Parse, "task.json needs 'kernel_file', 'kernel' and 'args'", file.string(), 0,
                          "see docs/task-format.md");
@@ -263,9 +262,7 @@ Expected<TaskSpec> loadTaskSpec(const fs::path& folder) {
     spec.lnc = parsed->lnc;
     spec.hardware = std::move(parsed->hardware);
     auto extra = resolveExtraFiles(parsed->extraFiles, spec.folder, file.string());
-    if (!extra) {
-        return std::unexpected(extra.error());
-    }
+    KL_TRY(extra);
     spec.extraFiles = std::move(*extra);
     return spec;
 }

@@ -2,6 +2,7 @@
 
 #include "review/ReviewFile.h"
 #include "rubric/Rubric.h"
+#include "support/Try.h"
 
 #include <nlohmann/json.hpp>
 
@@ -166,13 +167,9 @@ const char* levelName(Level level) {
 
 Expected<AgreementReport> computeAgreement(ReviewFile& file) {
     auto scores = file.team().reviewerScores();
-    if (!scores) {
-        return std::unexpected(scores.error());
-    }
+    KL_TRY(scores);
     auto notes = file.annotations().list();
-    if (!notes) {
-        return std::unexpected(notes.error());
-    }
+    KL_TRY(notes);
     const Rubric& rubric = file.rubric();
     const ScoreTable table = tabulate(*scores);
     AgreementReport report;

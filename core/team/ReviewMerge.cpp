@@ -4,6 +4,7 @@
 #include "review/ReviewFile.h"
 #include "review/ReviewFileProbe.h"
 #include "trust/Sha256.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -45,18 +46,12 @@ private:
 /// Opens a consistent copy of the review at `path`: read through a read-only connection into the scratch
 /// folder, then opened (and migrated) there, so the input itself is never written.
 Expected<ReviewFile> openSnapshot(const std::string& path, const fs::path& scratch, std::size_t index) {
-    if (auto header = probeReviewFile(path); !header) {
-        return std::unexpected(header.error());
-    }
+    KL_TRY(probeReviewFile(path));
     auto db = Database::open(path, Database::OpenMode::ReadOnly);
-    if (!db) {
-        return std::unexpected(db.error());
-    }
+    KL_TRY(db);
     const std::string copy = (scratch / fmt::format("input-{}.klreview", index)).string();
     auto stmt = db->prepare("VACUUM INTO ?1");
-    if (!stmt) {
-        return std::unexpected(stmt.error());
-    }
+    KL_TRY(stmt);
     stmt->bind(1, copy);
     if (auto done = stmt->run(); !done) {
         Error error = done.error();
@@ -106,14 +101,10 @@ struct Input {
 
 Expected<void> readTasks(Input& in) {
     auto tasks = in.file.tasks().list();
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     for (const Task& t : *tasks) {
         auto files = in.file.tasks().files(t.id);
-        if (!files) {
-            return std::unexpected(files.error());
-        }
+        KL_TRY(files);
         in.tasks.emplace_back(t, contentHash(*files));
     }
     return {};
@@ -148,9 +139,7 @@ public:
         const bool team = in.file.team().isTeamReview().value_or(false);
         for (const auto& [task, hash] : in.tasks) {
             auto target = taskFor(in, task);
-            if (!target) {
-                return std::unexpected(target.error());
-            }
+            KL_TRY(target);
             if (auto ok = addScores(in, task.id, *target, team); !ok) {
                 return ok;
             }
@@ -177,9 +166,7 @@ public:
             }
         }
         auto reviewers = m_out.reviewers().list();
-        if (!reviewers) {
-            return std::unexpected(reviewers.error());
-        }
+        KL_TRY(reviewers);
         for (const Reviewer& r : *reviewers) {
             m_summary.reviewers.push_back(r.name);
         }
@@ -199,13 +186,9 @@ private:
         auto it = m_tasks.find(task.folder);
         if (it == m_tasks.end()) {
             auto files = in.file.tasks().files(task.id);
-            if (!files) {
-                return std::unexpected(files.error());
-            }
+            KL_TRY(files);
             auto added = m_out.tasks().add(task.folder, task.title, *files);
-            if (!added) {
-                return std::unexpected(added.error());
-            }
+            KL_TRY(added);
             it = m_tasks.emplace(task.folder, TaskState{added->id, task.status, task.secondsSpent}).first;
         }
         TaskState& s = it->second;
@@ -218,15 +201,11 @@ private:
 
     Expected<void> addScores(Input& in, std::int64_t from, std::int64_t to, bool team) {
         auto finals = in.file.scores().list(from);
-        if (!finals) {
-            return std::unexpected(finals.error());
-        }
+        KL_TRY(finals);
         std::vector<ReviewerScore> own;
         if (team) {
             auto scores = in.file.team().reviewerScores(from);
-            if (!scores) {
-                return std::unexpected(scores.error());
-            }
+            KL_TRY(scores);
             own = *scores;
             if (auto ok = addFinals(in, *finals, from, to); !ok) {
                 return ok;
@@ -238,9 +217,7 @@ private:
         }
         for (ReviewerScore s : own) {
             s.taskId = to;
-            if (auto named = m_out.reviewers().add(s.reviewer); !named) {
-                return std::unexpected(named.error());
-            }
+            KL_TRY(m_out.reviewers().add(s.reviewer));
             auto added = m_out.team().addReviewerScore(s);
             if (!added) {
                 Error error = added.error();
@@ -255,14 +232,10 @@ private:
     /// A merged input's agreed grades and their reasons; two different agreed grades for one item conflict.
     Expected<void> addFinals(Input& in, const std::vector<Score>& finals, std::int64_t from, std::int64_t to) {
         auto reasons = in.file.team().adjudications(from);
-        if (!reasons) {
-            return std::unexpected(reasons.error());
-        }
+        KL_TRY(reasons);
         for (Score s : finals) {
             auto had = m_out.scores().find(to, s.itemId);
-            if (!had) {
-                return std::unexpected(had.error());
-            }
+            KL_TRY(had);
             if (*had && (*had)->value != s.value) {
                 return makeError(ErrorCode::InvalidArgument,
                                  fmt::format("the agreed grade of \"{}\" is {} in {} but {} in an earlier file",
@@ -287,14 +260,10 @@ private:
         AnnotationFilter filter;
         filter.taskId = from;
         auto notes = in.file.annotations().list(filter);
-        if (!notes) {
-            return std::unexpected(notes.error());
-        }
+        KL_TRY(notes);
         for (const Annotation& a : *notes) {
             auto snapshot = in.file.annotations().snapshot(a.id);
-            if (!snapshot) {
-                return std::unexpected(snapshot.error());
-            }
+            KL_TRY(snapshot);
             snapshot->annotation.taskId = to;
             const std::string key = annotationKey(a, to);
             auto known = m_annotations.find(key);
@@ -321,9 +290,7 @@ private:
     /// The same annotation in two files may have different replies (each reviewer answered in their copy).
     Expected<void> addMissingReplies(std::int64_t annotation, const std::vector<Reply>& replies) {
         auto existing = m_out.annotations().snapshot(annotation);
-        if (!existing) {
-            return std::unexpected(existing.error());
-        }
+        KL_TRY(existing);
         bool changed = false;
         for (const Reply& r : replies) {
             const bool present = std::ranges::any_of(existing->replies, [&](const Reply& e) {
@@ -357,9 +324,7 @@ private:
             });
             if (!present) {
                 l.taskId = to;
-                if (auto added = m_out.links().add(l); !added) {
-                    return std::unexpected(added.error());
-                }
+                KL_TRY(m_out.links().add(l));
             }
         }
         auto runs = in.file.runs().list(from);
@@ -372,9 +337,7 @@ private:
                 *haveRuns, [&](const SimRun& h) { return h.label == r.label && h.summaryJson == r.summaryJson; });
             if (!present) {
                 r.taskId = to;
-                if (auto added = m_out.runs().add(r); !added) {
-                    return std::unexpected(added.error());
-                }
+                KL_TRY(m_out.runs().add(r));
             }
         }
         return copyNumericsRuns(in, from, to);
@@ -391,9 +354,7 @@ private:
             const bool present =
                 std::ranges::any_of(*have, [&](const NumericsRun& h) { return h.document == r.document; });
             if (!present) {
-                if (auto added = m_out.numericsRuns().add(to, r.document); !added) {
-                    return std::unexpected(added.error());
-                }
+                KL_TRY(m_out.numericsRuns().add(to, r.document));
             }
         }
         return {};
@@ -408,24 +369,16 @@ private:
 Expected<MergeSummary> writeMerged(std::vector<Input>& inputs, const std::string& path) {
     const ReviewFile& first = inputs.front().file;
     auto out = ReviewFile::create(path, {first.rubricJson(), first.rubric().id, ""});
-    if (!out) {
-        return std::unexpected(out.error());
-    }
+    KL_TRY(out);
     // A scratch file copied into place only when complete: waiting for the disk after every row (the review
     // file's usual durability) would only make a merge of thousands of rows slow.
-    if (auto fast = out->database().exec("PRAGMA synchronous = OFF"); !fast) {
-        return std::unexpected(fast.error());
-    }
+    KL_TRY(out->database().exec("PRAGMA synchronous = OFF"));
     MergeSummary summary;
     Merger merger(*out, summary);
     for (Input& in : inputs) {
-        if (auto ok = merger.add(in); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(merger.add(in));
     }
-    if (auto ok = merger.finishTasks(); !ok) {
-        return std::unexpected(ok.error());
-    }
+    KL_TRY(merger.finishTasks());
     return summary;
 }
 
@@ -448,13 +401,9 @@ Expected<MergeSummary> mergeReviews(const std::vector<std::string>& inputs, cons
     std::vector<Input> opened;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         auto file = openSnapshot(inputs[i], scratch.path(), i);
-        if (!file) {
-            return std::unexpected(file.error());
-        }
+        KL_TRY(file);
         opened.push_back({inputs[i], std::move(*file), {}});
-        if (auto ok = readTasks(opened.back()); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(readTasks(opened.back()));
     }
     if (const std::string problems = conflicts(opened); !problems.empty()) {
         return makeError(ErrorCode::InvalidArgument,

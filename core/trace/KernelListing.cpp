@@ -2,6 +2,7 @@
 
 #include "support/Subprocess.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,9 +50,7 @@ Expected<KernelInfo> parseKernel(const json& item, const std::string& where) {
     }
     for (const json& p : params) {
         auto parameter = parseParameter(p, where);
-        if (!parameter) {
-            return std::unexpected(parameter.error());
-        }
+        KL_TRY(parameter);
         kernel.params.push_back(std::move(*parameter));
     }
     return kernel;
@@ -69,9 +68,7 @@ Expected<std::vector<KernelInfo>> parseKernelList(const std::string& text, const
     std::vector<KernelInfo> kernels;
     for (const json& item : doc["kernels"]) {
         auto kernel = parseKernel(item, origin);
-        if (!kernel) {
-            return std::unexpected(kernel.error());
-        }
+        KL_TRY(kernel);
         kernels.push_back(std::move(*kernel));
     }
     return kernels;
@@ -86,9 +83,7 @@ Expected<std::vector<KernelInfo>> listKernels(const TraceRequest& request, const
     listing.listKernels = true;
     listing.output = scratch.path() / "kernels.json";
     auto outcome = runTrace(listing, shouldCancel);
-    if (!outcome) {
-        return std::unexpected(outcome.error());
-    }
+    KL_TRY(outcome);
     auto text = readTextFile(outcome->irFile);
     if (!text) {
         return makeError(ErrorCode::Internal, "the NKI front end wrote no kernel list", request.kernelFile.string(), 0,

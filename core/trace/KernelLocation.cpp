@@ -1,4 +1,5 @@
 #include "trace/KernelLocation.h"
+#include "support/Try.h"
 
 #include <nlohmann/json.hpp>
 
@@ -95,24 +96,18 @@ Expected<KernelLocation> locateKernel(const TraceRequest& request) {
     fs::path taskPackageRoot;
     if (!request.taskDir.empty()) {
         auto dir = canonicalOrError(request.taskDir, "task folder");
-        if (!dir) {
-            return std::unexpected(dir.error());
-        }
+        KL_TRY(dir);
         where.taskDir = *dir;
         where.readOnly.push_back(*dir);
         readTaskPaths(*dir, where.kernelFile, taskPackageRoot);
     } else {
         auto file = canonicalOrError(request.kernelFile, "kernel file");
-        if (!file) {
-            return std::unexpected(file.error());
-        }
+        KL_TRY(file);
         where.kernelFile = *file;
     }
     if (!request.packageRoot.empty()) {
         auto root = canonicalOrError(request.packageRoot, "package root folder");
-        if (!root) {
-            return std::unexpected(root.error());
-        }
+        KL_TRY(root);
         where.packageRoot = *root;
     }
     for (const fs::path& root : {where.packageRoot, taskPackageRoot}) {

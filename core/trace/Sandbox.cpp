@@ -1,6 +1,7 @@
 #include "trace/Sandbox.h"
 
 #include "support/ResourcePaths.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -169,9 +170,7 @@ Expected<SubprocessResult> Sandbox::run(const std::string& bwrap, const SandboxS
                                         const std::vector<std::string>& command, ProcessOptions options,
                                         const std::function<bool()>& shouldCancel) {
     auto program = seccompProgram(settings.seccomp);
-    if (!program) {
-        return std::unexpected(program.error());
-    }
+    KL_TRY(program);
     options.inputs.push_back(ChildInput{kSeccompFd, *program});
     options.isolateNetwork = false; // bubblewrap makes the namespace
     if (!options.environment) {

@@ -1,4 +1,5 @@
 #include "trace/SeccompFilter.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>
@@ -106,26 +107,18 @@ Expected<std::string> compileSeccompFilter(const SeccompPolicy& policy) {
     }
     const uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
     for (const char* name : kDenied) {
-        if (auto added = addRule(ctx.get(), eperm, name); !added) {
-            return std::unexpected(added.error());
-        }
+        KL_TRY(addRule(ctx.get(), eperm, name));
     }
     if (policy.denyProcesses) {
         for (const char* name : kProcesses) {
-            if (auto added = addRule(ctx.get(), eperm, name); !added) {
-                return std::unexpected(added.error());
-            }
+            KL_TRY(addRule(ctx.get(), eperm, name));
         }
         // A thread shares everything with the process; anything else is a new process.
         const scmp_arg_cmp notThread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
-        if (auto added = addRule(ctx.get(), eperm, "clone", 1, notThread); !added) {
-            return std::unexpected(added.error());
-        }
+        KL_TRY(addRule(ctx.get(), eperm, "clone", 1, notThread));
     }
     // clone3 passes its flags in memory the filter cannot read: ENOSYS makes the C library use clone.
-    if (auto added = addRule(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), "clone3"); !added) {
-        return std::unexpected(added.error());
-    }
+    KL_TRY(addRule(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), "clone3"));
     return exportProgram(ctx.get());
 }
 

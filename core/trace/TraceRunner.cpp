@@ -5,6 +5,7 @@
 #include "trace/FrontendReport.h"
 #include "trace/KernelLocation.h"
 #include "trace/Sandbox.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -218,9 +219,7 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
                          "set KL_DATA_DIR to the folder that holds sim/frontend and resources/");
     }
     auto where = locateKernel(request);
-    if (!where) {
-        return std::unexpected(where.error());
-    }
+    KL_TRY(where);
     const SandboxStatus sandbox = Sandbox::status();
     if (!sandbox.available && !request.allowUnsandboxed) {
         return makeError(ErrorCode::SandboxUnavailable, sandbox.problem + "; the kernel was not run", "", 0,
@@ -276,9 +275,7 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
         result = runSubprocess(command, options, shouldCancel);
     }
     ::close(resultFd);
-    if (!result) {
-        return std::unexpected(result.error());
-    }
+    KL_TRY(result);
     auto outcome = accept(*result, nonce, resultFile, request);
     if (outcome) {
         outcome->sandboxed = sandbox.available;

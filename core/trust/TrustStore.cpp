@@ -2,6 +2,7 @@
 
 #include "review/TextCheck.h"
 #include "support/AtomicFile.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -143,9 +144,7 @@ Expected<TrustStore> TrustStore::load(const fs::path& path) {
         return store;
     }
     auto text = readStoreFile(path);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
+    KL_TRY(text);
     const std::string file = path.string();
     const json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded() || !doc.is_object()) {
@@ -165,9 +164,7 @@ Expected<TrustStore> TrustStore::load(const fs::path& path) {
     }
     for (std::size_t i = 0; i < entries->size(); ++i) {
         auto entry = parseEntry((*entries)[i], i, file);
-        if (!entry) {
-            return std::unexpected(entry.error());
-        }
+        KL_TRY(entry);
         store.m_entries.push_back(std::move(*entry));
     }
     return store;

@@ -3,6 +3,7 @@
 #include "review/ReviewFile.h"
 #include "task/TaskSpec.h"
 #include "trust/Sha256.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -91,9 +92,7 @@ Expected<std::pair<std::string, std::size_t>> hashCode(std::string_view kind, co
                                                        const fs::path& kernel, const fs::path& root,
                                                        const HashLimits& limits) {
     auto files = importableFiles(root, limits);
-    if (!files) {
-        return std::unexpected(files.error());
-    }
+    KL_TRY(files);
     Sha256 hash;
     hash.updateField(kHashVersion);
     hash.updateField(kind);
@@ -103,14 +102,10 @@ Expected<std::pair<std::string, std::size_t>> hashCode(std::string_view kind, co
     }
     std::uintmax_t budget = limits.maxBytes;
     hash.updateField("kernel:" + kernel.lexically_relative(root).generic_string());
-    if (auto done = hashFile(hash, kernel, budget); !done) {
-        return std::unexpected(done.error());
-    }
+    KL_TRY(hashFile(hash, kernel, budget));
     for (const fs::path& file : *files) {
         hash.updateField(file.lexically_relative(root).generic_string());
-        if (auto done = hashFile(hash, file, budget); !done) {
-            return std::unexpected(done.error());
-        }
+        KL_TRY(hashFile(hash, file, budget));
     }
     return std::pair{"sha256:" + hash.hex(), files->size() + 1};
 }
@@ -178,13 +173,9 @@ fs::path codeRootOf(const fs::path& kernelFile, const fs::path& packageRoot) {
 
 Expected<TrustSubject> describeTaskFolder(const fs::path& folder, HashLimits limits) {
     auto spec = loadTaskSpec(folder);
-    if (!spec) {
-        return std::unexpected(spec.error());
-    }
+    KL_TRY(spec);
     auto taskJson = readTextFile(folder / "task.json");
-    if (!taskJson) {
-        return std::unexpected(taskJson.error());
-    }
+    KL_TRY(taskJson);
     TrustSubject subject;
     subject.kind = TrustSubject::Kind::TaskFolder;
     subject.location = absoluteNormal(folder);
@@ -219,9 +210,7 @@ Expected<TrustSubject> describeKernelFile(const fs::path& file, HashLimits limit
 
 Expected<TrustSubject> describeReview(ReviewFile& review) {
     auto tasks = review.tasks().list();
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     std::sort(tasks->begin(), tasks->end(), [](const Task& a, const Task& b) { return a.folder < b.folder; });
     TrustSubject subject;
     subject.kind = TrustSubject::Kind::Review;
@@ -232,9 +221,7 @@ Expected<TrustSubject> describeReview(ReviewFile& review) {
     hash.updateField("review");
     for (const Task& task : *tasks) {
         auto files = review.tasks().files(task.id);
-        if (!files) {
-            return std::unexpected(files.error());
-        }
+        KL_TRY(files);
         std::sort(files->begin(), files->end(), [](const TaskFile& a, const TaskFile& b) { return a.path < b.path; });
         hash.updateField(task.folder);
         hash.updateField(std::to_string(files->size()));
@@ -252,9 +239,7 @@ Expected<TrustSubject> describeReview(ReviewFile& review) {
     // The review's author is the first reviewer it names: the one given when it was made (`review new
     // --reviewer`, the GUI's reviewer name), else the first to annotate it.
     auto reviewers = review.reviewers().list();
-    if (!reviewers) {
-        return std::unexpected(reviewers.error());
-    }
+    KL_TRY(reviewers);
     if (!reviewers->empty()) {
         subject.preview.author = reviewers->front().name;
         subject.authors.push_back(subject.preview.author);

@@ -4,6 +4,7 @@
 #include "hw/ProfileLocator.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,26 +15,18 @@ namespace kl::core {
 
 Expected<BaseProfile> loadBaseProfile(const std::string& hardware) {
     auto path = sim::ProfileLocator::resolve(hardware, {dataRoot()});
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+    KL_TRY(path);
     auto text = readTextFile(*path);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
+    KL_TRY(text);
     auto profile = sim::HardwareProfile::loadString(*text, path->string());
-    if (!profile) {
-        return std::unexpected(profile.error());
-    }
+    KL_TRY(profile);
     return BaseProfile{std::move(*profile), std::move(*text), *path};
 }
 
 Expected<std::shared_ptr<const sim::SimResult>>
 simulateWhatIf(const sim::KernelIr& ir, const sim::HardwareProfile& base, const ProfileOverrides& overrides) {
     auto profile = applyOverrides(base, overrides);
-    if (!profile) {
-        return std::unexpected(profile.error());
-    }
+    KL_TRY(profile);
     return sim::Simulator::run(ir, *profile);
 }
 
@@ -76,9 +69,7 @@ Expected<std::string> writeWhatIfProfile(const std::string& baseJson, const Prof
     root["description"] = fmt::format("What-if variant of {}: {}", baseName, description);
     std::string text = root.dump(2) + "\n";
     auto check = sim::HardwareProfile::loadString(text, name);
-    if (!check) {
-        return std::unexpected(check.error());
-    }
+    KL_TRY(check);
     return text;
 }
 

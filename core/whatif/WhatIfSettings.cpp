@@ -1,6 +1,7 @@
 #include "whatif/WhatIfSettings.h"
 
 #include "hw/ProfileFields.h"
+#include "support/Try.h"
 
 #include <fmt/format.h>
 
@@ -73,9 +74,7 @@ Expected<sim::HardwareProfile> applyOverrides(const sim::HardwareProfile& base, 
         p.name = base.name + "-whatif";
     }
     // The what-if ranges lie inside the profile's (a test checks it); this keeps any combination honest too.
-    if (auto ok = sim::checkProfile(p, p.name); !ok) {
-        return std::unexpected(ok.error());
-    }
+    KL_TRY(sim::checkProfile(p, p.name));
     return p;
 }
 

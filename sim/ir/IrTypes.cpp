@@ -19,6 +19,8 @@ constexpr std::array<Engine, static_cast<std::size_t>(Op::Count)> kOpEngines = {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Engine::Count)> kEngineNames = {
     "tensor", "vector", "scalar", "gpsimd", "dma"};
+constexpr std::array<std::string_view, static_cast<std::size_t>(Engine::Count)> kEngineLabels = {
+    "TensorE", "VectorE", "ScalarE", "GpSimdE", "DMA"};
 
 } // namespace
 
@@ -68,6 +70,10 @@ bool parseEngine(std::string_view name, Engine& out) {
 
 std::string_view engineName(Engine engine) {
     return kEngineNames[static_cast<std::size_t>(engine)];
+}
+
+std::string_view engineLabel(Engine engine) {
+    return kEngineLabels[static_cast<std::size_t>(engine)];
 }
 
 bool parseMemory(std::string_view name, Memory& out) {

@@ -63,6 +63,8 @@ enum class BufferRole : std::uint8_t { Input, Output, Tile, Scratch };
 [[nodiscard]] Engine opDefaultEngine(Op op);
 [[nodiscard]] bool parseEngine(std::string_view name, Engine& out);
 [[nodiscard]] std::string_view engineName(Engine engine);
+/// The name people read: "TensorE", "VectorE", "ScalarE", "GpSimdE", "DMA".
+[[nodiscard]] std::string_view engineLabel(Engine engine);
 [[nodiscard]] bool parseMemory(std::string_view name, Memory& out);
 [[nodiscard]] std::string_view memoryName(Memory memory);
 [[nodiscard]] DType parseDType(std::string_view name);

@@ -8,16 +8,6 @@ namespace kl::sim {
 
 namespace {
 
-int summaryEngine(Engine e) {
-    switch (e) {
-    case Engine::Tensor: return static_cast<int>(SummaryEngine::Tensor);
-    case Engine::Vector: return static_cast<int>(SummaryEngine::Vector);
-    case Engine::Scalar: return static_cast<int>(SummaryEngine::Scalar);
-    case Engine::GpSimd: return static_cast<int>(SummaryEngine::GpSimd);
-    default: return -1;
-    }
-}
-
 double pct(double part, double whole) {
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
@@ -36,8 +26,8 @@ void SummaryCollector::record(const InstructionEvent& e) {
     ++m_summary.instructionCount;
     m_summary.totalPs = std::max(m_summary.totalPs, e.end);
     m_summary.flops += e.flops;
-    if (const int k = summaryEngine(e.engine); k >= 0) {
-        auto& s = m_summary.engines[static_cast<std::size_t>(k)];
+    if (hasSummaryRow(e.engine)) {
+        auto& s = m_summary.engine(e.engine);
         ++s.instructions;
         s.busyPs += e.end - e.mainStart;
     }
@@ -52,8 +42,8 @@ void SummaryCollector::recordCore(const InstructionEvent& e) {
     c.totalPs = std::max(c.totalPs, e.end);
     c.flops += e.flops;
     c.dmaBytes += e.dmaBytes;
-    if (const int k = summaryEngine(e.engine); k >= 0) {
-        auto& s = c.engines[static_cast<std::size_t>(k)];
+    if (hasSummaryRow(e.engine)) {
+        auto& s = c.engine(e.engine);
         ++s.instructions;
         s.busyPs += e.end - e.mainStart;
     }

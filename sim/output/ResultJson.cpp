@@ -23,15 +23,13 @@ double round4(double v) {
     return std::round(v * 1e4) / 1e4;
 }
 
-constexpr std::array<const char*, 4> kEngineKeys = {"tensor", "vector", "scalar", "gpsimd"};
-
 Json summaryJson(const SimSummary& s) {
     Json j;
     j["total_time_ns"] = ns(s.totalPs);
     j["instruction_count"] = s.instructionCount;
     Json active;
-    for (std::size_t i = 0; i < kEngineKeys.size(); ++i) {
-        active[kEngineKeys[i]] = round4(s.engines[i].activePct);
+    for (std::size_t i = 0; i < s.engines.size(); ++i) {
+        active[std::string(engineName(static_cast<Engine>(i)))] = round4(s.engines[i].activePct);
     }
     j["engine_active_pct"] = active;
     j["dma_active_pct"] = round4(s.dmaActivePct);
@@ -121,9 +119,9 @@ std::string ResultJson::write(const SimResult& r, const Options& options) {
         root["cores"] = cores;
     }
     Json engines;
-    for (std::size_t i = 0; i < kEngineKeys.size(); ++i) {
+    for (std::size_t i = 0; i < r.summary.engines.size(); ++i) {
         const EngineStats& e = r.summary.engines[i];
-        engines[kEngineKeys[i]] =
+        engines[std::string(engineName(static_cast<Engine>(i)))] =
             Json{{"instructions", e.instructions}, {"busy_ns", ns(e.busyPs)}, {"active_pct", round4(e.activePct)}};
     }
     root["engines"] = engines;

@@ -30,8 +30,6 @@ std::string formatBytes(double bytes) {
 
 namespace {
 
-constexpr std::array<const char*, 4> kEngineLabels = {"TensorE", "VectorE", "ScalarE", "GpSimdE"};
-
 void appendMemory(std::string& out, const char* name, const OccupancySeries& m, const SpillStats& spill) {
     out += fmt::format("{:<8} peak {:>11} ({} per partition, {:.1f} % of {}), {} tiles{}{}\n", name,
                        formatBytes(static_cast<double>(m.peakBytes)),
@@ -52,7 +50,7 @@ void appendCores(std::string& out, const SimResult& r) {
                            formatDuration(s.totalPs), s.instructionCount, formatBytes(static_cast<double>(s.dmaBytes)),
                            s.mfuPct);
         for (std::size_t i = 0; i < s.engines.size(); ++i) {
-            out += fmt::format(" {} {:.2f} %", kEngineLabels[i], s.engines[i].activePct);
+            out += fmt::format(" {} {:.2f} %", engineLabel(static_cast<Engine>(i)), s.engines[i].activePct);
         }
         out += fmt::format("\n    SBUF peak {}  PSUM peak {}\n", formatBytes(static_cast<double>(s.sbufPeakBytes)),
                            formatBytes(static_cast<double>(s.psumPeakBytes)));
@@ -73,8 +71,8 @@ std::string TextReport::summary(const SimResult& r, std::string_view hardwareCho
     out += "\nEngines\n";
     for (std::size_t i = 0; i < s.engines.size(); ++i) {
         const EngineStats& e = s.engines[i];
-        out += fmt::format("  {:<8} active {:>6.2f} %  busy {:>12}  {:>9} instrs\n", kEngineLabels[i], e.activePct,
-                           formatDuration(e.busyPs), e.instructions);
+        out += fmt::format("  {:<8} active {:>6.2f} %  busy {:>12}  {:>9} instrs\n",
+                           engineLabel(static_cast<Engine>(i)), e.activePct, formatDuration(e.busyPs), e.instructions);
     }
     if (r.lnc > 1) {
         appendCores(out, r);

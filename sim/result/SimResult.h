@@ -296,13 +296,16 @@ struct SpillRecord {
     }
 };
 
-/// Engines in the summary, in this order.
-enum class SummaryEngine : std::uint8_t { Tensor, Vector, Scalar, GpSimd, Count };
+/// Engines with a row in the summary: every Engine before Dma (DMA has its own figures), indexed by Engine.
+inline constexpr std::size_t kSummaryEngines = static_cast<std::size_t>(Engine::Dma);
+[[nodiscard]] constexpr bool hasSummaryRow(Engine e) {
+    return static_cast<std::size_t>(e) < kSummaryEngines;
+}
 
 struct SimSummary {
     TimePs totalPs = 0;
     std::uint64_t instructionCount = 0;
-    std::array<EngineStats, static_cast<std::size_t>(SummaryEngine::Count)> engines{};
+    std::array<EngineStats, kSummaryEngines> engines{}; ///< indexed by Engine (see engine())
     double dmaActivePct = 0;
     TimePs dmaExposedPs = 0;
     std::int64_t dmaBytes = 0;
@@ -313,6 +316,10 @@ struct SimSummary {
     std::int64_t psumPeakBytes = 0;
     std::int64_t spillBytes = 0;      ///< SBUF + PSUM spill and reload bytes
     std::uint64_t spillTransfers = 0; ///< SBUF + PSUM spill and reload transfers
+
+    /// The figures of compute engine `e` (not Dma: hasSummaryRow).
+    [[nodiscard]] const EngineStats& engine(Engine e) const { return engines[static_cast<std::size_t>(e)]; }
+    [[nodiscard]] EngineStats& engine(Engine e) { return engines[static_cast<std::size_t>(e)]; }
 };
 
 /// Everything one simulation produced. Built once by the Simulator from its listeners, then shared

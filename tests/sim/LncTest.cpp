@@ -77,8 +77,8 @@ TEST(Lnc, ProgramsRunOnTheCoreOfTheirProgramId) {
     // Each core has its own engines: core 1's vector work is on its own vector lane, not queued behind core 0's.
     EXPECT_EQ(r->cores[0].instructionCount, half);
     EXPECT_EQ(r->cores[1].instructionCount, tl.size() - half);
-    EXPECT_EQ(r->cores[0].engines[1].instructions, 3u);
-    EXPECT_EQ(r->cores[1].engines[1].instructions, 3u);
+    EXPECT_EQ(r->cores[0].engine(sim::Engine::Vector).instructions, 3u);
+    EXPECT_EQ(r->cores[1].engine(sim::Engine::Vector).instructions, 3u);
     EXPECT_EQ(r->laneLabel(static_cast<std::uint16_t>(r->lanesPerCore + 2)), "c1.vector");
 }
 

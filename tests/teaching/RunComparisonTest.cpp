@@ -53,8 +53,8 @@ TEST(RunComparison, DeltasEqualTheRunsOwnSummaries) {
                 1e-9);
     const auto* vector = c.find("active_pct.vector");
     ASSERT_NE(vector, nullptr);
-    EXPECT_DOUBLE_EQ(vector->a, sa.engines[static_cast<std::size_t>(sim::SummaryEngine::Vector)].activePct);
-    EXPECT_DOUBLE_EQ(vector->b, sb.engines[static_cast<std::size_t>(sim::SummaryEngine::Vector)].activePct);
+    EXPECT_DOUBLE_EQ(vector->a, sa.engine(sim::Engine::Vector).activePct);
+    EXPECT_DOUBLE_EQ(vector->b, sb.engine(sim::Engine::Vector).activePct);
     EXPECT_DOUBLE_EQ(c.find("dma_bytes_mib")->a * 1024 * 1024, static_cast<double>(sa.dmaBytes));
     EXPECT_DOUBLE_EQ(c.find("dma_bytes_mib")->b * 1024 * 1024, static_cast<double>(sb.dmaBytes));
     EXPECT_DOUBLE_EQ(c.find("dma_exposed_us")->a, static_cast<double>(sa.dmaExposedPs) / 1e6);

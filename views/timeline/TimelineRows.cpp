@@ -22,12 +22,11 @@ TimelineRows::TimelineRows(std::shared_ptr<const sim::SimResult> result) : m_res
         static_cast<std::uint16_t>(std::max<std::uint32_t>(m_result->laneCount, sim::kComputeLanes));
     std::vector<Row> byLane(laneCount);
     for (std::uint16_t lane = 0; lane < laneCount; ++lane) {
-        const std::uint16_t local = sim::localLane(lane, perCore);
+        const sim::LaneId id(lane, perCore);
         byLane[lane].name = m_result->laneLabel(lane);
         byLane[lane].lane = lane;
         byLane[lane].core = std::min(sim::laneCore(lane, perCore), cores - 1);
-        byLane[lane].kind =
-            local == kLsLane ? Kind::LoadStationary : (local >= sim::kComputeLanes ? Kind::DmaQueue : Kind::Engine);
+        byLane[lane].kind = id.local() == kLsLane ? Kind::LoadStationary : (id.isDma() ? Kind::DmaQueue : Kind::Engine);
     }
     for (std::uint32_t i = 0; i < tl.size(); ++i) {
         Row& row = byLane[tl.lane(i)];

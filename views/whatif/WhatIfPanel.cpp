@@ -24,16 +24,16 @@ struct Figure {
     double (*value)(const sim::SimResult&);
 };
 
-double engine(const sim::SimResult& r, sim::SummaryEngine e) {
-    return r.summary.engines[static_cast<std::size_t>(e)].activePct;
+double engine(const sim::SimResult& r, sim::Engine e) {
+    return r.summary.engine(e).activePct;
 }
 
 const Figure kFigures[] = {
     {"Total time", true, [](const sim::SimResult& r) { return static_cast<double>(r.summary.totalPs) / 1e6; }},
-    {"TensorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::SummaryEngine::Tensor); }},
-    {"VectorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::SummaryEngine::Vector); }},
-    {"ScalarE active %", false, [](const sim::SimResult& r) { return engine(r, sim::SummaryEngine::Scalar); }},
-    {"GpSimdE active %", false, [](const sim::SimResult& r) { return engine(r, sim::SummaryEngine::GpSimd); }},
+    {"TensorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Tensor); }},
+    {"VectorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Vector); }},
+    {"ScalarE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Scalar); }},
+    {"GpSimdE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::GpSimd); }},
     {"Exposed DMA", true, [](const sim::SimResult& r) { return static_cast<double>(r.summary.dmaExposedPs) / 1e6; }},
     {"DMA active %", false, [](const sim::SimResult& r) { return r.summary.dmaActivePct; }},
 };

@@ -10,13 +10,11 @@ namespace kl::core::findings {
 
 namespace {
 constexpr std::array<std::string_view, 2> kThresholds = {"min_attained_pct", "engine_busy_pct"};
-constexpr std::array<std::string_view, 3> kOtherEngines = {"VectorE", "ScalarE", "GpSimdE"};
-
-/// The busiest of VectorE, ScalarE and GpSimdE (index into kOtherEngines) and its busy share of the run.
-std::pair<std::size_t, double> busiestOtherEngine(const RunFacts& f) {
-    std::pair<std::size_t, double> best{0, 0.0};
-    for (std::size_t e = 0; e < kOtherEngines.size(); ++e) {
-        const double p = f.pctOfRun(f.engineBusyPs(static_cast<sim::SummaryEngine>(e + 1)));
+/// The busiest of VectorE, ScalarE and GpSimdE and its busy share of the run.
+std::pair<sim::Engine, double> busiestOtherEngine(const RunFacts& f) {
+    std::pair<sim::Engine, double> best{sim::Engine::Vector, 0.0};
+    for (const sim::Engine e : {sim::Engine::Vector, sim::Engine::Scalar, sim::Engine::GpSimd}) {
+        const double p = f.pctOfRun(f.engineBusyPs(e));
         if (p > best.second) {
             best = {e, p};
         }
@@ -67,7 +65,7 @@ void RooflineRule::check(const FindingsInput& in, const RuleSettings& settings, 
     } else if (heldByEngine) {
         finding.title = fmt::format("Roofline: memory-bound by intensity, held to {:.0f} % of the DMA bandwidth by {} "
                                     "(busy {:.0f} %)",
-                                    p.attainedPct, kOtherEngines[busiest], busiestPct);
+                                    p.attainedPct, sim::engineLabel(busiest), busiestPct);
     } else {
         finding.title = fmt::format("Roofline: memory-bound, {:.0f} % of the DMA bandwidth from HBM", p.attainedPct);
     }
@@ -88,7 +86,7 @@ void RooflineRule::check(const FindingsInput& in, const RuleSettings& settings, 
         fmt::format("the whole run: {:.3g} FLOP from matmuls, {:.3g} B moved to or from HBM", p.flops, p.hbmBytes);
     run.times = {{0, f.totalPs()}};
     finding.evidence.push_back(std::move(run));
-    finding.suggestion = suggestionFor(p, heldByEngine, kOtherEngines[busiest]);
+    finding.suggestion = suggestionFor(p, heldByEngine, sim::engineLabel(busiest));
     out.push_back(std::move(finding));
 }
 

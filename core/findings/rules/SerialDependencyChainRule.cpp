@@ -21,15 +21,6 @@ struct Chain {
     sim::Engine engine = sim::Engine::Vector;
 };
 
-std::string_view engineLabel(sim::Engine e) {
-    switch (e) {
-    case sim::Engine::Vector: return "VectorE";
-    case sim::Engine::Scalar: return "ScalarE";
-    case sim::Engine::GpSimd: return "GpSimdE";
-    default: return "TensorE";
-    }
-}
-
 } // namespace
 
 std::span<const std::string_view> SerialDependencyChainRule::thresholds() const {
@@ -103,7 +94,7 @@ void SerialDependencyChainRule::check(const FindingsInput& in, const RuleSetting
         const Chain& c = longChains[k];
         finding.evidence.push_back(in.evidence.item(
             fmt::format("{} instructions on {}, each waiting for the one before: {} in all, {} of it hand-offs",
-                        c.indices.size(), engineLabel(c.engine), sim::formatDuration(c.endPs - c.startPs),
+                        c.indices.size(), sim::engineLabel(c.engine), sim::formatDuration(c.endPs - c.startPs),
                         sim::formatDuration(static_cast<sim::TimePs>(handoffPs(c)))),
             c.indices));
     }

@@ -41,7 +41,7 @@ void SmallMovingFreeRule::check(const FindingsInput& in, const RuleSettings& set
         }
     }
     const double share = pct(static_cast<double>(smallPs), static_cast<double>(matmulPs));
-    const double tensorBusy = f.pctOfRun(f.engineBusyPs(sim::SummaryEngine::Tensor));
+    const double tensorBusy = f.pctOfRun(f.engineBusyPs(sim::Engine::Tensor));
     if (small.empty() || share < settings.value("min_matmul_share_pct") ||
         tensorBusy < settings.value("min_tensor_busy_pct")) {
         return;
