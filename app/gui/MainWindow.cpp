@@ -767,6 +767,7 @@ void MainWindow::startRun() {
     }
     request.hardware = m_runChoices->hardware().toStdString();
     request.trace.lnc = m_runChoices->lnc().toStdString();
+    TimingLog::mark("run started");
     setRunning(true);
     m_runner->start(request);
 }

@@ -1,5 +1,7 @@
 #include "gui/SimulationRunner.h"
 
+#include "gui/TimingLog.h"
+
 #include <QLocale>
 #include <QPointer>
 #include <QThread>
@@ -34,6 +36,11 @@ QString SimulationRunner::progressText(const core::RunProgress& p) {
 }
 
 void SimulationRunner::report(const core::RunProgress& progress) {
+    if (progress.stage != m_progress.stage || m_progress.elapsedSeconds == 0) {
+        static constexpr const char* kStages[] = {"tracing started", "IR loading started", "simulation started",
+                                                  "simulation done"};
+        TimingLog::mark(kStages[static_cast<int>(progress.stage)]); // where the open path's time goes
+    }
     m_progress = progress;
     emit stageChanged(progressText(progress));
 }
