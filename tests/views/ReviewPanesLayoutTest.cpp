@@ -14,6 +14,23 @@
 #include <QTest>
 #include <QTreeWidget>
 
+namespace {
+
+/// A major annotation on NKI lines 12-18 by "ana" for rubric item perf.overlap, with the given text.
+kl::core::Annotation sampleAnnotation(const char* text) {
+    kl::core::Annotation a;
+    a.id = 7;
+    a.taskId = 1;
+    a.anchor = kl::core::Anchor::nkiLines(12, 18);
+    a.severity = kl::core::Severity::Major;
+    a.rubricItem = "perf.overlap";
+    a.author = "ana";
+    a.text = text;
+    return a;
+}
+
+} // namespace
+
 class ReviewPanesLayoutTest : public QObject {
     Q_OBJECT
 
@@ -57,15 +74,8 @@ private slots:
     void annotationTextKeepsTheRoomAndTooltipsHoldEverything() {
         kl::views::AnnotationListPane pane;
         pane.resize(320, 500);
-        kl::core::Annotation a;
-        a.id = 7;
-        a.taskId = 1;
-        a.anchor = kl::core::Anchor::nkiLines(12, 18);
-        a.severity = kl::core::Severity::Major;
-        a.rubricItem = "perf.overlap";
-        a.author = "ana";
-        a.text = "The loads of the next tile wait for the previous store: double-buffer the tiles so DMA overlaps "
-                 "compute";
+        const kl::core::Annotation a = sampleAnnotation(
+            "The loads of the next tile wait for the previous store: double-buffer the tiles so DMA overlaps compute");
         pane.setAnnotations({a});
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -95,14 +105,7 @@ private slots:
     void aNarrowAnnotationListHidesTheSecondaryColumnsUnlessTheUserShowsThem() {
         using Model = kl::views::AnnotationListModel;
         kl::views::AnnotationListPane pane;
-        kl::core::Annotation a;
-        a.id = 7;
-        a.taskId = 1;
-        a.anchor = kl::core::Anchor::nkiLines(12, 18);
-        a.severity = kl::core::Severity::Minor;
-        a.rubricItem = "perf.overlap";
-        a.author = "ana";
-        a.text = "Hoist the bias load out of the loop";
+        const kl::core::Annotation a = sampleAnnotation("Hoist the bias load out of the loop");
         pane.setAnnotations({a});
         pane.resize(300, 400);
         pane.show();

@@ -18,26 +18,12 @@ def store_pending(dst, key, value):
     if key is not Ellipsis or dst.checks is not None:
         return _emit.load_fresh(src, loc)
     sb = src.buf
-    dims = src.dims
-    if dims is sb.rdims and src.off == 0 and src.dtype == sb.dtype:
-        sap = sb.rap
-        if sap is None:
-            sap = sb.rap = _emit._make_ap(src, None, dims, 0, sb)
-        sap = sap[0]
-    else:
-        sap = _emit._make_ap(src, None, dims, src.off, sb)[0]
+    sap = _whole_or_part_ap(src, sb)[0]
     sb.pinned = True
     if src.shape != dst.shape:
         _emit.require_shape("assignment", src.shape, dst.shape)
     db = dst.buf
-    dims = dst.dims
-    if dims is db.rdims and dst.off == 0 and dst.dtype == db.dtype:
-        rap = db.rap
-        if rap is None:
-            rap = db.rap = _emit._make_ap(dst, None, dims, 0, db)
-        ap, n = rap
-    else:
-        ap, n = _emit._make_ap(dst, None, dims, dst.off, db)
+    ap, n = _whole_or_part_ap(dst, db)
     ins = Instr("dma_copy", "dma", [ap], [sap], n, n * _SIZES[dst.dtype], None, loc, T.iter_tuple, T.pid, None)
     if T.values:
         _emit.value_operands(ins, [dst], [src])
@@ -45,3 +31,14 @@ def store_pending(dst, key, value):
     db.written = True
     db.zeroed = False
     return None
+
+
+def _whole_or_part_ap(t, buf):
+    """(access pattern, elements) of view `t` on `buf`: a view of the whole buffer reuses the one the buffer
+    keeps (made once), any other is made afresh."""
+    if t.dims is buf.rdims and t.off == 0 and t.dtype == buf.dtype:
+        rap = buf.rap
+        if rap is None:
+            rap = buf.rap = _emit._make_ap(t, None, t.dims, 0, buf)
+        return rap
+    return _emit._make_ap(t, None, t.dims, t.off, buf)
