@@ -125,6 +125,22 @@ class Adversarial(Agreement):
         self.assertEqual(rep.ir["files"], ["adversarial.py"])  # the helper's file is not listed (as plainly)
         self.assertTrue(plain.text == rep.text)
 
+    def test_front_end_imported_through_an_unnormalised_path_still_replicates(self):
+        # Code objects keep the sys.path entry's spelling ('..' included): the check for front-end frames
+        # must accept it, or every call looks like kernel code and replication silently stops.
+        detour = os.path.join(kltest.ROOT, "tests", os.pardir, "sim", "frontend")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = ("import sys; sys.path.insert(0, sys.argv[1]); from kltrace.cli import main; "
+                      "sys.exit(main(sys.argv[2:]))")
+            proc = subprocess.run([kltest.PYTHON, "-c", script, detour, "--kernel-file", ADV, "--kernel",
+                                   "plain_affine", "--arg", "a=2560x64:float32", "-o", os.path.join(tmp, "ir.json")],
+                                  capture_output=True, text=True, timeout=120,
+                                  env=dict(os.environ, KL_TRACE_REPLICATE="1"))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        found = _STATS.search(proc.stderr)
+        self.assertIsNotNone(found, proc.stderr)
+        self.assertGreater(int(found.group(1)), 0, proc.stderr)
+
     def test_switch_turns_it_off(self):
         r = run("--kernel-file", ADV, "--kernel", "plain_affine", "--arg", "a=2560x64:float32", "--no-replicate",
                 env={"KL_TRACE_REPLICATE": "1"})

@@ -42,7 +42,15 @@ MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
-_FRONTEND = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _spellings(path):
+    """Every way a front-end file may be named in code objects: as imported (a sys.path entry such as
+    'tests/../sim/frontend' stays unnormalised there), made absolute and normalised, and with links resolved."""
+    return tuple(dict.fromkeys((path, os.path.abspath(path), os.path.realpath(path))))
+
+
+_FRONTEND = tuple(p + os.sep for p in _spellings(os.path.dirname(os.path.dirname(__file__))))
 _BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
 assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
                       "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
@@ -71,7 +79,7 @@ def _may_be_caught(frame):
     iterations before the failing one and carried on."""
     f = frame
     stop = T.stop_code
-    while f is not None and f.f_code is not stop and f.f_code.co_filename != _RUNNER:
+    while f is not None and f.f_code is not stop and f.f_code.co_filename not in _RUNNER:
         code = f.f_code
         spans = _handlers.get(code)
         if spans is None:
@@ -85,7 +93,7 @@ def _may_be_caught(frame):
 
 
 _handlers = {}  # code -> (start, end) byte offsets its exception handlers cover
-_RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner.py")
+_RUNNER = _spellings(os.path.join(os.path.dirname(__file__), "runner.py"))
 
 
 def _kernel_file(filename):
