@@ -21,8 +21,8 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     OverlapAnalysis overlap;
     WaitCauseAnalysis waits;
     SpillRecorder spills;
-    SummaryCollector summary; // last: reads what the others left in the result
-    SimListener* const standard[] = {&timeline, &occupancy, &dma, &overlap, &waits, &spills, &summary};
+    SummaryCollector summary; // counts as a listener; summarise() below reads what every listener left
+    SimListener* const standard[] = {&summary, &timeline, &occupancy, &dma, &overlap, &waits, &spills};
 
     Pipeline pipeline(hw);
     for (SimListener* l : standard) {
@@ -49,6 +49,7 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     for (SimListener* l : extra) {
         l->finish(*result);
     }
+    summary.summarise(*result);
     for (const auto* mem : {&result->sbuf, &result->psum}) {
         if (mem->overflowCount > 0) {
             result->diagnostics.push_back(fmt::format("warning: {} {} tile(s) did not fit even after spilling every "

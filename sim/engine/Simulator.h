@@ -13,10 +13,10 @@ namespace kl::sim {
 class SimListener;
 
 /// The one place that knows the whole topology (llvm-mca's createDefaultPipeline): builds a Pipeline for
-/// a HardwareProfile, attaches the standard listeners (TimelineRecorder, OccupancyRecorder, DmaRecorder,
-/// OverlapAnalysis, WaitCauseAnalysis, SummaryCollector — in that order: the overlap reads the DMA series
-/// and the summary reads everyone's results, so they finish after those), runs the IR and freezes the
-/// result.
+/// a HardwareProfile, attaches the standard listeners (SummaryCollector, TimelineRecorder, OccupancyRecorder,
+/// DmaRecorder, OverlapAnalysis, WaitCauseAnalysis, SpillRecorder; the overlap reads the DMA series, so it
+/// finishes after the DMA recorder), runs the IR, then makes the summary in a pass after every listener
+/// (standard and extra) has finished (SummaryCollector::summarise) and freezes the result.
 /// Single-threaded and re-entrant: call it from a worker thread and hand the result to the GUI.
 class Simulator {
 public:

@@ -55,7 +55,7 @@ void SummaryCollector::onInstructions(std::span<const InstructionEvent> events) 
     }
 }
 
-void SummaryCollector::finish(SimResult& result) {
+void SummaryCollector::summarise(SimResult& result) {
     SimSummary& s = m_summary;
     // With LNC 2 the engines, the TensorE peak and the HBM stack are those of every core: percentages are of
     // the run's time on all of them, so 100 % still means every core busy all the time.
