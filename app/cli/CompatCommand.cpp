@@ -9,6 +9,7 @@
 #include "compat/CompatRun.h"
 #include "hw/HardwareProfile.h"
 #include "hw/ProfileLocator.h"
+#include "support/Try.h"
 #include "trace/KernelListing.h"
 
 #include <fmt/format.h>
@@ -101,9 +102,7 @@ Expected<CompatOptions> parseOptions(const std::vector<std::string>& args) {
             o.settings.packageRoot = v;
         } else {
             auto seconds = parseSeconds(v);
-            if (!seconds) {
-                return std::unexpected(seconds.error());
-            }
+            KL_TRY(seconds);
             o.settings.timeoutSeconds = *seconds;
         }
     }
@@ -121,9 +120,7 @@ Expected<CompatOptions> parseOptions(const std::vector<std::string>& args) {
 Expected<std::vector<core::CompatJob>> plan(const CompatOptions& o) {
     if (o.manifest) {
         auto manifest = core::loadCompatManifest(*o.manifest);
-        if (!manifest) {
-            return std::unexpected(manifest.error());
-        }
+        KL_TRY(manifest);
         return core::CompatPlan::fromManifest(*manifest, o.settings, o.paths);
     }
     const core::KernelLister lister = [](const core::TraceRequest& request) {

@@ -5,8 +5,8 @@
 
 #include "engine/Simulator.h"
 #include "findings/FindingsEngine.h"
-#include "findings/FindingsRun.h"
 #include "findings/FindingsReport.h"
+#include "findings/FindingsRun.h"
 #include "findings/MigrationSource.h"
 #include "findings/RuleRegistry.h"
 #include "hw/HardwareChoice.h"
@@ -16,6 +16,7 @@
 #include "numerics/NumericsReader.h"
 #include "report/TextEscape.h"
 #include "run/RunPipeline.h"
+#include "support/Try.h"
 #include "task/TaskSpec.h"
 
 #include <fmt/format.h>
@@ -72,9 +73,7 @@ Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
             }
             return {};
         });
-    if (!rest) {
-        return std::unexpected(rest.error());
-    }
+    KL_TRY(rest);
     o.traceArgs = std::move(*rest);
     return o;
 }
@@ -86,9 +85,7 @@ std::string usage() {
 
 Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
     auto path = sim::ProfileLocator::resolve(spec, resourceBases());
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+    KL_TRY(path);
     return sim::HardwareProfile::loadFile(*path);
 }
 
@@ -107,18 +104,12 @@ int failureCode(const Error& e) {
 Expected<Analysis> analyseIr(const core::findings::FindingsEngine& engine, const std::string& irFile,
                              const std::string& hardware, const core::NumericsResult* numerics) {
     auto ir = sim::IrLoader::loadFile(irFile);
-    if (!ir) {
-        return std::unexpected(ir.error());
-    }
+    KL_TRY(ir);
     const sim::HardwareChoice choice = sim::chooseHardware(hardware, {}, sim::kernelApiOf(ir->api));
     auto profile = loadProfile(choice.spec);
-    if (!profile) {
-        return std::unexpected(profile.error());
-    }
+    KL_TRY(profile);
     auto result = sim::Simulator::run(*ir, *profile);
-    if (!result) {
-        return std::unexpected(result.error());
-    }
+    KL_TRY(result);
     return Analysis{engine.run(*ir, **result, *profile, nullptr, numerics), (*result)->kernelName,
                     (*result)->hardwareName};
 }
@@ -126,9 +117,7 @@ Expected<Analysis> analyseIr(const core::findings::FindingsEngine& engine, const
 Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, const FindingsOptions& o,
                                 const core::NumericsResult* numerics) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
+    KL_TRY(parsed);
     if (!parsed->rest.empty()) {
         return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front()));
     }
@@ -137,9 +126,7 @@ Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, co
         return makeError(ErrorCode::InvalidArgument, "nothing to analyse: give a task folder, a kernel file or --ir");
     }
     auto run = core::traceAndSimulate(core::RunRequest{request, o.hardware});
-    if (!run) {
-        return std::unexpected(run.error());
-    }
+    KL_TRY(run);
     if (!run->warnings.empty()) {
         std::fputs(run->warnings.c_str(), stderr);
     }
@@ -150,9 +137,7 @@ Expected<Analysis> analyseTrace(const core::findings::FindingsEngine& engine, co
         }
     }
     auto findings = core::findings::findingsForRun(engine, *run, task ? &*task : nullptr, numerics);
-    if (!findings) {
-        return std::unexpected(findings.error());
-    }
+    KL_TRY(findings);
     return Analysis{std::move(*findings), run->result->kernelName, run->result->hardwareName};
 }
 
@@ -189,9 +174,7 @@ Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::str
         return core::findings::FindingsEngine::createDefault();
     }
     auto file = core::findings::loadRulesFile(*rulesFile);
-    if (!file) {
-        return std::unexpected(file.error());
-    }
+    KL_TRY(file);
     return core::findings::FindingsEngine::create(std::move(*file));
 }
 

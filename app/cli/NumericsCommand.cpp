@@ -10,6 +10,7 @@
 #include "review/ReviewFile.h"
 #include "support/AtomicFile.h"
 #include "support/Subprocess.h"
+#include "support/Try.h"
 #include "task/TaskSpec.h"
 #include "trace/TraceRunner.h"
 
@@ -124,9 +125,7 @@ Expected<NumericsCliOptions> splitOptions(const std::vector<std::string>& args) 
                             {"--reference", "--cuda-numerics", "--inputs", "--seed", "--tolerance", "--rtol", "--atol",
                              "--json", "--review", "--task", "--from-json"},
                             [&](const std::string& flag, const std::string& v) { return takeOption(o, flag, v); });
-    if (!rest) {
-        return std::unexpected(rest.error());
-    }
+    KL_TRY(rest);
     o.traceArgs = std::move(*rest);
     return o;
 }
@@ -144,9 +143,7 @@ Expected<std::string> obtainDocument(const NumericsCliOptions& o, const core::Tr
     run.numerics = o.numerics;
     run.output = scratch.path() / "numerics.json";
     auto outcome = core::runTrace(run);
-    if (!outcome) {
-        return std::unexpected(outcome.error());
-    }
+    KL_TRY(outcome);
     if (!outcome->warnings.empty()) {
         printText(stderr, outcome->warnings);
     }
@@ -157,9 +154,7 @@ Expected<std::string> obtainDocument(const NumericsCliOptions& o, const core::Tr
 Expected<std::int64_t> reviewTask(core::ReviewFile& file, const NumericsCliOptions& o, const core::TraceRequest& r) {
     if (o.task) {
         auto task = file.tasks().get(*o.task);
-        if (!task) {
-            return std::unexpected(task.error());
-        }
+        KL_TRY(task);
         return task->id;
     }
     if (r.taskDir.empty()) {
@@ -171,35 +166,25 @@ Expected<std::int64_t> reviewTask(core::ReviewFile& file, const NumericsCliOptio
     }
     const std::string key = dir.filename().string();
     auto tasks = file.tasks().list();
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     for (const core::Task& t : *tasks) {
         if (t.folder == key) {
             return t.id;
         }
     }
     auto added = file.tasks().addFromFolder(r.taskDir.string());
-    if (!added) {
-        return std::unexpected(added.error());
-    }
+    KL_TRY(added);
     std::fprintf(stderr, "added task %lld to the review\n", static_cast<long long>(added->id));
     return added->id;
 }
 
 Expected<void> storeInReview(const NumericsCliOptions& o, const core::TraceRequest& request, const std::string& doc) {
     auto file = core::ReviewFile::open(*o.review);
-    if (!file) {
-        return std::unexpected(file.error());
-    }
+    KL_TRY(file);
     auto task = reviewTask(*file, o, request);
-    if (!task) {
-        return std::unexpected(task.error());
-    }
+    KL_TRY(task);
     auto stored = file->numericsRuns().add(*task, doc);
-    if (!stored) {
-        return std::unexpected(stored.error());
-    }
+    KL_TRY(stored);
     std::fprintf(stderr, "stored numerics run %lld for task %lld in %s\n", static_cast<long long>(stored->id),
                  static_cast<long long>(*task), o.review->c_str());
     return {};

@@ -10,6 +10,7 @@
 #include "ir/IrLoader.h"
 #include "output/ResultJson.h"
 #include "output/TextReport.h"
+#include "support/Try.h"
 #include "task/TaskSpec.h"
 #include "trace/TraceRunner.h"
 
@@ -66,9 +67,7 @@ Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
                             [&](const std::string& flag, const std::string& v) -> Expected<void> {
                                 if (flag == "--timeline") {
                                     auto n = parseCount(flag, v);
-                                    if (!n) {
-                                        return std::unexpected(n.error());
-                                    }
+                                    KL_TRY(n);
                                     o.timeline = *n;
                                 } else if (flag == "--hw") {
                                     o.hardware = v;
@@ -77,9 +76,7 @@ Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
                                 }
                                 return {};
                             });
-    if (!rest) {
-        return std::unexpected(rest.error());
-    }
+    KL_TRY(rest);
     o.traceArgs = std::move(*rest);
     return o;
 }
@@ -118,9 +115,7 @@ bool timingLog() {
 /// The IR from --ir, or from tracing the task folder / kernel file with the front end.
 Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) {
     auto parsed = parseTraceArguments(o.traceArgs, /*requireOutput=*/false);
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
+    KL_TRY(parsed);
     if (!parsed->rest.empty()) {
         return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front()));
     }
@@ -135,9 +130,7 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) 
         times.irBytes = fs::file_size(*o.ir, sizeError);
         auto ir = sim::IrLoader::loadFile(*o.ir);
         times.loadMs = times.sinceStartMs();
-        if (!ir) {
-            return std::unexpected(ir.error());
-        }
+        KL_TRY(ir);
         if (!request.lnc.empty()) { // the programs split by their first program id (docs/simulator.md)
             ir->lnc = request.lnc == "2" ? 2 : 1;
         }
@@ -157,9 +150,7 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) 
     const fs::path scratch = fs::temp_directory_path() / fmt::format("kernellens-simulate-{}.ir.json", ::getpid());
     trace.output = scratch;
     auto outcome = core::runTrace(trace);
-    if (!outcome) {
-        return std::unexpected(outcome.error());
-    }
+    KL_TRY(outcome);
     if (!outcome->warnings.empty()) {
         printText(stderr, outcome->warnings);
     }
@@ -170,9 +161,7 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) 
     times.loadMs = times.sinceStartMs() - times.traceMs;
     std::error_code ec;
     fs::remove(outcome->irFile, ec);
-    if (!ir) {
-        return std::unexpected(ir.error());
-    }
+    KL_TRY(ir);
     LoadedKernel loaded{std::move(*ir), {}};
     if (!request.taskDir.empty()) {
         if (auto spec = core::loadTaskSpec(request.taskDir)) { // it traced, so it loads
@@ -185,9 +174,7 @@ Expected<LoadedKernel> loadOrTrace(const SimulateOptions& o, PhaseTimes& times) 
 /// Resolves a profile name or path and reads it.
 Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
     auto path = sim::ProfileLocator::resolve(spec, resourceBases());
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+    KL_TRY(path);
     return sim::HardwareProfile::loadFile(*path);
 }
 

@@ -1,6 +1,7 @@
 #include "cli/TraceArguments.h"
 
 #include "ir/IrBinary.h"
+#include "support/Try.h"
 
 #include <filesystem>
 #include <fstream>
@@ -53,9 +54,7 @@ Expected<TraceArguments> parseTraceArguments(const std::vector<std::string>& arg
             continue;
         }
         auto v = value();
-        if (!v) {
-            return std::unexpected(v.error());
-        }
+        KL_TRY(v);
         if (flag == "--kernel") {
             request.kernelName = *v;
         } else if (flag == "--arg") {

@@ -9,6 +9,7 @@
 #include "review/ReviewFile.h"
 #include "run/RunPipeline.h"
 #include "support/Subprocess.h"
+#include "support/Try.h"
 #include "task/TaskSpec.h"
 #include "timeline/TimelineView.h"
 #include "trace/TraceRunner.h"
@@ -38,17 +39,11 @@ kl::Expected<Delivered> runOnValues(const core::TraceRequest& request, const std
     core::TraceRequest run = request;
     run.output = scratch.path() / "numerics.json";
     auto traced = core::runTrace(run, shouldCancel);
-    if (!traced) {
-        return std::unexpected(traced.error());
-    }
+    KL_TRY(traced);
     auto text = core::readTextFile(traced->irFile);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
+    KL_TRY(text);
     auto parsed = core::parseNumericsDocument(*text, "the front end's numerics output");
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
+    KL_TRY(parsed);
     return Delivered{std::move(*text), std::make_shared<const core::NumericsResult>(std::move(*parsed))};
 }
 

@@ -5,6 +5,7 @@
 #include "report/ReportWriter.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -136,9 +137,7 @@ Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, c
     }
     core::report::ReportBuilder builder(file, options);
     auto tasks = builder.selectedTasks();
-    if (!tasks) {
-        return std::unexpected(tasks.error());
-    }
+    KL_TRY(tasks);
     core::report::Report report = builder.header();
     QProgressDialog progress(QObject::tr("Gathering the report..."), QObject::tr("Cancel"), 0,
                              static_cast<int>(tasks->size()), parent);
@@ -153,9 +152,7 @@ Expected<core::report::Report> gather(QWidget* parent, core::ReviewFile& file, c
             return makeError(ErrorCode::Cancelled, "cancelled");
         }
         auto built = builder.buildTask(t);
-        if (!built) {
-            return std::unexpected(built.error());
-        }
+        KL_TRY(built);
         if (visual) {
             report::attachTimelineImage(*built);
         }

@@ -2,11 +2,12 @@
 
 #include "compare/CompareView.h"
 #include "compare/RunComparison.h"
+#include "hw/HardwareChoice.h"
 #include "lesson/LessonLoader.h"
 #include "lesson/LessonPanel.h"
 #include "lesson/LessonText.h"
-#include "hw/HardwareChoice.h"
 #include "support/ResourcePaths.h"
+#include "support/Try.h"
 #include "task/TaskSpec.h"
 #include "whatif/WhatIfPanel.h"
 
@@ -186,9 +187,7 @@ void TeachingController::fetchRun(const QString& taskFolder, const QString& hard
     if (ir) {
         work = [ir, hw]() -> Expected<core::RunOutcome> {
             auto result = core::simulate(*ir, hw);
-            if (!result) {
-                return std::unexpected(result.error());
-            }
+            KL_TRY(result);
             return core::RunOutcome{ir, *result, {}, {hw, sim::HardwareReason::Requested}};
         };
     } else {
