@@ -44,10 +44,18 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     }
     TraceRequest trace = request.trace;
     trace.output = scratch.path() / "kernel.ir.json";
-    if (!request.hardware.empty() && trace.hardware.empty()) {
-        // The front end checks tile sizes against the profile the user chose (by its absolute path: the front
-        // end runs in a private folder); without one it keeps its own default.
-        auto profile = sim::ProfileLocator::resolve(request.hardware, {dataRoot()});
+    // The task's `hardware` is known before tracing (the kernel's API, the last rule, only after it).
+    std::string taskHardware;
+    if (request.hardware.empty() && !request.trace.taskDir.empty()) {
+        if (auto spec = loadTaskSpec(request.trace.taskDir)) { // a broken task.json is the trace's to report
+            taskHardware = spec->hardwareSpec();
+        }
+    }
+    const std::string& named = request.hardware.empty() ? taskHardware : request.hardware;
+    if (!named.empty() && trace.hardware.empty()) {
+        // The front end checks tile sizes against the profile the user or the task chose (by its absolute path:
+        // the front end runs in a private folder); without one it keeps its own default.
+        auto profile = sim::ProfileLocator::resolve(named, {dataRoot()});
         if (!profile) {
             return std::unexpected(profile.error());
         }
@@ -66,12 +74,6 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     KL_TRY(ir);
     progress.instructionsTraced = ir->instructions().size();
     stage(RunStage::Simulating);
-    std::string taskHardware;
-    if (request.hardware.empty() && !request.trace.taskDir.empty()) {
-        if (auto spec = loadTaskSpec(request.trace.taskDir)) { // it traced, so it loads; a failure leaves the default
-            taskHardware = spec->hardwareSpec();
-        }
-    }
     sim::HardwareChoice choice = sim::chooseHardware(request.hardware, taskHardware, sim::kernelApiOf(ir->api));
     auto result = simulate(*ir, choice.spec);
     KL_TRY(result);

@@ -138,6 +138,34 @@ TEST_F(DefaultHardware, TraceAndSimulateRecordsTheChoice) {
     EXPECT_EQ(requested->result->hardwareName, "trn2");
 }
 
+TEST_F(DefaultHardware, TheFrontEndChecksTileSizesAgainstTheTasksHardware) {
+    // A 208,000-byte SBUF tile per partition: more than trn1 holds, less than trn2. The task names trn2, so the
+    // front end must check against trn2 (not its own trn1 default) and the run goes through.
+    const fs::path dir = m_dir.path() / "big_tile";
+    fs::create_directories(dir);
+    std::ofstream(dir / "kernel.py") << "import nki\nimport nki.language as nl\n\n\n@nki.jit\ndef big(a):\n"
+                                        "    t = nl.ndarray((128, 52000), dtype=nl.float32, buffer=nl.sbuf)\n"
+                                        "    nl.store(a[0:128, 0:512], value=nl.load(a[0:128, 0:512]))\n"
+                                        "    return a\n";
+    Json task = {{"format", 1},
+                 {"kernel_file", "kernel.py"},
+                 {"kernel", "big"},
+                 {"args", Json::array({{{"name", "a"}, {"shape", {128, 512}}, {"dtype", "float32"}}})},
+                 {"hardware", "trn2"}};
+    std::ofstream(dir / "task.json") << task.dump(2);
+    RunRequest request;
+    request.trace.taskDir = dir.string();
+    auto onTrn2 = traceAndSimulate(request);
+    ASSERT_TRUE(onTrn2.has_value()) << formatError(onTrn2.error());
+    EXPECT_EQ(onTrn2->result->hardwareName, "trn2");
+
+    task["hardware"] = "trn1";
+    std::ofstream(dir / "task.json") << task.dump(2);
+    auto onTrn1 = traceAndSimulate(request);
+    ASSERT_FALSE(onTrn1.has_value());
+    EXPECT_NE(onTrn1.error().message.find("a partition holds"), std::string::npos) << onTrn1.error().message;
+}
+
 TEST_F(DefaultHardware, ExportTraceUsesTheSameRule) {
     const std::string out = m_dir.file("trace.json");
     ::testing::internal::CaptureStderr();

@@ -4,7 +4,7 @@ The profiles are the one place the on-chip sizes live (each figure with its sour
 the same files (sim/hw/HardwareProfile). `HW` holds the limits of the profile chosen with the front end's
 `--hw` (a bundled name or a .json path). Without `--hw` the front end checks `DEFAULT`, the profile with the
 smallest SBUF, so a kernel that traces fits every bundled chip; the C++ side passes `--hw` when the user
-chose the hardware before tracing (core/trace/TraceRunner).
+or the task (task.json `hardware`) names the hardware before tracing (core/run/RunPipeline).
 """
 import json
 import os
