@@ -75,6 +75,21 @@ class HardwareProfileLimits(unittest.TestCase):
         self.assertEqual(result.rc, 2, result.stderr)
         self.assertIn(str(profile_value("trn1", "sbuf", "partition_bytes")), result.error["message"])
 
+    def test_without_hw_a_current_api_kernel_is_checked_against_trn2_as_the_simulator_runs_it(self):
+        # The simulator runs an nki.* kernel on trn2 when nothing names the hardware: the front end checks the
+        # same sizes, so a tile trn2 holds traces; the legacy kernel above (run on trn1) is refused.
+        path = os.path.join(self.tmp.name, "current.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(KERNEL.replace("FREE", "52000").replace("neuronxcc.nki", "nki"))
+        result = kltest.run("--kernel-file", path, "--arg", "a=128x512:float32")
+        self.assertEqual(result.rc, 0, result.stdout + result.stderr)
+        too_big = os.path.join(self.tmp.name, "current_too_big.py")
+        with open(too_big, "w", encoding="utf-8") as f:
+            f.write(KERNEL.replace("FREE", "60000").replace("neuronxcc.nki", "nki"))
+        result = kltest.run("--kernel-file", too_big, "--arg", "a=128x512:float32")
+        self.assertEqual(result.rc, 2, result.stderr)
+        self.assertIn(str(profile_value("trn2", "sbuf", "partition_bytes")), result.error["message"])
+
     def test_a_changed_profile_changes_the_limit(self):
         with open(os.path.join(PROFILES, "trn2.json"), encoding="utf-8") as f:
             doc = json.load(f)

@@ -295,6 +295,12 @@ TEST_P(HostileKernel, AnErrorItPrintsBeforeReturningNormallyIsOnlyOutput) {
 TEST_P(HostileKernel, ChecksTileSizesAgainstTheChosenHardwareProfile) {
     kl::core::TraceRequest request =
         ws.writeKernel("", "    big = nl.ndarray((128, 52000), dtype=nl.float32, buffer=nl.sbuf)");
+    // A tile trn1 cannot hold: refused when trn1 is chosen (without a choice, this nki.* kernel is checked
+    // against trn2, the hardware the simulator picks for it), accepted when a trn2 profile file is.
+    const fs::path trn1 = ws.root() / "chosen-trn1.json";
+    fs::copy_file(fs::path(KL_SOURCE_DIR) / "resources" / "hw" / "trn1.json", trn1);
+    fs::permissions(trn1, fs::perms(0644));
+    request.hardware = trn1.string();
     expectKernelError(trace(request), "a partition holds 196608");
     const fs::path profile = ws.root() / "chosen-trn2.json";
     fs::copy_file(fs::path(KL_SOURCE_DIR) / "resources" / "hw" / "trn2.json", profile);

@@ -368,6 +368,7 @@ def main(argv=None):
             flags.output = os.path.abspath(flags.output)  # before the front end moves into its private folder
         if flags.hw:
             hwprofile.select(flags.hw if flags.hw.isidentifier() else os.path.abspath(flags.hw))
+            hwprofile.CHOSEN = True
         spec = build_spec(flags)
         if flags.inputs and flags.inputs.endswith((".npy", ".npz")):
             flags.inputs = os.path.abspath(flags.inputs)  # before the kernel's private working folder

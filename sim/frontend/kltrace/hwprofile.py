@@ -2,9 +2,10 @@
 
 The profiles are the one place the on-chip sizes live (each figure with its source); the simulator reads
 the same files (sim/hw/HardwareProfile). `HW` holds the limits of the profile chosen with the front end's
-`--hw` (a bundled name or a .json path). Without `--hw` the front end checks `DEFAULT`, the profile with the
-smallest SBUF, so a kernel that traces fits every bundled chip; the C++ side passes `--hw` when the user
-or the task (task.json `hardware`) names the hardware before tracing (core/run/RunPipeline).
+`--hw` (a bundled name or a .json path). Without `--hw` the front end checks the profile the simulator will
+pick for the kernel's API (default_for: trn2 for nki.* kernels, `DEFAULT` trn1 for legacy ones), chosen as
+soon as the kernel's module has imported the API; the C++ side passes `--hw` when the user or the task
+(task.json `hardware`) names the hardware before tracing (core/run/RunPipeline).
 """
 import json
 import os
@@ -81,5 +82,12 @@ def select(spec):
     return HW
 
 
+def default_for(api_seen):
+    """Without --hw: the profile the simulator picks for the kernel's API when nothing names one (trn2 for
+    nki.* kernels, trn1 for legacy ones: sim/hw/HardwareChoice), so that the two check the same sizes."""
+    return "trn2" if "nki" in api_seen and "legacy" not in api_seen else DEFAULT
+
+
 HW = Limits()
 select(DEFAULT)
+CHOSEN = False  # whether --hw named the profile (cli.py); else runner.py applies default_for() once the kernel loads

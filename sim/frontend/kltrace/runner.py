@@ -9,7 +9,7 @@ import os
 import sys
 import types
 
-from . import arguments, imports, irbin, irjson
+from . import arguments, hwprofile, imports, irbin, irjson
 from .api import Kernel
 from .errors import TraceError
 from .loops import traced_range
@@ -175,6 +175,8 @@ def trace(spec):
         if spec.list_kernels:
             return json.dumps({"kernels": arguments.describe_kernels(own_kernels(real), T.files[0])}, indent=1)
         func = pick_kernel(module, real, spec.kernel_name)
+        if not hwprofile.CHOSEN:  # the module has imported its NKI API by now: check what the simulator will use
+            hwprofile.select(hwprofile.default_for(T.api_seen))
         decl = ((0, func.__code__.co_firstlineno),) if hasattr(func, "__code__") else ((0, 0),)
         try:
             positional, keywords = arguments.bind(func, spec, module.__dict__, decl)
