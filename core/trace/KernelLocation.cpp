@@ -1,4 +1,6 @@
 #include "trace/KernelLocation.h"
+
+#include "support/PathInside.h"
 #include "support/Try.h"
 
 #include <nlohmann/json.hpp>
@@ -12,11 +14,6 @@ namespace kl::core {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool isInsideOrSame(const fs::path& path, const fs::path& folder) {
-    const auto rel = path.lexically_relative(folder);
-    return !rel.empty() && *rel.begin() != "..";
-}
 
 /// "/" and the home folder and its ancestors: far too much to show a kernel that happens to sit there.
 bool tooBroad(const fs::path& folder) {

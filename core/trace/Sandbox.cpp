@@ -1,5 +1,6 @@
 #include "trace/Sandbox.h"
 
+#include "support/PathInside.h"
 #include "support/ResourcePaths.h"
 #include "support/Try.h"
 
@@ -21,11 +22,6 @@ constexpr const char* kSystemLinks[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib
 /// What the dynamic loader needs to find NumPy's BLAS (Debian picks it through /etc/alternatives).
 constexpr const char* kLoaderFiles[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                         "/etc/alternatives"};
-
-bool isInside(const fs::path& path, const fs::path& folder) {
-    const auto rel = path.lexically_relative(folder);
-    return !rel.empty() && *rel.begin() != "..";
-}
 
 std::string findBwrap() {
     if (const char* env = std::getenv("KL_BWRAP"); env && *env) {
@@ -120,7 +116,7 @@ std::vector<fs::path> Sandbox::interpreterMounts(const fs::path& python) {
         }
     }
     real = fs::canonical(real, ec);
-    if (ec || isInside(real, "/usr")) {
+    if (ec || isInsideOrSame(real, "/usr")) {
         return {};
     }
     // <prefix>/bin/python3.x: the prefix holds the standard library (<prefix>/lib/python3.x) too.
@@ -153,7 +149,7 @@ std::vector<std::string> Sandbox::command(const std::string& bwrap, const Sandbo
     argv.insert(argv.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
                              std::to_string(settings.tmpMegabytes * 1024 * 1024), "--tmpfs", "/tmp"});
     for (const fs::path& path : settings.readOnly) {
-        if (!isInside(path, "/usr")) {
+        if (!isInsideOrSame(path, "/usr")) {
             argv.insert(argv.end(), {"--ro-bind", path.string(), path.string()});
         }
     }
