@@ -4,6 +4,7 @@
 #include "hw/ProfileLocator.h"
 #include "ir/IrLoader.h"
 #include "engine/Simulator.h"
+#include "support/PathInside.h"
 #include "support/ResourcePaths.h"
 #include "support/Subprocess.h"
 #include "task/TaskSpec.h"
@@ -59,7 +60,20 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
         if (!profile) {
             return std::unexpected(profile.error());
         }
-        trace.hardware = std::filesystem::absolute(*profile).string();
+        // The profile file is mounted into the kernel's sandbox. One the task names is passed only from the
+        // bundled profiles or the task's own folder (visible to the kernel anyway): task.json must not make the
+        // sandbox show the kernel any other file. Otherwise the front end keeps its default for the kernel's API.
+        const auto real = [](const std::filesystem::path& p) {
+            std::error_code ec;
+            return std::filesystem::weakly_canonical(std::filesystem::absolute(p), ec);
+        };
+        if (request.hardware.empty() && !isInsideOrSame(real(*profile), real(request.trace.taskDir)) &&
+            !isInsideOrSame(real(*profile), real(dataRoot()))) {
+            profile = std::filesystem::path();
+        }
+        if (!profile->empty()) {
+            trace.hardware = std::filesystem::absolute(*profile).string();
+        }
     }
     stage(RunStage::Tracing);
     auto traced = runTrace(trace, shouldCancel);

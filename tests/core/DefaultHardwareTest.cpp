@@ -166,6 +166,34 @@ TEST_F(DefaultHardware, TheFrontEndChecksTileSizesAgainstTheTasksHardware) {
     EXPECT_NE(onTrn1.error().message.find("a partition holds"), std::string::npos) << onTrn1.error().message;
 }
 
+TEST_F(DefaultHardware, AProfileFileTheTaskNamesOutsideItsFolderIsNotShownToTheKernel) {
+    // The front end reads the named profile inside the sandbox, so the file is mounted there: task.json must not
+    // be a way to show the kernel a file outside its folder. The kernel looks for it and fails if it sees it.
+    const fs::path outside = m_dir.path() / "elsewhere" / "profile.json";
+    fs::create_directories(outside.parent_path());
+    fs::copy_file(fs::path(KL_SOURCE_DIR) / "resources" / "hw" / "trn2.json", outside);
+    const fs::path dir = m_dir.path() / "peek";
+    fs::create_directories(dir);
+    std::ofstream(dir / "kernel.py") << "import nki\nimport nki.language as nl\n\n\n@nki.jit\ndef peek(a):\n"
+                                        "    try:\n        open("
+                                     << Json(outside.string()).dump()
+                                     << ").read()\n    except OSError:\n"
+                                        "        nl.store(a[0:128, 0:512], value=nl.load(a[0:128, 0:512]))\n"
+                                        "        return a\n"
+                                        "    raise RuntimeError('the profile file is visible in the sandbox')\n";
+    const Json task = {{"format", 1},
+                       {"kernel_file", "kernel.py"},
+                       {"kernel", "peek"},
+                       {"args", Json::array({{{"name", "a"}, {"shape", {128, 512}}, {"dtype", "float32"}}})},
+                       {"hardware", outside.string()}};
+    std::ofstream(dir / "task.json") << task.dump(2);
+    RunRequest request;
+    request.trace.taskDir = dir.string();
+    auto run = traceAndSimulate(request);
+    ASSERT_TRUE(run.has_value()) << formatError(run.error());
+    EXPECT_EQ(run->hardware.reason, sim::HardwareReason::Task); // the simulator still runs on the task's profile
+}
+
 TEST_F(DefaultHardware, ExportTraceUsesTheSameRule) {
     const std::string out = m_dir.file("trace.json");
     ::testing::internal::CaptureStderr();
