@@ -3,6 +3,7 @@
 #include "common/Contrast.h"
 #include "plots/PlotTheme.h"
 #include "plots/RunPlotData.h"
+#include "plots/StepAreaGraph.h"
 #include "plots/TimeTicker.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineColours.h"
@@ -32,8 +33,9 @@ const char* const kPlotNames[] = {QT_TRANSLATE_NOOP("kl::views::RunPlots", "Memo
                                   QT_TRANSLATE_NOOP("kl::views::RunPlots", "DMA / compute overlap")};
 static_assert(std::size(kPlotNames) == kl::views::RunPlots::kPlotCount);
 
-QCPGraph* addStepGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QColor& colour, bool fill) {
-    QCPGraph* graph = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+QCPGraph* addStepGraph(QCPAxisRect* rect, const QString& name, const QColor& colour, bool fill) {
+    // The plot owns the graph (a plottable registers itself with its axes' plot).
+    QCPGraph* graph = new StepAreaGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     graph->setName(name);
     graph->setLineStyle(QCPGraph::lsStepLeft);
     graph->setPen(QPen(colour, 1.2));
@@ -81,11 +83,11 @@ RunPlots::RunPlots(QWidget* parent) : QWidget(parent) {
     overlap->axis(QCPAxis::atLeft)->setTicks(false);
     // Time labels once, under the last plot; the others keep their ticks and grid on the same positions.
 
-    m_sbuf = addStepGraph(m_plot, memory, tr("SBUF"), QColor(), true);
-    m_psum = addStepGraph(m_plot, memory, tr("PSUM"), QColor(), false);
-    m_dma = addStepGraph(m_plot, dma, tr("DMA bandwidth"), QColor(), true);
-    m_compute = addStepGraph(m_plot, overlap, tr("compute busy"), QColor(), true);
-    m_exposed = addStepGraph(m_plot, overlap, tr("exposed DMA"), QColor(), true);
+    m_sbuf = addStepGraph(memory, tr("SBUF"), QColor(), true);
+    m_psum = addStepGraph(memory, tr("PSUM"), QColor(), false);
+    m_dma = addStepGraph(dma, tr("DMA bandwidth"), QColor(), true);
+    m_compute = addStepGraph(overlap, tr("compute busy"), QColor(), true);
+    m_exposed = addStepGraph(overlap, tr("exposed DMA"), QColor(), true);
     for (QCPGraph* graph : {m_sbuf, m_psum, m_dma, m_compute, m_exposed}) {
         m_legend->addItem(new QCPPlottableLegendItem(m_legend, graph));
     }
