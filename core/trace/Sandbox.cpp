@@ -104,6 +104,14 @@ SandboxStatus Sandbox::status() {
     return status;
 }
 
+SandboxStatus Sandbox::presumed() {
+    std::string bwrap = findBwrap();
+    if (bwrap.empty()) {
+        return status(); // says that bubblewrap is missing and what to do
+    }
+    return SandboxStatus{true, std::move(bwrap), "", ""};
+}
+
 std::vector<fs::path> Sandbox::interpreterMounts(const fs::path& python) {
     std::error_code ec;
     fs::path real = python;

@@ -203,28 +203,13 @@ Expected<TraceOutcome> accept(const SubprocessResult& result, const std::string&
     return outcome;
 }
 
-} // namespace
-
-Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function<bool()>& shouldCancel) {
-    if (request.taskDir.empty() && request.kernelFile.empty()) {
-        return makeError(ErrorCode::InvalidArgument, "nothing to trace: give a task folder or a kernel file");
-    }
-    if (request.output.empty()) {
-        return makeError(ErrorCode::InvalidArgument, "runTrace needs an output file");
-    }
-    const fs::path script = frontendEntryScript();
+/// One run of the front end on `where`, in the sandbox when `sandbox` is available. `failedEarly` tells whether
+/// the process ended without any report from the front end (nothing ran, or bwrap could not build the sandbox).
+Expected<TraceOutcome> runFrontend(const TraceRequest& request, KernelLocation where, const fs::path& script,
+                                   const SandboxStatus& sandbox, const std::function<bool()>& shouldCancel,
+                                   bool* failedEarly) {
+    *failedEarly = false;
     std::error_code ec;
-    if (!fs::exists(script, ec)) {
-        return makeError(ErrorCode::NotFound, "the NKI front end is not installed", script.string(), 0,
-                         "set KL_DATA_DIR to the folder that holds sim/frontend and resources/");
-    }
-    auto where = locateKernel(request);
-    KL_TRY(where);
-    const SandboxStatus sandbox = Sandbox::status();
-    if (!sandbox.available && !request.allowUnsandboxed) {
-        return makeError(ErrorCode::SandboxUnavailable, sandbox.problem + "; the kernel was not run", "", 0,
-                         sandbox.hint);
-    }
     TemporaryDirectory privateDir;
     const std::string nonce = makeNonce();
     if (!privateDir.valid() || nonce.empty()) {
@@ -246,13 +231,13 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
     options.passedFds.push_back(PassedFd{resultFd, kOutputFd});
     const auto environment = frontendEnvironment();
     TraceRequest resolved = request;
-    resolved.numerics = mountNumericsFiles(request.numerics, where->readOnly);
-    const auto command = frontendCommand(resolved, *where);
+    resolved.numerics = mountNumericsFiles(request.numerics, where.readOnly);
+    const auto command = frontendCommand(resolved, where);
 
     Expected<SubprocessResult> result;
     if (sandbox.available) {
         SandboxSettings settings;
-        settings.readOnly = where->readOnly;
+        settings.readOnly = where.readOnly;
         settings.readOnly.push_back(fs::canonical(script.parent_path(), ec));
         // The front end reads its size limits from the hardware profiles (one place for those numbers); a data
         // folder without them gets the front end's own message naming the missing profile.
@@ -276,6 +261,8 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
     }
     ::close(resultFd);
     KL_TRY(result);
+    *failedEarly =
+        !result->cancelled && !result->timedOut && result->exitCode != 0 && !parseFrontendReport(result->out, nonce);
     auto outcome = accept(*result, nonce, resultFile, request);
     if (outcome) {
         outcome->sandboxed = sandbox.available;
@@ -283,6 +270,47 @@ Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function
         if (!sandbox.available) {
             outcome->warnings = fmt::format("kernellens: the kernel ran WITHOUT the sandbox: {}\n", sandbox.problem) +
                                 outcome->warnings;
+        }
+    }
+    return outcome;
+}
+
+Error sandboxUnavailable(const SandboxStatus& sandbox) {
+    return Error{ErrorCode::SandboxUnavailable, sandbox.problem + "; the kernel was not run", "", 0, sandbox.hint};
+}
+
+} // namespace
+
+Expected<TraceOutcome> runTrace(const TraceRequest& request, const std::function<bool()>& shouldCancel) {
+    if (request.taskDir.empty() && request.kernelFile.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "nothing to trace: give a task folder or a kernel file");
+    }
+    if (request.output.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "runTrace needs an output file");
+    }
+    const fs::path script = frontendEntryScript();
+    std::error_code ec;
+    if (!fs::exists(script, ec)) {
+        return makeError(ErrorCode::NotFound, "the NKI front end is not installed", script.string(), 0,
+                         "set KL_DATA_DIR to the folder that holds sim/frontend and resources/");
+    }
+    auto where = locateKernel(request);
+    KL_TRY(where);
+    // The real run tests the sandbox too; only a run that failed before the front end said anything pays for
+    // the self-test, which tells a machine without working namespaces from a kernel that failed.
+    SandboxStatus sandbox = Sandbox::presumed();
+    if (!sandbox.available && !request.allowUnsandboxed) {
+        return std::unexpected(sandboxUnavailable(sandbox));
+    }
+    bool failedEarly = false;
+    auto outcome = runFrontend(request, *where, script, sandbox, shouldCancel, &failedEarly);
+    if (sandbox.available && failedEarly) {
+        sandbox = Sandbox::status();
+        if (!sandbox.available) {
+            if (!request.allowUnsandboxed) {
+                return std::unexpected(sandboxUnavailable(sandbox));
+            }
+            outcome = runFrontend(request, *where, script, sandbox, shouldCancel, &failedEarly);
         }
     }
     return outcome;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -166,3 +167,62 @@ TEST(Sandbox, ABwrapThatCannotStartIsReportedWithWhatItSaid) {
 }
 
 } // namespace
+
+namespace {
+
+/// A bwrap at `path` that appends a line to `log` each time it is started, then runs the real one.
+void writeCountingBwrap(const fs::path& path, const fs::path& log) {
+    {
+        std::ofstream out(path);
+        out << "#!/bin/sh\necho started >> '" << log.string() << "'\nexec " << Sandbox::status().bwrap << " \"$@\"\n";
+    }
+    fs::permissions(path, fs::perms(0755));
+}
+
+std::size_t lineCount(const fs::path& path) {
+    std::ifstream in(path);
+    return static_cast<std::size_t>(std::count(std::istreambuf_iterator<char>(in), {}, '\n'));
+}
+
+} // namespace
+
+TEST(Sandbox, AWorkingSandboxIsNotSelfTestedBeforeTheRun) {
+    ASSERT_TRUE(Sandbox::status().available) << Sandbox::status().problem;
+    HostileWorkspace ws;
+    const fs::path log = ws.outsideDir() / "bwrap-starts";
+    const fs::path counting = ws.root() / "counting-bwrap";
+    writeCountingBwrap(counting, log);
+    ::setenv("KL_BWRAP", counting.c_str(), 1);
+    auto request = ws.writeKernel("", "    pass");
+    auto ran = kl::core::runTrace(request);
+    ::unsetenv("KL_BWRAP");
+    ASSERT_TRUE(ran) << ran.error().message;
+    EXPECT_TRUE(ran->sandboxed);
+    EXPECT_EQ(lineCount(log), 1u) << "the run itself is the sandbox's test: bwrap starts once";
+}
+
+TEST(Sandbox, ABwrapThatCannotStartRefusesTheRunWithWhatItSaid) {
+    HostileWorkspace ws;
+    const fs::path fake = ws.root() / "bwrap";
+    {
+        std::ofstream out(fake);
+        out << "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n";
+    }
+    fs::permissions(fake, fs::perms(0755));
+    const fs::path marker = ws.outsideDir() / "ran";
+    auto request = ws.writeKernel("", "    open('" + marker.string() + "', 'w').write('ran')");
+    ::setenv("KL_BWRAP", fake.c_str(), 1);
+    auto refused = kl::core::runTrace(request);
+    request.allowUnsandboxed = true;
+    auto ran = kl::core::runTrace(request);
+    ::unsetenv("KL_BWRAP");
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, kl::ErrorCode::SandboxUnavailable);
+    EXPECT_NE(refused.error().message.find("No permissions to creating new namespace"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("the kernel was not run"), std::string::npos);
+    ASSERT_TRUE(ran) << ran.error().message;
+    EXPECT_FALSE(ran->sandboxed);
+    EXPECT_NE(ran->warnings.find("WITHOUT the sandbox"), std::string::npos) << ran->warnings;
+    EXPECT_TRUE(fs::exists(marker)); // allowed to run unsandboxed, it really ran
+}
