@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QTimer>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
@@ -105,6 +106,26 @@ void TeachingController::attach(QMainWindow* window, QMenu* menu) {
     m_lessonDock = dock(tr("Lessons"), QStringLiteral("lessonDock"), m_lessons, Qt::LeftDockWidgetArea);
     m_whatIfDock = dock(tr("What-if Hardware"), QStringLiteral("whatIfDock"), m_whatIf, Qt::RightDockWidgetArea);
     m_compareDock = dock(tr("Compare Runs"), QStringLiteral("compareDock"), m_compare, Qt::BottomDockWidgetArea);
+    // Empty, the dock is a few lines high, leaving the timeline its room; when runs arrive it gets room for two
+    // timelines and the sources. Queued: a dock that was just shown is laid out after this event.
+    const auto fitCompareDock = [this] {
+        QTimer::singleShot(0, this, [this] {
+            if (!m_window || !m_compareDock->isVisible() || m_compareDock->isFloating()) {
+                return;
+            }
+            const int wanted =
+                m_compare->isShowingRuns() ? m_window->height() * 45 / 100 : m_compareDock->sizeHint().height();
+            if (m_compare->isShowingRuns() ? m_compareDock->height() < wanted : m_compareDock->height() > wanted) {
+                m_window->resizeDocks({m_compareDock}, {wanted}, Qt::Vertical);
+            }
+        });
+    };
+    connect(m_compare, &views::CompareView::runsShown, this, fitCompareDock);
+    connect(m_compareDock, &QDockWidget::visibilityChanged, this, [fitCompareDock](bool visible) {
+        if (visible) {
+            fitCompareDock();
+        }
+    });
 
     QAction* lessons = m_lessonDock->toggleViewAction();
     lessons->setText(tr("&Lessons"));

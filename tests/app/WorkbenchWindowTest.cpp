@@ -5,8 +5,10 @@
 #include "gui/Theme.h"
 #include "gui/WorkspaceTrust.h"
 #include "gui/Workspaces.h"
+#include "result/SyntheticRun.h"
 
 #include "common/Contrast.h"
+#include "compare/CompareView.h"
 #include "plots/RunPlots.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelineColours.h"
@@ -196,6 +198,23 @@ private slots:
         QVERIFY(dock("compareDock")->isVisible());
         QVERIFY(!dock("rubricDock")->isVisible());
         QCOMPARE(QSettings().value(QStringLiteral("workspace/current")).toString(), QStringLiteral("compare"));
+    }
+
+    void theEmptyCompareDockIsShortAndGrowsWhenRunsArrive() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->switchTo(kl::app::Workspaces::Kind::Compare);
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("compareDock"));
+        auto* view = qobject_cast<kl::views::CompareView*>(dock->widget());
+        QVERIFY(dock->isVisible() && view != nullptr && !view->isShowingRuns());
+        // Nothing to compare yet: the timeline above keeps the height.
+        QTRY_VERIFY2(dock->height() < window.height() / 4, qPrintable(QString::number(dock->height())));
+        const kl::views::CompareSide a{kl::sim::makeSyntheticRun(100), QStringLiteral("A"), {}, {}};
+        const kl::views::CompareSide b{kl::sim::makeSyntheticRun(200), QStringLiteral("B"), {}, {}};
+        view->setRuns(a, b);
+        QTRY_VERIFY2(dock->height() >= window.height() * 2 / 5, qPrintable(QString::number(dock->height())));
     }
 };
 

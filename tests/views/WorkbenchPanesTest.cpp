@@ -40,6 +40,31 @@ private slots:
         QVERIFY(!view.hasNote());
     }
 
+    void anEmptyCompareViewIsOnlyItsHeadlineUntilRunsArrive() {
+        kl::views::CompareView view;
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.isShowingRuns());
+        QVERIFY(!view.timelineA()->isVisible());
+        // A few lines of text: an empty dock must not ask for half the window.
+        QVERIFY2(view.sizeHint().height() < 150, qPrintable(QString::number(view.sizeHint().height())));
+        QSignalSpy shown(&view, &kl::views::CompareView::runsShown);
+        const kl::views::CompareSide a{kl::sim::makeSyntheticRun(100), QStringLiteral("A"), {}, {}};
+        const kl::views::CompareSide b{kl::sim::makeSyntheticRun(200), QStringLiteral("B"), {}, {}};
+        view.setRuns(a, b);
+        QVERIFY(view.isShowingRuns());
+        QVERIFY(view.timelineA()->isVisible() && view.timelineB()->isVisible());
+        QCOMPARE(shown.count(), 1);
+        view.setRuns(b, a); // already shown: the owner is not asked for room again
+        QCOMPARE(shown.count(), 1);
+        view.clear(QStringLiteral("Running A and B..."));
+        QVERIFY(!view.isShowingRuns()); // the old comparison is not left under the new one's progress
+        view.setSingleRun(a, {}, {});
+        QVERIFY(view.isShowingRuns());
+        QCOMPARE(shown.count(), 2);
+    }
+
     void startPageScrollsByPixel() {
         kl::views::StartPage page;
         for (const char* name : {"startExamples", "startRecent"}) {

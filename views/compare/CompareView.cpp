@@ -98,6 +98,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     big.setPointSizeF(big.pointSizeF() * 1.15);
     big.setBold(true);
     m_headline->setFont(big);
+    m_emptyHint = new QLabel(tr("Both runs then share one time axis (zoom either, the other follows), with their "
+                                "figures side by side and both NKI sources."));
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setForegroundRole(QPalette::PlaceholderText);
     m_labelA = sideLabel(QStringLiteral("A"), QColor(0x2f, 0x6f, 0xb5));
     m_labelB = sideLabel(QStringLiteral("B"), QColor(0xc2, 0x6b, 0x1a));
     m_note = new QLabel;
@@ -150,11 +154,27 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_headline);
+    layout->addWidget(m_emptyHint);
     layout->addWidget(m_note);
     layout->addWidget(m_splitter, 1);
+    layout->addStretch(0); // holds the empty state's lines at the top
+    showPanes(false);
 
     connect(m_timelineA, &TimelineView::visibleRangeChanged, this, [this] { follow(m_timelineA, m_timelineB); });
     connect(m_timelineB, &TimelineView::visibleRangeChanged, this, [this] { follow(m_timelineB, m_timelineA); });
+}
+
+void CompareView::showPanes(bool shown) {
+    const bool appeared = shown && m_splitter->isHidden();
+    m_splitter->setVisible(shown);
+    m_emptyHint->setVisible(!shown);
+    if (appeared) {
+        emit runsShown();
+    }
+}
+
+bool CompareView::isShowingRuns() const {
+    return !m_splitter->isHidden();
 }
 
 void CompareView::follow(TimelineView* leader, TimelineView* follower) {
@@ -202,6 +222,7 @@ void CompareView::setRuns(const CompareSide& a, const CompareSide& b) {
     m_sourceB->showSource(b.sourceName, b.sourceText);
     m_sourceA->setEditable(false);
     m_sourceB->setEditable(false);
+    showPanes(true);
     setTimeRange(0, m_end);
 }
 
@@ -229,6 +250,7 @@ void CompareView::setSingleRun(const CompareSide& a, const QString& cudaName, co
     m_cuda->showSource(cudaName, cudaText);
     m_sourceA->setEditable(false);
     m_cuda->setEditable(false);
+    showPanes(true);
     setTimeRange(0, m_end);
 }
 
@@ -241,6 +263,8 @@ void CompareView::highlightCudaLines(int first, int last) {
 void CompareView::clear(const QString& message) {
     setNote({}, 0, 0);
     m_headline->setText(message);
+    showPanes(false);
+    m_emptyHint->hide(); // the message (progress or an error) says all there is
 }
 
 void CompareView::setTimeRange(sim::TimePs t0, sim::TimePs t1) {

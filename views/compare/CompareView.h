@@ -40,7 +40,11 @@ public:
     void setSingleRun(const CompareSide& a, const QString& cudaName, const QString& cudaText);
     [[nodiscard]] bool isSingle() const { return m_single; }
     void highlightCudaLines(int first, int last);
+    /// Back to the empty state: only `message` (progress or an error) shows, not the previous comparison.
     void clear(const QString& message);
+    /// Whether timelines, figures and sources are shown; until a comparison arrives only the headline is, so an
+    /// empty compare dock takes a line's height, not half the window.
+    [[nodiscard]] bool isShowingRuns() const;
     /// Shows [t0, t1] in both timelines.
     void setTimeRange(sim::TimePs t0, sim::TimePs t1);
     /// Highlights NKI lines in A's pane and (when the same file is shown) in B's; (0, 0) clears.
@@ -60,15 +64,21 @@ public:
     [[nodiscard]] SourcePane* cudaSource() const { return m_cuda; }
     [[nodiscard]] sim::TimePs commonEnd() const { return m_end; }
 
+signals:
+    /// The panes appeared (a comparison or a single run arrived): the dock holding the view may need height.
+    void runsShown();
+
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void follow(TimelineView* leader, TimelineView* follower);
+    void showPanes(bool shown);
     /// The note as a sticky note in the current palette: pale yellow on light, dark amber on dark.
     void styleNote();
 
     QLabel* m_headline = nullptr;
+    QLabel* m_emptyHint = nullptr; ///< what the view will show, in the empty state
     QLabel* m_labelA = nullptr;
     QLabel* m_labelB = nullptr;
     QLabel* m_note = nullptr;
