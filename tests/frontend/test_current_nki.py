@@ -91,6 +91,25 @@ class HbmViews(unittest.TestCase):
         self.assertEqual(third["src"][0]["offset"], 64, "t[:, 1, :] starts one row of 64 in")
 
 
+class ReinterpretingAp(unittest.TestCase):
+    def test_a_tile_read_as_another_dtype_counts_that_dtypes_elements(self):
+        r = trace("reinterpret_ap.py", "--arg", "a=128x256:float32")
+        self.assertEqual(r.rc, 0, r.stdout)
+        whole, upper = [i["src"][0] for i in r.ir["instructions"] if i["op"] == "tensor_copy"]
+        self.assertEqual((whole["dtype"], whole["part"], whole["offset"], whole["pattern"]),
+                         ("bfloat16", [0, 128], 0, [[1, 512]]),
+                         "512 bfloat16 elements are one float32 row of 256: a step of one partition")
+        self.assertEqual((upper["part"], upper["offset"], upper["pattern"]), ([0, 128], 256, [[1, 256]]),
+                         "float32 column 128 starts 256 bfloat16 elements in")
+
+    def test_a_view_starting_inside_an_element_of_the_new_dtype_is_an_error_with_its_line(self):
+        r = trace("reinterpret_ap.py", "--arg", "a=128x256:float32", "--scalar", "misaligned=1")
+        self.assertNotEqual(r.rc, 0)
+        error = json.loads(r.stdout.strip().splitlines()[-1])["error"]
+        self.assertIn("not on a float32 element", error["message"])
+        self.assertEqual((error["file"], error["line"]), ("reinterpret_ap.py", 19))
+
+
 class CompilerLncMx(unittest.TestCase):
     ARGS = ("--arg", "a=128x128:float8_e4m3fn_x4", "--arg", "sa=128x4:uint8", "--arg", "b=128x128:float8_e4m3fn_x4",
             "--arg", "sb=128x4:uint8")

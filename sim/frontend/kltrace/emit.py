@@ -64,13 +64,39 @@ def _make_ap(v, ranges, dims, off, b):
         if hit is None:
             hit = _hbm_layouts[dims] = _hbm_layout(dims)
         return (b, -1, 0, off, hit[0], v.dtype), hit[1]
-    ps = b.pstride
+    ps = b.pstride if v.dtype == b.dtype else _view_pstride(b, v.dtype)
     key = (dims, ps)
     hit = _onchip_layouts.get(key)
     if hit is None:
         hit = _onchip_layouts[key] = _onchip_layout(dims, ps, b)
     p0 = off // ps if ps else off
     return (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype), hit[2]
+
+
+def _counts_bytes(b):
+    """Whether b is a memory's arena of kernel-placed tiles, whose views count bytes whatever their dtype."""
+    return T.arenas.get(b.memory) is b
+
+
+def _view_pstride(b, dtype):
+    """The partition stride of on-chip tile b in elements of `dtype`: a view that reads the tile's bytes as
+    another dtype (`.ap(dtype=...)`) counts its offsets and pattern steps in that dtype's elements."""
+    size = dtypes.SIZES[dtype]
+    row = b.pstride * dtypes.SIZES[b.dtype]
+    if size == dtypes.SIZES[b.dtype] or row % size or _counts_bytes(b):
+        return b.pstride
+    return row // size
+
+
+def reinterpreted_offset(b, elements, old_dtype, new_dtype):
+    """An offset of `elements` old_dtype elements into b, counted in new_dtype elements (the same bytes)."""
+    old_size, new_size = dtypes.SIZES[old_dtype], dtypes.SIZES[new_dtype]
+    if old_size == new_size or _counts_bytes(b):
+        return elements
+    if (elements * old_size) % new_size:
+        raise kernel_error(f".ap(dtype={new_dtype}): the view starts {elements * old_size} bytes in, not on a "
+                           f"{new_dtype} element", "start a reinterpreting .ap() on an element of the new dtype")
+    return elements * old_size // new_size
 
 
 def _hbm_layout(dims):

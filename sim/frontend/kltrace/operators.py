@@ -7,6 +7,7 @@ Setting a special method on a class after its creation updates the type slots of
 (IndirectTensor, placement.PlacedTensor), so they get the operators as well.
 """
 from . import dtypes
+from .emit import reinterpreted_offset
 from .ops import assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
@@ -48,8 +49,11 @@ def _ap(self, pattern=None, offset=None, dtype=None, scalar_offset=None, vector_
     if scalar_offset is not None or vector_offset is not None:
         T.warn("an indirect .ap() offset is data-dependent; traced at its static offset",
                once_key=("ap-indirect",))
-    return Tensor(self.buf, self.off + (offset or 0), dims, dtypes.normalize(dtype) or self.dtype if dtype
-                  else self.dtype)
+    view_dtype = (dtypes.normalize(dtype) or self.dtype) if dtype else self.dtype
+    # A view's offset counts elements of its own dtype: reading the same bytes as a narrower or wider
+    # dtype (a bit reinterpretation) rescales the offset it starts from.
+    start = reinterpreted_offset(self.buf, self.off, self.dtype, view_dtype)
+    return Tensor(self.buf, start + (offset or 0), dims, view_dtype)
 
 
 def _broadcast_to(self, shape):
