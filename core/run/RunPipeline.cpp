@@ -24,6 +24,23 @@ Expected<std::shared_ptr<const sim::SimResult>> simulate(const sim::KernelIr& ir
     return sim::Simulator::run(ir, *profile);
 }
 
+namespace {
+
+/// The loader refused the IR the front end wrote for this kernel: the kernel traced, so the fault is the front
+/// end's. The message names the kernel, not the scratch file that is gone when the run returns.
+Error refusedTrace(const Error& loader, const TraceRequest& trace) {
+    const std::filesystem::path kernel = trace.kernelFile.empty() ? trace.taskDir : trace.kernelFile;
+    return Error{loader.code,
+                 "the kernel traced, but the Kernel IR the front end wrote for it did not load (a KernelLens "
+                 "front-end fault): " +
+                     loader.message,
+                 kernel.string(), 0,
+                 "please report it with the kernel; `kernellens-cli trace ... --format json -o IR.json` writes the "
+                 "IR to look at"};
+}
+
+} // namespace
+
 Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::function<bool()>& shouldCancel,
                                       const std::function<void(RunStage)>& onStage,
                                       const std::function<void(const RunProgress&)>& onProgress) {
@@ -44,7 +61,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
         return makeError(ErrorCode::Io, "cannot create a temporary folder for the Kernel IR");
     }
     TraceRequest trace = request.trace;
-    trace.output = scratch.path() / "kernel.ir.json";
+    trace.output = scratch.path() / "kernel.klir";
     // The task's `hardware` is known before tracing (the kernel's API, the last rule, only after it).
     std::string taskHardware;
     if (request.hardware.empty() && !request.trace.taskDir.empty()) {
@@ -85,7 +102,9 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
     progress.irBytes = std::filesystem::file_size(traced->irFile, sizeError);
     stage(RunStage::LoadingIr);
     auto ir = sim::IrLoader::loadFile(traced->irFile);
-    KL_TRY(ir);
+    if (!ir) {
+        return std::unexpected(refusedTrace(ir.error(), request.trace));
+    }
     progress.instructionsTraced = ir->instructions().size();
     stage(RunStage::Simulating);
     sim::HardwareChoice choice = sim::chooseHardware(request.hardware, taskHardware, sim::kernelApiOf(ir->api));
