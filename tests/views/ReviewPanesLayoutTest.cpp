@@ -71,6 +71,32 @@ private slots:
         QVERIFY2(wrapped, "no item name was longer than its column: the check did not run");
     }
 
+    void rowsRefitTheirWrappedTextOnceAResizePauses() {
+        kl::views::AnnotationListPane pane;
+        pane.resize(900, 400);
+        std::vector<kl::core::Annotation> many;
+        for (int i = 0; i < 200; ++i) {
+            kl::core::Annotation a = sampleAnnotation(
+                "The loads of the next tile wait for the previous store: double-buffer the tiles so DMA overlaps");
+            a.id = i + 1;
+            many.push_back(a);
+        }
+        pane.setAnnotations(many);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTableView* table = pane.table();
+        QTRY_VERIFY(table->rowHeight(0) > 0);
+        const int wide = table->rowHeight(0);
+        // A dock drag: many resizes in a row; once it pauses the rows fit the narrower text column.
+        for (int w = 880; w >= 300; w -= 20) {
+            pane.resize(w, 400);
+            QCoreApplication::processEvents();
+        }
+        QTRY_VERIFY2(table->rowHeight(0) > wide,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(wide).arg(table->rowHeight(0))));
+        QCOMPARE(table->rowHeight(199), table->rowHeight(0));
+    }
+
     void annotationTextKeepsTheRoomAndTooltipsHoldEverything() {
         kl::views::AnnotationListPane pane;
         pane.resize(320, 500);

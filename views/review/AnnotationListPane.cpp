@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QTableView>
+#include <QTimer>
 
 #include <algorithm>
 #include <set>
@@ -72,6 +73,16 @@ AnnotationListPane::AnnotationListPane(QWidget* parent) : QWidget(parent) {
     header->setSectionResizeMode(AnnotationListModel::Text, QHeaderView::Stretch);
     m_table->setWordWrap(true);
     m_table->setTextElideMode(Qt::ElideRight);
+    m_rowFit = new QTimer(this);
+    m_rowFit->setSingleShot(true);
+    m_rowFit->setInterval(40);
+    connect(m_rowFit, &QTimer::timeout, this, [this] {
+        const int textWidth = m_table->columnWidth(AnnotationListModel::Text);
+        if (textWidth != m_fittedTextWidth) { // the text's column changed width, so its wrapped height did
+            m_fittedTextWidth = textWidth;
+            m_table->resizeRowsToContents();
+        }
+    });
     connect(m_filter, &QAbstractItemModel::modelReset, m_table, &QTableView::resizeRowsToContents);
     connect(m_filter, &QAbstractItemModel::layoutChanged, m_table, &QTableView::resizeRowsToContents);
     connect(m_filter, &QAbstractItemModel::rowsInserted, m_table, &QTableView::resizeRowsToContents);
@@ -131,7 +142,7 @@ void AnnotationListPane::fitColumnsToWidth() {
         const auto choice = m_columnChoice.find(c);
         m_table->setColumnHidden(c, choice != m_columnChoice.end() ? !choice->second : narrow);
     }
-    m_table->resizeRowsToContents(); // the text's column changed width, so its wrapped height did
+    m_rowFit->start();
 }
 
 void AnnotationListPane::setColumnChoice(int column, bool shown) {

@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QTableView;
+class QTimer;
 
 namespace kl::views {
 
@@ -64,6 +65,10 @@ private:
     QComboBox* m_status = nullptr;
     QComboBox* m_author = nullptr;
     std::map<int, bool> m_columnChoice; ///< column -> shown, as the user chose from the header menu
+    /// Fits the rows' wrapped heights once a run of resizes pauses: a dock drag resizes the pane dozens of times
+    /// a second, and fitting wraps the text of every row.
+    QTimer* m_rowFit = nullptr;
+    int m_fittedTextWidth = -1; ///< the text column's width the rows were last fitted to
 };
 
 } // namespace kl::views
