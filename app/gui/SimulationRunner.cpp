@@ -36,7 +36,8 @@ QString SimulationRunner::progressText(const core::RunProgress& p) {
 }
 
 void SimulationRunner::report(const core::RunProgress& progress) {
-    if (progress.stage != m_progress.stage || m_progress.elapsedSeconds == 0) {
+    if (progress.stage != m_markedStage) {
+        m_markedStage = progress.stage;
         static constexpr const char* kStages[] = {"tracing started", "IR loading started", "simulation started",
                                                   "simulation done"};
         TimingLog::mark(kStages[static_cast<int>(progress.stage)]); // where the open path's time goes
@@ -70,6 +71,7 @@ void SimulationRunner::start(const core::RunRequest& request) {
     const quint64 generation = m_jobs.begin();
     m_running = true;
     m_progress = {};
+    m_markedStage.reset();
     m_clock.start();
     m_tick.start();
     QPointer<SimulationRunner> self(this);

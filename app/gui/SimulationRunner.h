@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace kl::app {
@@ -57,7 +58,8 @@ private:
 
     JobGeneration m_jobs; ///< workers poll it to cancel; answers of older generations are dropped
     bool m_running = false;
-    core::RunProgress m_progress; ///< the last report of the current run
+    core::RunProgress m_progress;                ///< the last report of the current run
+    std::optional<core::RunStage> m_markedStage; ///< the last stage the timing log marked in the current run
     RunDisplay m_display;
     QElapsedTimer m_clock; ///< since start()
     QTimer m_tick;         ///< re-sends the status line while running
