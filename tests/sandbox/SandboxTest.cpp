@@ -32,6 +32,18 @@ std::uintmax_t sizeOf(const fs::path& path) {
     return ec ? 0 : size;
 }
 
+void writeExecutable(const fs::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+    fs::permissions(path, fs::perms(0755));
+}
+
+/// A bwrap in `dir` that cannot build a sandbox: it says so as bubblewrap does, and fails.
+fs::path writeFailingBwrap(const fs::path& dir) {
+    const fs::path fake = dir / "bwrap";
+    writeExecutable(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n");
+    return fake;
+}
+
 class SandboxMechanics : public ::testing::TestWithParam<Privilege> {
 protected:
     void SetUp() override {
@@ -152,12 +164,7 @@ TEST(Sandbox, WithoutBubblewrapAKernelIsRefusedUnlessUnsandboxedRunsAreAllowed) 
 
 TEST(Sandbox, ABwrapThatCannotStartIsReportedWithWhatItSaid) {
     HostileWorkspace ws;
-    const fs::path fake = ws.root() / "bwrap";
-    {
-        std::ofstream out(fake);
-        out << "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n";
-    }
-    fs::permissions(fake, fs::perms(0755));
+    const fs::path fake = writeFailingBwrap(ws.root());
     ::setenv("KL_BWRAP", fake.c_str(), 1);
     const auto status = Sandbox::status();
     ::unsetenv("KL_BWRAP");
@@ -172,11 +179,8 @@ namespace {
 
 /// A bwrap at `path` that appends a line to `log` each time it is started, then runs the real one.
 void writeCountingBwrap(const fs::path& path, const fs::path& log) {
-    {
-        std::ofstream out(path);
-        out << "#!/bin/sh\necho started >> '" << log.string() << "'\nexec " << Sandbox::status().bwrap << " \"$@\"\n";
-    }
-    fs::permissions(path, fs::perms(0755));
+    writeExecutable(path,
+                    "#!/bin/sh\necho started >> '" + log.string() + "'\nexec " + Sandbox::status().bwrap + " \"$@\"\n");
 }
 
 std::size_t lineCount(const fs::path& path) {
@@ -203,12 +207,7 @@ TEST(Sandbox, AWorkingSandboxIsNotSelfTestedBeforeTheRun) {
 
 TEST(Sandbox, ABwrapThatCannotStartRefusesTheRunWithWhatItSaid) {
     HostileWorkspace ws;
-    const fs::path fake = ws.root() / "bwrap";
-    {
-        std::ofstream out(fake);
-        out << "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n";
-    }
-    fs::permissions(fake, fs::perms(0755));
+    const fs::path fake = writeFailingBwrap(ws.root());
     const fs::path marker = ws.outsideDir() / "ran";
     auto request = ws.writeKernel("", "    open('" + marker.string() + "', 'w').write('ran')");
     ::setenv("KL_BWRAP", fake.c_str(), 1);
