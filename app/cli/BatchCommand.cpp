@@ -2,7 +2,6 @@
 // share of a cluster; merge shards; export results.
 #include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "cli/ReviewOptions.h"
 
 #include "batch/BatchResults.h"
 #include "batch/BatchRunner.h"
@@ -14,17 +13,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <string_view>
+#include <utility>
 
 #include <sys/prctl.h>
 
 namespace kl::app {
 namespace {
 
-using namespace review; // the option parser and error printing shared by the subcommand CLIs
 namespace batch = core::batch;
 
 constexpr const char* kBatchUsage = R"(Usage: kernellens-cli batch (DIR | MANIFEST) --out RESULTS.db [options]
@@ -74,47 +76,47 @@ std::string rateText(const batch::BatchProgress& p) {
                        std::fmod(left, 60.0));
 }
 
-int runRun(const Options& opts) {
-    if (opts.positional.size() != 1 || !opts.get("out")) {
+int runRun(const CommandLine& opts) {
+    if (opts.positional.size() != 1 || !opts.get("--out")) {
         return batchUsage("give one folder or manifest and --out RESULTS.db");
     }
     batch::BatchOptions o;
     o.source = opts.positional[0];
-    o.resultsPath = *opts.get("out");
-    o.hardware = opts.get("hw").value_or("");
-    o.allowUnsandboxed = opts.flags.contains("no-sandbox");
+    o.resultsPath = *opts.get("--out");
+    o.hardware = opts.get("--hw").value_or("");
+    o.allowUnsandboxed = opts.has("--no-sandbox");
     o.workerProgram = std::filesystem::read_symlink("/proc/self/exe");
-    if (auto j = opts.get("j")) {
-        auto n = parseInt(*j);
+    if (auto j = opts.get("-j")) {
+        auto n = parseInteger(*j);
         if (!n || *n < 1 || *n > 256) {
             return batchUsage("-j takes a number from 1 to 256");
         }
         o.jobs = static_cast<int>(*n);
     }
-    for (const auto& [name, target, lo, hi] : {std::tuple{"timeout", &o.taskTimeoutSeconds, 1, 86400}}) {
+    for (const auto& [name, target, lo, hi] : {std::tuple{"--timeout", &o.taskTimeoutSeconds, 1, 86400}}) {
         if (auto v = opts.get(name)) {
-            auto n = parseInt(*v);
+            auto n = parseInteger(*v);
             if (!n || *n < lo || *n > hi) {
-                return batchUsage(fmt::format("--{} takes a number from {} to {}", name, lo, hi));
+                return batchUsage(fmt::format("{} takes a number from {} to {}", name, lo, hi));
             }
             *target = static_cast<int>(*n);
         }
     }
-    if (auto v = opts.get("memory-mb")) {
-        auto n = parseInt(*v);
+    if (auto v = opts.get("--memory-mb")) {
+        auto n = parseInteger(*v);
         if (!n || *n < 256 || *n > 1 << 20) {
             return batchUsage("--memory-mb takes a number from 256 to 1048576");
         }
         o.memoryMegabytes = static_cast<long>(*n);
     }
-    if (auto s = opts.get("steps")) {
+    if (auto s = opts.get("--steps")) {
         auto steps = batch::parseSteps(*s);
         if (!steps) {
             return batchUsage(steps.error().message);
         }
         o.steps = *steps;
     }
-    if (auto s = opts.get("shard")) {
+    if (auto s = opts.get("--shard")) {
         auto shard = batch::parseShard(*s);
         if (!shard) {
             return batchUsage(shard.error().message);
@@ -145,8 +147,8 @@ int runRun(const Options& opts) {
     return 0;
 }
 
-int runMerge(const Options& opts) {
-    const auto out = opts.get("output");
+int runMerge(const CommandLine& opts) {
+    const auto out = opts.get("--output");
     if (!out || opts.positional.empty()) {
         return batchUsage("give results files and -o ALL.db");
     }
@@ -158,24 +160,27 @@ int runMerge(const Options& opts) {
     return 0;
 }
 
-int runExport(const Options& opts) {
-    if (opts.positional.size() != 1 || (!opts.get("csv") && !opts.get("jsonl"))) {
+int runExport(const CommandLine& opts) {
+    if (opts.positional.size() != 1 || (!opts.get("--csv") && !opts.get("--jsonl"))) {
         return batchUsage("give one results file and --csv OUT or --jsonl OUT");
     }
     if (!std::filesystem::exists(opts.positional[0])) {
         return fail(Error{ErrorCode::NotFound, "no such results file", opts.positional[0], 0, {}});
     }
     auto results = batch::BatchResults::open(opts.positional[0]);
-    auto rows = results ? results->all() : std::unexpected(results.error());
+    if (!results) {
+        return fail(results.error());
+    }
+    auto rows = results->all();
     if (!rows) {
         return fail(rows.error());
     }
-    if (auto csv = opts.get("csv")) {
+    if (auto csv = opts.get("--csv")) {
         if (auto ok = writeText(*csv, batch::resultsCsv(*rows), "CSV"); !ok) {
             return fail(ok.error());
         }
     }
-    if (auto jsonl = opts.get("jsonl")) {
+    if (auto jsonl = opts.get("--jsonl")) {
         if (auto ok = writeText(*jsonl, batch::resultsJsonLines(*rows), "JSON Lines"); !ok) {
             return fail(ok.error());
         }
@@ -183,7 +188,7 @@ int runExport(const Options& opts) {
     return 0;
 }
 
-int runPlan(const Options& opts) {
+int runPlan(const CommandLine& opts) {
     if (opts.positional.size() != 1) {
         return batchUsage("give one folder or manifest");
     }
@@ -193,7 +198,7 @@ int runPlan(const Options& opts) {
         return fail(tasks.error());
     }
     std::optional<std::pair<std::uint32_t, std::uint32_t>> shard;
-    if (auto s = opts.get("shard")) {
+    if (auto s = opts.get("--shard")) {
         auto parsed = batch::parseShard(*s);
         if (!parsed) {
             return batchUsage(parsed.error().message);
@@ -208,9 +213,9 @@ int runPlan(const Options& opts) {
     return 0;
 }
 
-int runReview(const Options& opts) {
-    const auto out = opts.get("output");
-    const std::string status = opts.get("status").value_or("all");
+int runReview(const CommandLine& opts) {
+    const auto out = opts.get("--output");
+    const std::string status = opts.get("--status").value_or("all");
     if (opts.positional.size() != 1 || !out || (status != "all" && status != "failed" && status != "ok")) {
         return batchUsage("give one results file, -o REVIEW.klreview and --status all, failed or ok");
     }
@@ -220,7 +225,7 @@ int runReview(const Options& opts) {
         return fail(rubric.error());
     }
     auto made = batch::createReviewFromResults(
-        opts.positional[0], *out, {*rubric, "nki-migration.json", opts.get("reviewer").value_or(""), status});
+        opts.positional[0], *out, {*rubric, "nki-migration.json", opts.get("--reviewer").value_or(""), status});
     if (!made) {
         return fail(made.error());
     }
@@ -231,22 +236,27 @@ int runReview(const Options& opts) {
     return 0;
 }
 
-int runTask(const Options& opts) {
+int runTask(const CommandLine& opts) {
     // A worker outlives nothing: when the batch dies (SIGKILL, power loss), its workers end with it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    const auto result = opts.get("result");
+    const auto result = opts.get("--result");
     if (opts.positional.size() != 1 || !result) {
         return batchUsage("internal: batch task FOLDER --result FILE --steps LIST");
     }
-    auto steps = batch::parseSteps(opts.get("steps").value_or("trace,simulate,findings"));
-    const auto timeout = parseInt(opts.get("trace-timeout").value_or("300"));
+    auto steps = batch::parseSteps(opts.get("--steps").value_or("trace,simulate,findings"));
+    const auto timeout = parseInteger(opts.get("--trace-timeout").value_or("300"));
     if (!steps || !timeout) {
         return batchUsage("bad --steps or --trace-timeout");
     }
-    auto ok = batch::runWorker(opts.positional[0], *steps, opts.get("hw").value_or(""), static_cast<int>(*timeout),
-                               opts.flags.contains("no-sandbox"), *result);
+    auto ok = batch::runWorker(opts.positional[0], *steps, opts.get("--hw").value_or(""), static_cast<int>(*timeout),
+                               opts.has("--no-sandbox"), *result);
     return ok ? 0 : fail(ok.error());
 }
+
+/// The named subcommands; anything else is a folder or manifest to run.
+constexpr std::pair<std::string_view, int (*)(const CommandLine&)> kSubcommands[] = {
+    {"merge", runMerge}, {"export", runExport}, {"plan", runPlan}, {"task", runTask}, {"review", runReview},
+};
 
 } // namespace
 
@@ -255,35 +265,19 @@ int runBatchCommand(const std::vector<std::string>& args) {
         std::fputs(kBatchUsage, args.empty() ? stderr : stdout);
         return args.empty() ? kExitUsage : 0;
     }
-    std::vector<std::string> spelled = args;
-    for (std::string& a : spelled) {
-        a = a == "-o" ? "--output" : (a == "-j" ? "--j" : a);
-    }
-    const std::string sub = args[0];
-    const bool named = sub == "merge" || sub == "export" || sub == "plan" || sub == "task" || sub == "review";
-    auto opts = parseOptions(spelled, named ? 1 : 0,
-                             {"out", "output", "j", "steps", "hw", "shard", "timeout", "memory-mb", "csv", "jsonl",
-                              "result", "trace-timeout", "status", "reviewer"},
-                             {"no-sandbox"});
+    const auto* named = std::ranges::find_if(kSubcommands, [&](const auto& s) { return s.first == args[0]; });
+    const bool isNamed = named != std::end(kSubcommands);
+    std::vector<std::string> spelled(args.begin() + (isNamed ? 1 : 0), args.end());
+    std::ranges::replace(spelled, std::string("-o"), std::string("--output"));
+    auto opts =
+        parseCommandLine(spelled, {{"--out", "--output", "-j", "--steps", "--hw", "--shard", "--timeout", "--memory-mb",
+                                    "--csv", "--jsonl", "--result", "--trace-timeout", "--status", "--reviewer"},
+                                   {"--no-sandbox"},
+                                   /*closed=*/true});
     if (!opts) {
-        return batchUsage("bad options");
+        return batchUsage(opts.error().message);
     }
-    if (sub == "merge") {
-        return runMerge(*opts);
-    }
-    if (sub == "export") {
-        return runExport(*opts);
-    }
-    if (sub == "plan") {
-        return runPlan(*opts);
-    }
-    if (sub == "task") {
-        return runTask(*opts);
-    }
-    if (sub == "review") {
-        return runReview(*opts);
-    }
-    return runRun(*opts);
+    return isNamed ? named->second(*opts) : runRun(*opts);
 }
 
 } // namespace kl::app

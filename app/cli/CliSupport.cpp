@@ -56,32 +56,60 @@ bool printHelpIfAsked(const std::vector<std::string>& args, std::string_view usa
 
 int usageError(const Error& error, std::string_view usage) {
     std::fprintf(stderr, "%s\n\n%.*s", formatError(error).c_str(), static_cast<int>(usage.size()), usage.data());
-    return 2;
+    return kExitUsage;
 }
 
 int usageError(std::string_view command, std::string_view message) {
     printText(stderr, fmt::format("error: {}\nRun 'kernellens-cli {} --help' for usage.\n",
                                   core::report::terminalText(message), command));
-    return 2;
+    return kExitUsage;
 }
 
-Expected<std::vector<std::string>> takeOptions(const std::vector<std::string>& args,
-                                               std::initializer_list<std::string_view> valued, const TakeOption& take) {
-    std::vector<std::string> rest;
+namespace {
+
+bool listed(const std::vector<std::string_view>& flags, std::string_view flag) {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+} // namespace
+
+std::optional<std::string> CommandLine::get(std::string_view flag) const {
+    const auto it = values.find(flag);
+    return it == values.end() ? std::nullopt : std::optional(it->second);
+}
+
+Expected<CommandLine> parseCommandLine(const std::vector<std::string>& args, const OptionSpec& spec) {
+    CommandLine line;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (std::find(valued.begin(), valued.end(), a) == valued.end()) {
-            rest.push_back(a);
+        std::string flag = args[i];
+        std::optional<std::string> value;
+        if (const std::size_t eq = flag.find('='); spec.closed && flag.starts_with("--") && eq != std::string::npos) {
+            value = flag.substr(eq + 1);
+            flag.resize(eq);
+        }
+        if (!value && listed(spec.switches, flag)) {
+            line.switches.insert(flag);
             continue;
         }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+        if (!listed(spec.valued, flag)) {
+            if (spec.closed && flag.size() > 1 && flag.starts_with("-")) {
+                return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", flag));
+            }
+            line.positional.push_back(args[i]);
+            continue;
         }
-        if (auto taken = take(a, args[++i]); !taken) {
-            return std::unexpected(taken.error());
+        if (!value) {
+            if (i + 1 >= args.size()) {
+                return makeError(ErrorCode::InvalidArgument, flag + " needs a value");
+            }
+            value = args[++i];
         }
+        if (spec.closed && line.values.contains(flag)) {
+            return makeError(ErrorCode::InvalidArgument, flag + " given twice");
+        }
+        line.values[flag] = std::move(*value);
     }
-    return rest;
+    return line;
 }
 
 Expected<std::size_t> parseCount(std::string_view flag, const std::string& value) {
@@ -91,6 +119,19 @@ Expected<std::size_t> parseCount(std::string_view flag, const std::string& value
         return makeError(ErrorCode::InvalidArgument, fmt::format("{} needs a non-negative whole number", flag));
     }
     return n;
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view text) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::string shown(std::string_view text) {
+    return core::report::terminalText(text);
 }
 
 } // namespace kl::app

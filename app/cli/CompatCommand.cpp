@@ -69,42 +69,25 @@ Expected<int> parseSeconds(const std::string& v) {
 }
 
 Expected<CompatOptions> parseOptions(const std::vector<std::string>& args) {
-    CompatOptions o;
+    auto line = parseCommandLine(
+        args, {{"--manifest", "--root", "--hw", "--json", "--timeout", "--package-root"}, {"--no-sandbox"}, true});
+    KL_TRY(line);
+    CompatOptions o{.manifest = line->get("--manifest"), .json = line->get("--json"), .paths = line->positional};
     o.settings.bases = resourceBases();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (!a.starts_with("-") || a == "-") {
-            o.paths.push_back(a);
-            continue;
-        }
-        if (a == "--no-sandbox") {
-            o.settings.allowUnsandboxed = true;
-            continue;
-        }
-        const bool takesValue = a == "--manifest" || a == "--root" || a == "--hw" || a == "--json" ||
-                                a == "--timeout" || a == "--package-root";
-        if (!takesValue) {
-            return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", a));
-        }
-        if (i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
-        }
-        const std::string& v = args[++i];
-        if (a == "--manifest") {
-            o.manifest = v;
-        } else if (a == "--root") {
-            o.settings.root = v;
-        } else if (a == "--hw") {
-            o.settings.hardware = v;
-        } else if (a == "--json") {
-            o.json = v;
-        } else if (a == "--package-root") {
-            o.settings.packageRoot = v;
-        } else {
-            auto seconds = parseSeconds(v);
-            KL_TRY(seconds);
-            o.settings.timeoutSeconds = *seconds;
-        }
+    o.settings.allowUnsandboxed = line->has("--no-sandbox");
+    if (auto root = line->get("--root")) {
+        o.settings.root = *root;
+    }
+    if (auto hardware = line->get("--hw")) {
+        o.settings.hardware = *hardware;
+    }
+    if (auto packageRoot = line->get("--package-root")) {
+        o.settings.packageRoot = *packageRoot;
+    }
+    if (auto timeout = line->get("--timeout")) {
+        auto seconds = parseSeconds(*timeout);
+        KL_TRY(seconds);
+        o.settings.timeoutSeconds = *seconds;
     }
     std::error_code ec;
     if (!fs::is_directory(o.settings.root, ec)) {
@@ -130,25 +113,16 @@ Expected<std::vector<core::CompatJob>> plan(const CompatOptions& o) {
     return core::CompatPlan::fromPaths(o.paths, o.settings, lister);
 }
 
-} // namespace
-
-int runCompatCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, kCompatUsage)) {
-        return 0;
-    }
-    auto options = parseOptions(args);
-    if (!options) {
-        return usageError(options.error(), kCompatUsage);
-    }
+int runCompat(const CompatOptions& o) {
     // The default profile must exist before anything runs; an entry's own "hw" is checked when it runs.
-    auto profilePath = sim::ProfileLocator::resolve(options->settings.hardware, options->settings.bases);
+    auto profilePath = sim::ProfileLocator::resolve(o.settings.hardware, o.settings.bases);
     if (!profilePath) {
         return fail(profilePath.error(), 2);
     }
     if (auto profile = sim::HardwareProfile::loadFile(*profilePath); !profile) {
         return fail(profile.error(), 2);
     }
-    auto jobs = plan(*options);
+    auto jobs = plan(o);
     if (!jobs) {
         return fail(jobs.error(), 2);
     }
@@ -158,20 +132,26 @@ int runCompatCommand(const std::vector<std::string>& args) {
         const core::CompatJob& job = (*jobs)[i];
         std::fputs(core::CompatReport::progressStart(i + 1, jobs->size(), job).c_str(), stderr);
         std::fflush(stderr);
-        results.push_back(core::runCompatJob(job, options->settings));
+        results.push_back(core::runCompatJob(job, o.settings));
         std::fprintf(stderr, "%s\n", core::CompatReport::outcome(results.back()).c_str());
     }
-    const bool jsonToStdout = options->json && *options->json == "-";
+    const bool jsonToStdout = o.json && *o.json == "-";
     std::FILE* text = jsonToStdout ? stderr : stdout;
     const core::CompatSummary summary = core::CompatSummary::of(results);
     std::fputs(core::CompatReport::table(results).c_str(), text);
     std::fprintf(text, "%s\n", core::CompatReport::summaryLine(summary).c_str());
-    if (options->json) {
-        if (auto ok = writeText(*options->json, core::CompatReport::json(options->settings.hardware, results)); !ok) {
+    if (o.json) {
+        if (auto ok = writeText(*o.json, core::CompatReport::json(o.settings.hardware, results)); !ok) {
             return fail(ok.error(), 1);
         }
     }
     return summary.exitCode();
+}
+
+} // namespace
+
+int runCompatCommand(const std::vector<std::string>& args) {
+    return runParsed(args, kCompatUsage, parseOptions, runCompat);
 }
 
 } // namespace kl::app

@@ -50,25 +50,16 @@ int runExportTraceCommand(const std::vector<std::string>& args) {
     if (printHelpIfAsked(args, kExportTraceUsage)) {
         return 0;
     }
-    std::optional<std::string> ir;
-    std::optional<std::string> hardware;
-    auto rest = takeOptions(args, {"--ir", "--hw"}, [&](const std::string& flag, const std::string& v) {
-        (flag == "--ir" ? ir : hardware) = v;
-        return Expected<void>{};
-    });
-    if (!rest) {
-        return usageError(rest.error(), kExportTraceUsage);
+    auto line = parseCommandLine(args, {{"--ir", "--hw"}, {"--no-flows", "--no-counters"}});
+    if (!line) {
+        return usageError(line.error(), kExportTraceUsage);
     }
+    const std::optional<std::string> ir = line->get("--ir");
+    const std::optional<std::string> hardware = line->get("--hw");
     core::report::ChromeTrace::Options traceOptions;
-    std::vector<std::string> traceArgs;
-    for (const std::string& a : *rest) {
-        if (a == "--no-flows" || a == "--no-counters") {
-            (a == "--no-flows" ? traceOptions.flows : traceOptions.counters) = false;
-        } else {
-            traceArgs.push_back(a);
-        }
-    }
-    auto parsed = parseTraceArguments(traceArgs, /*requireOutput=*/false);
+    traceOptions.flows = !line->has("--no-flows");
+    traceOptions.counters = !line->has("--no-counters");
+    auto parsed = parseTraceArguments(line->positional, /*requireOutput=*/false);
     if (!parsed) {
         return usageError(parsed.error(), kExportTraceUsage);
     }

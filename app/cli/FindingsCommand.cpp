@@ -62,20 +62,10 @@ struct FindingsOptions {
 };
 
 Expected<FindingsOptions> splitOptions(const std::vector<std::string>& args) {
-    FindingsOptions o;
-    auto rest = takeOptions(
-        args, {"--ir", "--hw", "--json", "--rules", "--numerics"},
-        [&](const std::string& flag, const std::string& v) -> Expected<void> {
-            if (flag == "--hw") {
-                o.hardware = v;
-            } else {
-                (flag == "--ir" ? o.ir : flag == "--json" ? o.json : flag == "--rules" ? o.rules : o.numerics) = v;
-            }
-            return {};
-        });
-    KL_TRY(rest);
-    o.traceArgs = std::move(*rest);
-    return o;
+    auto line = parseCommandLine(args, {{"--ir", "--hw", "--json", "--rules", "--numerics"}});
+    KL_TRY(line);
+    return FindingsOptions{line->get("--ir"),    line->get("--hw").value_or(""), line->get("--json"),
+                           line->get("--rules"), line->get("--numerics"),        std::move(line->positional)};
 }
 
 std::string usage() {
@@ -178,39 +168,29 @@ Expected<core::findings::FindingsEngine> loadEngine(const std::optional<std::str
     return core::findings::FindingsEngine::create(std::move(*file));
 }
 
-} // namespace
-
-int runFindingsCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, usage())) {
-        return 0;
-    }
-    auto options = splitOptions(args);
-    if (!options) {
-        return usageError(options.error(), usage());
-    }
-    if (options->ir && !options->traceArgs.empty()) {
+int runFindings(const FindingsOptions& o) {
+    if (o.ir && !o.traceArgs.empty()) {
         return fail(Error{ErrorCode::InvalidArgument, "give either --ir IR_FILE or a task folder / kernel file"}, 2);
     }
-    if (!options->hardware.empty()) { // a typo should not cost a trace
-        if (auto profile = loadProfile(options->hardware); !profile) {
+    if (!o.hardware.empty()) { // a typo should not cost a trace
+        if (auto profile = loadProfile(o.hardware); !profile) {
             return fail(profile.error(), profile.error().code == ErrorCode::NotFound ? 2 : 1);
         }
     }
-    auto engine = loadEngine(options->rules);
+    auto engine = loadEngine(o.rules);
     if (!engine) {
-        return fail(engine.error(), options->rules ? 2 : 1);
+        return fail(engine.error(), o.rules ? 2 : 1);
     }
     std::optional<core::NumericsResult> numerics;
-    if (options->numerics) { // read before tracing: a bad document should not cost a trace
-        auto read = core::readNumericsFile(*options->numerics);
+    if (o.numerics) { // read before tracing: a bad document should not cost a trace
+        auto read = core::readNumericsFile(*o.numerics);
         if (!read) {
             return fail(read.error(), 2);
         }
         numerics = std::move(*read);
     }
     const core::NumericsResult* n = numerics ? &*numerics : nullptr;
-    auto analysis =
-        options->ir ? analyseIr(*engine, *options->ir, options->hardware, n) : analyseTrace(*engine, *options, n);
+    auto analysis = o.ir ? analyseIr(*engine, *o.ir, o.hardware, n) : analyseTrace(*engine, o, n);
     if (!analysis) {
         return fail(analysis.error(), failureCode(analysis.error()));
     }
@@ -221,17 +201,23 @@ int runFindingsCommand(const std::vector<std::string>& args) {
             context.rules.emplace_back(rule->id());
         }
     }
-    const bool jsonToStdout = options->json && *options->json == "-";
+    const bool jsonToStdout = o.json && *o.json == "-";
     auto shownFindings = findings;
     auto shownContext = context;
     makeTerminalSafe(shownFindings, shownContext);
     printText(jsonToStdout ? stderr : stdout, core::findings::findingsText(shownFindings, shownContext));
-    if (options->json) {
-        if (auto ok = writeText(*options->json, core::findings::findingsJson(findings, context), "the findings"); !ok) {
+    if (o.json) {
+        if (auto ok = writeText(*o.json, core::findings::findingsJson(findings, context), "the findings"); !ok) {
             return fail(ok.error(), 1);
         }
     }
     return 0;
+}
+
+} // namespace
+
+int runFindingsCommand(const std::vector<std::string>& args) {
+    return runParsed(args, usage(), splitOptions, runFindings);
 }
 
 } // namespace kl::app

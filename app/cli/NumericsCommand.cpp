@@ -63,7 +63,7 @@ struct NumericsCliOptions {
     std::optional<std::string> review;
     std::optional<long long> task;
     std::optional<std::string> fromJson;
-    std::vector<std::string> traceArgs;
+    core::TraceRequest request; ///< the kernel to run, from the trace options; empty with --from-json
 };
 
 template <typename T> Expected<T> parseNumber(const std::string& flag, const std::string& v) {
@@ -85,48 +85,48 @@ template <typename T> Expected<T> parseNumber(const std::string& flag, const std
         fmt::format("{} needs {}, not '{}'", flag, std::is_floating_point_v<T> ? "a number" : "a whole number", v));
 }
 
-Expected<void> takeOption(NumericsCliOptions& o, const std::string& flag, const std::string& v) {
-    auto& n = o.numerics;
-    if (flag == "--reference") {
-        n.reference = v;
-    } else if (flag == "--cuda-numerics") {
-        n.cudaNumerics = v;
-    } else if (flag == "--inputs") {
-        n.inputs = v;
-    } else if (flag == "--tolerance") {
-        n.tolerance = v;
-    } else if (flag == "--json") {
-        o.json = v;
-    } else if (flag == "--review") {
-        o.review = v;
-    } else if (flag == "--from-json") {
-        o.fromJson = v;
-    } else if (flag == "--seed" || flag == "--task") {
-        auto value = parseNumber<long long>(flag, v);
-        if (!value || *value < 0) {
-            return makeError(ErrorCode::InvalidArgument, flag + " needs a non-negative whole number");
-        }
-        (flag == "--seed" ? n.seed : o.task) = *value;
-    } else {
-        auto value = parseNumber<double>(flag, v);
-        if (!value || !(*value >= 0) || *value > 1e6) {
-            return makeError(ErrorCode::InvalidArgument, flag + " needs a number from 0 to 1e6");
-        }
-        (flag == "--rtol" ? n.rtol : n.atol) = *value;
-    }
-    return {};
-}
-
 /// Takes out the flags `numerics` adds to the trace flags; the rest go to parseTraceArguments.
 Expected<NumericsCliOptions> splitOptions(const std::vector<std::string>& args) {
-    NumericsCliOptions o;
-    o.numerics.enabled = true;
-    auto rest = takeOptions(args,
-                            {"--reference", "--cuda-numerics", "--inputs", "--seed", "--tolerance", "--rtol", "--atol",
-                             "--json", "--review", "--task", "--from-json"},
-                            [&](const std::string& flag, const std::string& v) { return takeOption(o, flag, v); });
-    KL_TRY(rest);
-    o.traceArgs = std::move(*rest);
+    auto line = parseCommandLine(args, {{"--reference", "--cuda-numerics", "--inputs", "--seed", "--tolerance",
+                                         "--rtol", "--atol", "--json", "--review", "--task", "--from-json"}});
+    KL_TRY(line);
+    NumericsCliOptions o{
+        .json = line->get("--json"), .review = line->get("--review"), .fromJson = line->get("--from-json")};
+    auto& n = o.numerics;
+    n.enabled = true;
+    n.reference = line->get("--reference").value_or("");
+    n.cudaNumerics = line->get("--cuda-numerics").value_or("");
+    n.inputs = line->get("--inputs").value_or("");
+    n.tolerance = line->get("--tolerance").value_or("");
+    for (const auto& [flag, target] : {std::pair{"--seed", &n.seed}, std::pair{"--task", &o.task}}) {
+        if (auto v = line->get(flag)) {
+            auto value = parseNumber<long long>(flag, *v);
+            if (!value || *value < 0) {
+                return makeError(ErrorCode::InvalidArgument, std::string(flag) + " needs a non-negative whole number");
+            }
+            *target = *value;
+        }
+    }
+    for (const auto& [flag, target] : {std::pair{"--rtol", &n.rtol}, std::pair{"--atol", &n.atol}}) {
+        if (auto v = line->get(flag)) {
+            auto value = parseNumber<double>(flag, *v);
+            if (!value || !(*value >= 0) || *value > 1e6) {
+                return makeError(ErrorCode::InvalidArgument, std::string(flag) + " needs a number from 0 to 1e6");
+            }
+            *target = *value;
+        }
+    }
+    auto parsed = parseTraceArguments(line->positional, /*requireOutput=*/false);
+    KL_TRY(parsed);
+    if (!parsed->rest.empty()) {
+        return makeError(ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front()));
+    }
+    o.request = std::move(parsed->request);
+    const bool hasInput = !o.request.taskDir.empty() || !o.request.kernelFile.empty();
+    if (hasInput == o.fromJson.has_value()) {
+        return makeError(ErrorCode::InvalidArgument,
+                         "give a task folder or a kernel file to run, or --from-json FILE (one of them)");
+    }
     return o;
 }
 
@@ -190,52 +190,36 @@ Expected<void> storeInReview(const NumericsCliOptions& o, const core::TraceReque
     return {};
 }
 
-} // namespace
-
-int runNumericsCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, kNumericsUsage)) {
-        return 0;
-    }
-    auto options = splitOptions(args);
-    auto parsed = options ? parseTraceArguments(options->traceArgs, /*requireOutput=*/false)
-                          : Expected<TraceArguments>(std::unexpected(options.error()));
-    if (!parsed) {
-        return usageError(parsed.error(), kNumericsUsage);
-    }
-    if (!parsed->rest.empty()) {
-        return usageError(Error{ErrorCode::InvalidArgument, fmt::format("unknown option '{}'", parsed->rest.front())},
-                          kNumericsUsage);
-    }
-    const core::TraceRequest& request = parsed->request;
-    const bool hasInput = !request.taskDir.empty() || !request.kernelFile.empty();
-    if (hasInput == options->fromJson.has_value()) {
-        return usageError(Error{ErrorCode::InvalidArgument,
-                                "give a task folder or a kernel file to run, or --from-json FILE (one of them)"},
-                          kNumericsUsage);
-    }
-    auto text = obtainDocument(*options, request);
+int runNumerics(const NumericsCliOptions& o) {
+    const core::TraceRequest& request = o.request;
+    auto text = obtainDocument(o, request);
     if (!text) {
         return fail(text.error(), 2);
     }
-    auto result = core::parseNumericsDocument(*text, options->fromJson.value_or("the front end's numerics output"));
+    auto result = core::parseNumericsDocument(*text, o.fromJson.value_or("the front end's numerics output"));
     if (!result) {
         return fail(result.error(), 2);
     }
-    if (options->json) {
-        auto written = *options->json == "-"
-                           ? writeText("-", *text)
-                           : core::writeFileAtomically(*options->json, *text, false, "the numerics document");
+    if (o.json) {
+        auto written = *o.json == "-" ? writeText("-", *text)
+                                      : core::writeFileAtomically(*o.json, *text, false, "the numerics document");
         if (!written) {
             return fail(written.error(), 2);
         }
     }
-    if (options->review) {
-        if (auto stored = storeInReview(*options, request, *text); !stored) {
+    if (o.review) {
+        if (auto stored = storeInReview(o, request, *text); !stored) {
             return fail(stored.error(), 2);
         }
     }
-    printText(options->json == "-" ? stderr : stdout, core::renderNumericsTable(*result));
+    printText(o.json == "-" ? stderr : stdout, core::renderNumericsTable(*result));
     return result->passed() ? 0 : 1;
+}
+
+} // namespace
+
+int runNumericsCommand(const std::vector<std::string>& args) {
+    return runParsed(args, kNumericsUsage, splitOptions, runNumerics);
 }
 
 } // namespace kl::app

@@ -7,6 +7,7 @@
 #include "report/TextEscape.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
+#include "support/Try.h"
 #ifdef KL_HAVE_QT_REPORT
 #include "report/ReportQt.h"
 #endif
@@ -14,7 +15,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -70,39 +70,30 @@ struct ReportArgs {
 };
 
 Expected<ReportArgs> parseArgs(const std::vector<std::string>& args) {
+    auto line = parseCommandLine(
+        args, {{"--task", "--format", "-o", "--output", "--generated-at"}, {"--no-simulate", "--trust"}, true});
+    KL_TRY(line);
+    if (line->positional.size() > 1) {
+        return makeError(ErrorCode::InvalidArgument, fmt::format("unexpected argument '{}'", line->positional[1]));
+    }
     ReportArgs r;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool valued = a == "--task" || a == "--format" || a == "-o" || a == "--output" || a == "--generated-at";
-        if (valued && i + 1 >= args.size()) {
-            return makeError(ErrorCode::InvalidArgument, a + " needs a value");
+    r.review = line->positional.empty() ? std::string() : line->positional[0];
+    r.output = line->get("--output").or_else([&] { return line->get("-o"); }).value_or("");
+    r.generatedAt = line->get("--generated-at");
+    r.trust = line->has("--trust");
+    r.quietStored = line->has("--no-simulate");
+    if (auto task = line->get("--task")) {
+        const auto id = parseInteger(*task);
+        if (!id || *id <= 0) {
+            return makeError(ErrorCode::InvalidArgument, "--task needs a task id (a positive number)");
         }
-        if (a == "--task") {
-            const std::string& v = args[++i];
-            std::int64_t id = 0;
-            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), id);
-            if (ec != std::errc() || end != v.data() + v.size() || id <= 0) {
-                return makeError(ErrorCode::InvalidArgument, "--task needs a task id (a positive number)");
-            }
-            r.task = id;
-        } else if (a == "--format") {
-            r.format = core::report::parseReportFormat(args[++i]);
-            if (!r.format) {
-                return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", args[i]), {}, 0,
-                                 "use html, pdf, md, json or csv");
-            }
-        } else if (a == "-o" || a == "--output") {
-            r.output = args[++i];
-        } else if (a == "--generated-at") {
-            r.generatedAt = args[++i];
-        } else if (a == "--no-simulate") {
-            r.quietStored = true;
-        } else if (a == "--trust") {
-            r.trust = true;
-        } else if (a.starts_with("-") || !r.review.empty()) {
-            return makeError(ErrorCode::InvalidArgument, fmt::format("unexpected argument '{}'", a));
-        } else {
-            r.review = a;
+        r.task = *id;
+    }
+    if (auto format = line->get("--format")) {
+        r.format = core::report::parseReportFormat(*format);
+        if (!r.format) {
+            return makeError(ErrorCode::InvalidArgument, fmt::format("unknown format '{}'", *format), {}, 0,
+                             "use html, pdf, md, json or csv");
         }
     }
     if (r.trust && r.quietStored) {
@@ -130,17 +121,7 @@ bool missesARun(const core::report::ReportTask& t, bool visual) {
            (visual || t.metrics.empty() || std::any_of(t.annotations.begin(), t.annotations.end(), instructionAnchor));
 }
 
-} // namespace
-
-int runReportCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, kReportUsage)) {
-        return 0;
-    }
-    auto parsed = parseArgs(args);
-    if (!parsed) {
-        return usageError(parsed.error(), kReportUsage);
-    }
-    const ReportArgs& a = *parsed;
+int runReport(const ReportArgs& a) {
     const bool visual = core::report::isVisual(*a.format);
 #ifndef KL_HAVE_QT_REPORT
     if (a.format == ReportFormat::Pdf) {
@@ -205,6 +186,12 @@ int runReportCommand(const std::vector<std::string>& args) {
         return fail(written.error(), 1);
     }
     return 0;
+}
+
+} // namespace
+
+int runReportCommand(const std::vector<std::string>& args) {
+    return runParsed(args, kReportUsage, parseArgs, runReport);
 }
 
 } // namespace kl::app

@@ -1,6 +1,6 @@
 // `kernellens-cli review`: create and edit review files (.klreview) without the GUI.
+#include "cli/CliSupport.h"
 #include "cli/Commands.h"
-#include "cli/ReviewOptions.h"
 #include "cli/ReviewTeamCommands.h"
 
 #include "report/TextEscape.h"
@@ -11,13 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +26,9 @@ namespace {
 
 using core::Annotation;
 using core::ReviewFile;
-using namespace review;
+using review::runAdjudicate;
+using review::runAgreement;
+using review::runMerge;
 
 constexpr const char* kReviewUsage = R"(Usage: kernellens-cli review SUBCOMMAND FILE.klreview [options]
 
@@ -120,6 +120,23 @@ Shows each task with its status, time spent, scorecard and annotations. Filters 
 )"},
 };
 
+/// A usage error of `review SUB`: the message and a pointer to that subcommand's --help; returns kExitUsage.
+int subcommandUsage(std::string_view sub, std::string_view message) {
+    return usageError(fmt::format("review {}", sub), message);
+}
+
+/// "A:B" or "A-B" (or a single "A" when `single` is allowed) into two integers.
+std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(std::string_view text, char sep, bool single) {
+    const std::size_t pos = text.find(sep);
+    if (pos == std::string_view::npos) {
+        auto v = single ? parseInteger(text) : std::nullopt;
+        return v ? std::optional(std::pair{*v, *v}) : std::nullopt;
+    }
+    auto a = parseInteger(text.substr(0, pos));
+    auto b = parseInteger(text.substr(pos + 1));
+    return a && b ? std::optional(std::pair{*a, *b}) : std::nullopt;
+}
+
 std::string defaultAuthor(ReviewFile& file) {
     if (auto reviewers = file.reviewers().list(); reviewers && !reviewers->empty()) {
         return reviewers->front().name;
@@ -128,8 +145,8 @@ std::string defaultAuthor(ReviewFile& file) {
     return user && *user ? user : "reviewer";
 }
 
-int runNew(const Options& opts) {
-    std::string rubricPath = opts.get("rubric").value_or(core::RubricLoader::defaultRubricPath());
+int runNew(const CommandLine& opts) {
+    std::string rubricPath = opts.get("--rubric").value_or(core::RubricLoader::defaultRubricPath());
     if (rubricPath.empty()) {
         return fail(Error{ErrorCode::NotFound,
                           "cannot find the bundled rubric nki-migration.json",
@@ -142,7 +159,7 @@ int runNew(const Options& opts) {
         return fail(text.error());
     }
     const std::string source = std::filesystem::path(rubricPath).filename().string();
-    auto file = ReviewFile::create(opts.positional[0], {*text, source, opts.get("reviewer").value_or("")});
+    auto file = ReviewFile::create(opts.positional[0], {*text, source, opts.get("--reviewer").value_or("")});
     if (!file) {
         return fail(file.error());
     }
@@ -151,9 +168,9 @@ int runNew(const Options& opts) {
     return 0;
 }
 
-int runAddTask(ReviewFile& file, const Options& opts) {
+int runAddTask(ReviewFile& file, const CommandLine& opts) {
     if (opts.positional.size() < 2) {
-        return usageError("add-task", "give at least one TASK_DIR");
+        return subcommandUsage("add-task", "give at least one TASK_DIR");
     }
     for (std::size_t i = 1; i < opts.positional.size(); ++i) {
         auto task = file.tasks().addFromFolder(opts.positional[i]);
@@ -166,9 +183,9 @@ int runAddTask(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
-std::optional<std::string> parseAnchor(const Options& opts, core::Anchor& anchor) {
+std::optional<std::string> parseAnchor(const CommandLine& opts, core::Anchor& anchor) {
     int given = 0;
-    if (auto t = opts.get("time")) {
+    if (auto t = opts.get("--time")) {
         ++given;
         auto r = parseRange(*t, ':', false);
         if (!r) {
@@ -176,24 +193,24 @@ std::optional<std::string> parseAnchor(const Options& opts, core::Anchor& anchor
         }
         anchor = core::Anchor::timeRange(r->first, r->second);
     }
-    if (auto n = opts.get("instruction")) {
+    if (auto n = opts.get("--instruction")) {
         ++given;
-        auto v = parseInt(*n);
+        auto v = parseInteger(*n);
         if (!v) {
             return "--instruction wants an instruction id (an integer)";
         }
         anchor = core::Anchor::instruction(*v);
     }
-    for (const char* which : {"nki-lines", "cuda-lines"}) {
+    for (const char* which : {"--nki-lines", "--cuda-lines"}) {
         if (auto l = opts.get(which)) {
             ++given;
             auto r = parseRange(*l, '-', true);
             if (!r || r->first > INT32_MAX || r->second > INT32_MAX) {
-                return fmt::format("--{} wants A-B (1-based lines) or a single line", which);
+                return fmt::format("{} wants A-B (1-based lines) or a single line", which);
             }
             const int a = static_cast<int>(r->first), b = static_cast<int>(r->second);
             anchor =
-                std::string_view(which) == "nki-lines" ? core::Anchor::nkiLines(a, b) : core::Anchor::cudaLines(a, b);
+                std::string_view(which) == "--nki-lines" ? core::Anchor::nkiLines(a, b) : core::Anchor::cudaLines(a, b);
         }
     }
     if (given != 1) {
@@ -228,31 +245,31 @@ std::optional<std::string> checkInstructionId(ReviewFile& file, std::int64_t tas
     return std::nullopt;
 }
 
-int runAnnotate(ReviewFile& file, const Options& opts) {
+int runAnnotate(ReviewFile& file, const CommandLine& opts) {
     Annotation a;
-    auto task = opts.get("task").and_then(parseInt);
+    auto task = opts.get("--task").and_then(parseInteger);
     if (!task) {
-        return usageError("annotate", "--task ID is required (see `review list` for ids)");
+        return subcommandUsage("annotate", "--task ID is required (see `review list` for ids)");
     }
     a.taskId = *task;
     if (auto problem = parseAnchor(opts, a.anchor)) {
-        return usageError("annotate", *problem);
+        return subcommandUsage("annotate", *problem);
     }
-    auto severity = core::parseSeverity(opts.get("severity").value_or("minor"));
+    auto severity = core::parseSeverity(opts.get("--severity").value_or("minor"));
     if (!severity) {
-        return usageError("annotate", "--severity must be blocking, major, minor, nit or praise");
+        return subcommandUsage("annotate", "--severity must be blocking, major, minor, nit or praise");
     }
     a.severity = *severity;
-    auto text = opts.get("text");
+    auto text = opts.get("--text");
     if (!text) {
-        return usageError("annotate", "--text is required");
+        return subcommandUsage("annotate", "--text is required");
     }
     a.text = *text;
-    a.rubricItem = opts.get("item").value_or("");
-    if (auto score = opts.get("score")) {
-        auto v = parseInt(*score);
+    a.rubricItem = opts.get("--item").value_or("");
+    if (auto score = opts.get("--score")) {
+        auto v = parseInteger(*score);
         if (!v || *v < INT32_MIN || *v > INT32_MAX) {
-            return usageError("annotate", "--score wants an integer");
+            return subcommandUsage("annotate", "--score wants an integer");
         }
         a.score = static_cast<int>(*v);
     }
@@ -263,7 +280,7 @@ int runAnnotate(ReviewFile& file, const Options& opts) {
                               "`kernellens-cli simulate --timeline`)"});
         }
     }
-    a.author = opts.get("author").value_or(defaultAuthor(file));
+    a.author = opts.get("--author").value_or(defaultAuthor(file));
     auto saved = file.annotations().create(a);
     if (!saved) {
         return fail(saved.error());
@@ -272,15 +289,15 @@ int runAnnotate(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
-int runScore(ReviewFile& file, const Options& opts) {
-    auto task = opts.get("task").and_then(parseInt);
-    auto item = opts.get("item");
-    auto value = opts.get("value").and_then(parseInt);
+int runScore(ReviewFile& file, const CommandLine& opts) {
+    auto task = opts.get("--task").and_then(parseInteger);
+    auto item = opts.get("--item");
+    auto value = opts.get("--value").and_then(parseInteger);
     if (!task || !item || !value || *value < INT32_MIN || *value > INT32_MAX) {
-        return usageError("score", "--task ID, --item ID and --value N are required");
+        return subcommandUsage("score", "--task ID, --item ID and --value N are required");
     }
     auto score =
-        file.scores().set(*task, *item, static_cast<int>(*value), opts.get("reviewer").value_or(defaultAuthor(file)));
+        file.scores().set(*task, *item, static_cast<int>(*value), opts.get("--reviewer").value_or(defaultAuthor(file)));
     if (!score) {
         return fail(score.error());
     }
@@ -359,24 +376,24 @@ void printTask(const core::Task& task, const core::Scorecard& card, const std::v
     }
 }
 
-int runList(ReviewFile& file, const Options& opts) {
+int runList(ReviewFile& file, const CommandLine& opts) {
     core::AnnotationFilter filter;
-    filter.rubricItem = opts.get("item");
-    filter.author = opts.get("author");
-    if (opts.flags.contains("open")) {
+    filter.rubricItem = opts.get("--item");
+    filter.author = opts.get("--author");
+    if (opts.has("--open")) {
         filter.resolved = false;
     }
-    if (auto s = opts.get("severity")) {
+    if (auto s = opts.get("--severity")) {
         filter.severity = core::parseSeverity(*s);
         if (!filter.severity) {
-            return usageError("list", "--severity must be blocking, major, minor, nit or praise");
+            return subcommandUsage("list", "--severity must be blocking, major, minor, nit or praise");
         }
     }
     std::optional<std::int64_t> onlyTask;
-    if (auto t = opts.get("task")) {
-        onlyTask = parseInt(*t);
+    if (auto t = opts.get("--task")) {
+        onlyTask = parseInteger(*t);
         if (!onlyTask) {
-            return usageError("list", "--task wants a task id");
+            return subcommandUsage("list", "--task wants a task id");
         }
     }
     auto tasks = file.tasks().list();
@@ -388,7 +405,7 @@ int runList(ReviewFile& file, const Options& opts) {
             return fail(exists.error());
         }
     }
-    if (tasks->empty() && !opts.flags.contains("json")) {
+    if (tasks->empty() && !opts.has("--json")) {
         std::printf("no tasks yet; add one with `kernellens-cli review add-task %s TASK_DIR`\n",
                     shown(file.path()).c_str());
     }
@@ -403,7 +420,7 @@ int runList(ReviewFile& file, const Options& opts) {
         if (!notes || !card) {
             return fail(!notes ? notes.error() : card.error());
         }
-        if (!opts.flags.contains("json")) {
+        if (!opts.has("--json")) {
             printTask(task, *card, *notes);
             continue;
         }
@@ -419,19 +436,19 @@ int runList(ReviewFile& file, const Options& opts) {
         }
         out["tasks"].push_back(std::move(jt));
     }
-    if (opts.flags.contains("json")) {
+    if (opts.has("--json")) {
         std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     }
     return 0;
 }
 
-int runReply(ReviewFile& file, const Options& opts) {
-    auto id = opts.get("annotation").and_then(parseInt);
-    auto text = opts.get("text");
+int runReply(ReviewFile& file, const CommandLine& opts) {
+    auto id = opts.get("--annotation").and_then(parseInteger);
+    auto text = opts.get("--text");
     if (!id || !text) {
-        return usageError("reply", "--annotation ID and --text TEXT are required");
+        return subcommandUsage("reply", "--annotation ID and --text TEXT are required");
     }
-    auto reply = file.annotations().addReply(*id, opts.get("author").value_or(defaultAuthor(file)), *text);
+    auto reply = file.annotations().addReply(*id, opts.get("--author").value_or(defaultAuthor(file)), *text);
     if (!reply) {
         return fail(reply.error());
     }
@@ -439,16 +456,16 @@ int runReply(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
-int runResolve(ReviewFile& file, const Options& opts) {
-    auto id = opts.get("annotation").and_then(parseInt);
+int runResolve(ReviewFile& file, const CommandLine& opts) {
+    auto id = opts.get("--annotation").and_then(parseInteger);
     if (!id) {
-        return usageError("resolve", "--annotation ID is required");
+        return subcommandUsage("resolve", "--annotation ID is required");
     }
     auto annotation = file.annotations().get(*id);
     if (!annotation) {
         return fail(annotation.error());
     }
-    annotation->resolved = !opts.flags.contains("reopen");
+    annotation->resolved = !opts.has("--reopen");
     auto saved = file.annotations().update(*annotation);
     if (!saved) {
         return fail(saved.error());
@@ -457,11 +474,11 @@ int runResolve(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
-int runStatus(ReviewFile& file, const Options& opts) {
-    auto task = opts.get("task").and_then(parseInt);
-    auto status = opts.get("set").and_then([](const std::string& s) { return core::parseTaskStatus(s); });
+int runStatus(ReviewFile& file, const CommandLine& opts) {
+    auto task = opts.get("--task").and_then(parseInteger);
+    auto status = opts.get("--set").and_then([](const std::string& s) { return core::parseTaskStatus(s); });
     if (!task || !status) {
-        return usageError("status", "--task ID and --set todo|in_progress|done are required");
+        return subcommandUsage("status", "--task ID and --set todo|in_progress|done are required");
     }
     if (auto done = file.tasks().setStatus(*task, *status); !done) {
         return fail(done.error());
@@ -470,24 +487,35 @@ int runStatus(ReviewFile& file, const Options& opts) {
     return 0;
 }
 
+/// A subcommand: its options (valued flags, then switches) and what runs it, either on the review file it opens
+/// (`onFile`) or on its own (`alone`: new creates the file, merge reads several).
 struct Subcommand {
-    std::set<std::string_view> valued;
-    std::set<std::string_view> boolean;
+    OptionSpec options;
+    int (*onFile)(ReviewFile&, const CommandLine&) = nullptr;
+    int (*alone)(const CommandLine&) = nullptr;
+    bool readsOnly = false;      ///< allowed on a read-only review
+    bool manyPositional = false; ///< takes more than the review file (add-task's folders, merge's inputs)
 };
 
 const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
-    {"new", {{"rubric", "reviewer"}, {}}},
-    {"add-task", {{}, {}}},
+    {"new", {.options = {{"--rubric", "--reviewer"}}, .alone = runNew}},
+    {"add-task", {.options = {}, .onFile = runAddTask, .manyPositional = true}},
     {"annotate",
-     {{"task", "time", "instruction", "nki-lines", "cuda-lines", "severity", "item", "score", "text", "author"}, {}}},
-    {"score", {{"task", "item", "value", "reviewer"}, {}}},
-    {"list", {{"task", "severity", "item", "author"}, {"json", "open"}}},
-    {"reply", {{"annotation", "text", "author"}, {}}},
-    {"resolve", {{"annotation"}, {"reopen"}}},
-    {"status", {{"task", "set"}, {}}},
-    {"merge", {{"output"}, {}}},
-    {"agreement", {{"json"}, {}}},
-    {"adjudicate", {{"task", "item", "value", "reason", "adjudicator"}, {}}},
+     {.options = {{"--task", "--time", "--instruction", "--nki-lines", "--cuda-lines", "--severity", "--item",
+                   "--score", "--text", "--author"}},
+      .onFile = runAnnotate}},
+    {"score", {.options = {{"--task", "--item", "--value", "--reviewer"}}, .onFile = runScore}},
+    {"list",
+     {.options = {{"--task", "--severity", "--item", "--author"}, {"--json", "--open"}},
+      .onFile = runList,
+      .readsOnly = true}},
+    {"reply", {.options = {{"--annotation", "--text", "--author"}}, .onFile = runReply}},
+    {"resolve", {.options = {{"--annotation"}, {"--reopen"}}, .onFile = runResolve}},
+    {"status", {.options = {{"--task", "--set"}}, .onFile = runStatus}},
+    {"merge", {.options = {{"--output"}}, .alone = runMerge, .manyPositional = true}},
+    {"agreement", {.options = {{"--json"}}, .onFile = runAgreement, .readsOnly = true}},
+    {"adjudicate",
+     {.options = {{"--task", "--item", "--value", "--reason", "--adjudicator"}}, .onFile = runAdjudicate}},
 };
 
 } // namespace
@@ -498,41 +526,39 @@ int runReviewCommand(const std::vector<std::string>& args) {
         return args.empty() ? kExitUsage : 0;
     }
     const std::string& sub = args[0];
-    auto spec = kSubcommands.find(sub);
-    if (spec == kSubcommands.end()) {
+    auto found = kSubcommands.find(sub);
+    if (found == kSubcommands.end()) {
         std::fprintf(stderr, "error: unknown review subcommand '%s'\n\n%s", shown(sub).c_str(), kReviewUsage);
         return kExitUsage;
     }
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--help" || args[i] == "-h") {
-            std::fputs(kHelp.find(sub)->second, stdout);
-            return 0;
-        }
+    const Subcommand& command = found->second;
+    if (std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; })) {
+        std::fputs(kHelp.find(sub)->second, stdout);
+        return 0;
     }
-    std::vector<std::string> spelled = args;
+    std::vector<std::string> spelled(args.begin() + 1, args.end());
     std::ranges::replace(spelled, std::string("-o"), std::string("--output")); // merge's short form
-    auto opts = parseOptions(spelled, 1, spec->second.valued, spec->second.boolean);
+    OptionSpec spec = command.options;
+    spec.closed = true;
+    auto opts = parseCommandLine(spelled, spec);
     if (!opts) {
-        return usageError(sub, "bad options");
+        return subcommandUsage(sub, opts.error().message);
     }
     if (opts->positional.empty()) {
-        return usageError(sub, "give the review file (FILE.klreview)");
+        return subcommandUsage(sub, "give the review file (FILE.klreview)");
     }
-    if (sub == "merge") {
-        return runMerge(*opts);
+    if (!command.manyPositional && opts->positional.size() > 1) {
+        return subcommandUsage(sub, fmt::format("unexpected argument '{}'", opts->positional[1]));
     }
-    if (sub != "add-task" && opts->positional.size() > 1) {
-        return usageError(sub, fmt::format("unexpected argument '{}'", opts->positional[1]));
-    }
-    if (sub == "new") {
-        return runNew(*opts);
+    if (command.alone) {
+        return command.alone(*opts);
     }
     auto file = ReviewFile::open(opts->positional[0]);
     if (!file) {
         return fail(file.error());
     }
     if (file->readOnly()) {
-        if (sub != "list" && sub != "agreement") {
+        if (!command.readsOnly) {
             return fail(Error{ErrorCode::Io,
                               fmt::format("review file is read-only ({}): cannot {}", file->readOnlyReason(), sub),
                               file->path(), 0, "work on a copy in a writable folder"});
@@ -540,31 +566,7 @@ int runReviewCommand(const std::vector<std::string>& args) {
         std::fprintf(stderr, "note: %s opened read-only: %s\n", shown(file->path()).c_str(),
                      file->readOnlyReason().c_str());
     }
-    if (sub == "agreement") {
-        return runAgreement(*file, *opts);
-    }
-    if (sub == "add-task") {
-        return runAddTask(*file, *opts);
-    }
-    if (sub == "adjudicate") {
-        return runAdjudicate(*file, *opts);
-    }
-    if (sub == "annotate") {
-        return runAnnotate(*file, *opts);
-    }
-    if (sub == "score") {
-        return runScore(*file, *opts);
-    }
-    if (sub == "reply") {
-        return runReply(*file, *opts);
-    }
-    if (sub == "resolve") {
-        return runResolve(*file, *opts);
-    }
-    if (sub == "status") {
-        return runStatus(*file, *opts);
-    }
-    return runList(*file, *opts);
+    return command.onFile(*file, *opts);
 }
 
 } // namespace kl::app

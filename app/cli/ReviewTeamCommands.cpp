@@ -60,10 +60,10 @@ void printReport(const core::team::AgreementReport& r) {
 
 } // namespace
 
-int runMerge(const Options& opts) {
-    const auto output = opts.get("output");
+int runMerge(const CommandLine& opts) {
+    const auto output = opts.get("--output");
     if (!output || opts.positional.size() < 2) {
-        return usageError("merge", "give two or more review files and -o/--output TEAM.klreview");
+        return usageError("review merge", "give two or more review files and -o/--output TEAM.klreview");
     }
     auto summary = core::team::mergeReviews(opts.positional, *output);
     if (!summary) {
@@ -80,12 +80,12 @@ int runMerge(const Options& opts) {
     return 0;
 }
 
-int runAgreement(core::ReviewFile& file, const Options& opts) {
+int runAgreement(core::ReviewFile& file, const CommandLine& opts) {
     auto report = core::team::computeAgreement(file);
     if (!report) {
         return fail(report.error());
     }
-    if (auto out = opts.get("json")) {
+    if (auto out = opts.get("--json")) {
         if (auto written = writeText(*out, core::team::agreementJson(*report).dump(2) + "\n", "agreement JSON");
             !written) {
             return fail(written.error());
@@ -99,16 +99,16 @@ int runAgreement(core::ReviewFile& file, const Options& opts) {
     return 0;
 }
 
-int runAdjudicate(core::ReviewFile& file, const Options& opts) {
-    const auto task = parseInt(opts.get("task").value_or(""));
-    const auto value = parseInt(opts.get("value").value_or(""));
-    const auto item = opts.get("item");
-    const auto reason = opts.get("reason");
+int runAdjudicate(core::ReviewFile& file, const CommandLine& opts) {
+    const auto task = parseInteger(opts.get("--task").value_or(""));
+    const auto value = parseInteger(opts.get("--value").value_or(""));
+    const auto item = opts.get("--item");
+    const auto reason = opts.get("--reason");
     if (!task || !value || !item || !reason || *value < -1000 || *value > 1000) {
-        return usageError("adjudicate", "give --task ID --item ID --value N --reason TEXT");
+        return usageError("review adjudicate", "give --task ID --item ID --value N --reason TEXT");
     }
     const char* user = std::getenv("USER");
-    const std::string adjudicator = opts.get("adjudicator").value_or(user && *user ? user : "adjudicator");
+    const std::string adjudicator = opts.get("--adjudicator").value_or(user && *user ? user : "adjudicator");
     auto decided = file.team().adjudicate(*task, *item, static_cast<int>(*value), *reason, adjudicator);
     if (!decided) {
         return fail(decided.error());

@@ -62,22 +62,15 @@ struct SimulateOptions {
 
 /// Takes out the flags `simulate` adds to the trace flags; the rest go to parseTraceArguments.
 Expected<SimulateOptions> splitOptions(const std::vector<std::string>& args) {
-    SimulateOptions o;
-    auto rest = takeOptions(args, {"--ir", "--hw", "--json", "--timeline"},
-                            [&](const std::string& flag, const std::string& v) -> Expected<void> {
-                                if (flag == "--timeline") {
-                                    auto n = parseCount(flag, v);
-                                    KL_TRY(n);
-                                    o.timeline = *n;
-                                } else if (flag == "--hw") {
-                                    o.hardware = v;
-                                } else {
-                                    (flag == "--ir" ? o.ir : o.json) = v;
-                                }
-                                return {};
-                            });
-    KL_TRY(rest);
-    o.traceArgs = std::move(*rest);
+    auto line = parseCommandLine(args, {{"--ir", "--hw", "--json", "--timeline"}});
+    KL_TRY(line);
+    SimulateOptions o{line->get("--ir"), line->get("--hw").value_or(""), line->get("--json"), 0,
+                      std::move(line->positional)};
+    if (auto timeline = line->get("--timeline")) {
+        auto n = parseCount("--timeline", *timeline);
+        KL_TRY(n);
+        o.timeline = *n;
+    }
     return o;
 }
 
@@ -178,31 +171,22 @@ Expected<sim::HardwareProfile> loadProfile(const std::string& spec) {
     return sim::HardwareProfile::loadFile(*path);
 }
 
-} // namespace
-
-int runSimulateCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, usage())) {
-        return 0;
-    }
-    auto options = splitOptions(args);
-    if (!options) {
-        return usageError(options.error(), usage());
-    }
+int runSimulate(const SimulateOptions& o) {
     // An explicit --hw is checked before tracing: a typo should not cost a trace.
     std::optional<Expected<sim::HardwareProfile>> profile;
-    if (!options->hardware.empty()) {
-        profile = loadProfile(options->hardware);
+    if (!o.hardware.empty()) {
+        profile = loadProfile(o.hardware);
         if (!*profile) {
             return fail(profile->error(), profile->error().code == ErrorCode::NotFound ? 2 : 1);
         }
     }
     PhaseTimes times;
-    auto kernel = loadOrTrace(*options, times);
+    auto kernel = loadOrTrace(o, times);
     if (!kernel) {
         return fail(kernel.error(), kernel.error().code == ErrorCode::InvalidArgument ? 2 : 1);
     }
     const sim::HardwareChoice choice =
-        sim::chooseHardware(options->hardware, kernel->taskHardware, sim::kernelApiOf(kernel->ir.api));
+        sim::chooseHardware(o.hardware, kernel->taskHardware, sim::kernelApiOf(kernel->ir.api));
     if (!profile) {
         profile = loadProfile(choice.spec);
         if (!*profile) {
@@ -221,20 +205,26 @@ int runSimulateCommand(const std::vector<std::string>& args) {
                      kernel->ir.instructions().size(), times.sinceStartMs() - simulateFrom);
     }
     const sim::SimResult& r = **result;
-    const bool jsonToStdout = options->json && *options->json == "-";
+    const bool jsonToStdout = o.json && *o.json == "-";
     // With JSON on stdout the human-readable text goes to stderr so the JSON stays parseable.
     std::FILE* text = jsonToStdout ? stderr : stdout;
     printText(text, sim::TextReport::summary(r, choice.describe())); // names and diagnostics come from the IR
-    if (options->timeline > 0) {
+    if (o.timeline > 0) {
         std::fputs("\n", text);
-        printText(text, sim::TextReport::timeline(r, options->timeline));
+        printText(text, sim::TextReport::timeline(r, o.timeline));
     }
-    if (options->json) {
-        if (auto ok = writeText(*options->json, sim::ResultJson::write(r)); !ok) {
+    if (o.json) {
+        if (auto ok = writeText(*o.json, sim::ResultJson::write(r)); !ok) {
             return fail(ok.error(), 1);
         }
     }
     return 0;
+}
+
+} // namespace
+
+int runSimulateCommand(const std::vector<std::string>& args) {
+    return runParsed(args, usage(), splitOptions, runSimulate);
 }
 
 } // namespace kl::app

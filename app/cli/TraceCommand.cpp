@@ -3,6 +3,7 @@
 #include "cli/Commands.h"
 #include "cli/TraceArguments.h"
 
+#include "support/Try.h"
 #include "trace/TraceRunner.h"
 
 #include <fmt/format.h>
@@ -32,32 +33,24 @@ Options:
   -o, --output FILE        where to write the IR (required)
 )";
 
-} // namespace
-
-int runTraceCommand(const std::vector<std::string>& args) {
-    if (printHelpIfAsked(args, kTraceUsage)) {
-        return 0;
+/// trace's own --format, then the trace arguments (an output required): the request to run.
+Expected<core::TraceRequest> parseRequest(const std::vector<std::string>& args) {
+    auto line = parseCommandLine(args, {{"--format"}});
+    KL_TRY(line);
+    const std::string format = line->get("--format").value_or("json");
+    if (format != "json" && format != "binary") {
+        return makeError(ErrorCode::InvalidArgument, "kernellens-cli trace: --format takes json or binary");
     }
-    core::IrFormat format = core::IrFormat::Json;
-    auto rest = takeOptions(args, {"--format"}, [&](const std::string& flag, const std::string& v) -> Expected<void> {
-        if (v != "json" && v != "binary") {
-            return makeError(ErrorCode::InvalidArgument, "kernellens-cli trace: " + flag + " takes json or binary");
-        }
-        format = v == "binary" ? core::IrFormat::Binary : core::IrFormat::Json;
-        return {};
-    });
-    auto parsed = rest ? parseTraceArguments(*rest, /*requireOutput=*/true)
-                       : Expected<TraceArguments>(std::unexpected(rest.error()));
-    if (!parsed) {
-        return usageError(parsed.error(), kTraceUsage);
-    }
+    auto parsed = parseTraceArguments(line->positional, /*requireOutput=*/true);
+    KL_TRY(parsed);
     if (!parsed->rest.empty()) {
-        return usageError(
-            Error{ErrorCode::InvalidArgument, "kernellens-cli trace: unknown option " + parsed->rest.front()},
-            kTraceUsage);
+        return makeError(ErrorCode::InvalidArgument, "kernellens-cli trace: unknown option " + parsed->rest.front());
     }
-    core::TraceRequest request = parsed->request;
-    request.irFormat = format;
+    parsed->request.irFormat = format == "binary" ? core::IrFormat::Binary : core::IrFormat::Json;
+    return std::move(parsed->request);
+}
+
+int runTrace(const core::TraceRequest& request) {
     auto outcome = core::runTrace(request);
     if (!outcome) {
         return fail(outcome.error(), 1);
@@ -67,6 +60,12 @@ int runTraceCommand(const std::vector<std::string>& args) {
     }
     std::fprintf(stderr, "wrote %s\n", outcome->irFile.string().c_str());
     return 0;
+}
+
+} // namespace
+
+int runTraceCommand(const std::vector<std::string>& args) {
+    return runParsed(args, kTraceUsage, parseRequest, runTrace);
 }
 
 } // namespace kl::app

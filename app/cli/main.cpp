@@ -37,33 +37,28 @@ Examples:
   kernellens-cli numerics examples/matmul_basic_tiled --inputs normal --seed 1 --json numerics.json
 )";
 
+/// Every command, by the name typed after kernellens-cli.
+struct Command {
+    std::string_view name;
+    int (*run)(const std::vector<std::string>& args);
+};
+constexpr Command kCommands[] = {
+    {"trace", kl::app::runTraceCommand},
+    {"simulate", kl::app::runSimulateCommand},
+    {"review", kl::app::runReviewCommand},
+    {"report", kl::app::runReportCommand},
+    {"export-trace", kl::app::runExportTraceCommand},
+    {"compat", kl::app::runCompatCommand},
+    {"findings", kl::app::runFindingsCommand},
+    {"batch", kl::app::runBatchCommand},
+    {"numerics", kl::app::runNumericsCommand},
+};
+
 int dispatch(std::string_view command, const std::vector<std::string>& rest) {
-    if (command == "trace") {
-        return kl::app::runTraceCommand(rest);
-    }
-    if (command == "simulate") {
-        return kl::app::runSimulateCommand(rest);
-    }
-    if (command == "review") {
-        return kl::app::runReviewCommand(rest);
-    }
-    if (command == "report") {
-        return kl::app::runReportCommand(rest);
-    }
-    if (command == "export-trace") {
-        return kl::app::runExportTraceCommand(rest);
-    }
-    if (command == "compat") {
-        return kl::app::runCompatCommand(rest);
-    }
-    if (command == "findings") {
-        return kl::app::runFindingsCommand(rest);
-    }
-    if (command == "batch") {
-        return kl::app::runBatchCommand(rest);
-    }
-    if (command == "numerics") {
-        return kl::app::runNumericsCommand(rest);
+    for (const Command& c : kCommands) {
+        if (c.name == command) {
+            return c.run(rest);
+        }
     }
     std::fprintf(stderr, "kernellens-cli: unknown command '%.*s'\nRun 'kernellens-cli --help' for the list.\n",
                  static_cast<int>(command.size()), command.data());

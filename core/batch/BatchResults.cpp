@@ -1,8 +1,6 @@
 #include "batch/BatchResults.h"
 
-#include "db/Database.h"
-#include "db/Statement.h"
-#include "db/Transaction.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
 #include "support/Try.h"
 
@@ -45,13 +43,12 @@ StepResult readRow(const Statement& r) {
 }
 
 Expected<void> insertRow(Database& db, const StepResult& s) {
-    auto stmt = db.prepare(fmt::format("INSERT OR REPLACE INTO step_result({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-                                       "?8, ?9, ?10)",
-                                       kColumns));
-    KL_TRY(stmt);
-    stmt->bind(1, s.task).bind(2, s.step).bind(3, s.contentHash).bind(4, s.status).bind(5, s.error);
-    stmt->bind(6, s.errorFile).bind(7, s.errorLine).bind(8, s.figuresJson).bind(9, s.durationMs);
-    return stmt->bind(10, s.finishedAt.empty() ? utcNow() : s.finishedAt).run();
+    return execute(
+        db,
+        fmt::format("INSERT OR REPLACE INTO step_result({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    kColumns),
+        s.task, s.step, s.contentHash, s.status, s.error, s.errorFile, s.errorLine, s.figuresJson, s.durationMs,
+        s.finishedAt.empty() ? utcNow() : s.finishedAt);
 }
 
 std::string csvField(const std::string& s) {
@@ -101,17 +98,13 @@ Expected<BatchResults> BatchResults::open(const std::string& path) {
 }
 
 Expected<std::string> BatchResults::root() {
-    auto stmt = m_db->prepare("SELECT value FROM meta WHERE key = 'root'");
-    KL_TRY(stmt);
-    auto row = stmt->step();
-    KL_TRY(row);
-    return *row ? stmt->text(0) : std::string();
+    auto root = selectFirst(*m_db, "SELECT value FROM meta WHERE key = 'root'", textColumn);
+    KL_TRY(root);
+    return root->value_or(std::string());
 }
 
 Expected<void> BatchResults::setRoot(const std::string& root) {
-    auto stmt = m_db->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?1)");
-    KL_TRY(stmt);
-    return stmt->bind(1, root).run();
+    return execute(*m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?1)", root);
 }
 
 Expected<std::map<std::string, std::string>> BatchResults::finishedTasks(const std::vector<std::string>& steps) {
@@ -136,27 +129,21 @@ Expected<std::map<std::string, std::string>> BatchResults::finishedTasks(const s
 }
 
 Expected<void> BatchResults::recordTask(const std::string& task, const std::vector<StepResult>& rows) {
-    auto tx = m_db->beginTransaction();
-    KL_TRY(tx);
-    auto clear = m_db->prepare("DELETE FROM step_result WHERE task = ?1");
-    KL_TRY(clear);
-    if (auto done = clear->bind(1, task).run(); !done) {
-        return done;
-    }
-    for (const StepResult& r : rows) {
-        if (auto ok = insertRow(*m_db, r); !ok) {
-            return ok;
+    return inTransaction(*m_db, [&]() -> Expected<void> {
+        KL_TRY(execute(*m_db, "DELETE FROM step_result WHERE task = ?1", task));
+        for (const StepResult& r : rows) {
+            KL_TRY(insertRow(*m_db, r));
         }
-    }
-    return tx->commit();
+        return {};
+    });
 }
 
 Expected<std::vector<StepResult>> BatchResults::all() {
-    auto stmt = m_db->prepare(fmt::format("SELECT {} FROM step_result ORDER BY task, CASE step WHEN 'trace' THEN 0 "
-                                          "WHEN 'simulate' THEN 1 WHEN 'findings' THEN 2 ELSE 3 END",
-                                          kColumns));
-    KL_TRY(stmt);
-    return collectRows(*stmt, readRow);
+    return selectRows(*m_db,
+                      fmt::format("SELECT {} FROM step_result ORDER BY task, CASE step WHEN 'trace' THEN 0 "
+                                  "WHEN 'simulate' THEN 1 WHEN 'findings' THEN 2 ELSE 3 END",
+                                  kColumns),
+                      readRow);
 }
 
 Expected<std::size_t> mergeResults(const std::vector<std::string>& inputs, const std::string& output) {
@@ -171,11 +158,11 @@ Expected<std::size_t> mergeResults(const std::vector<std::string>& inputs, const
             return makeError(ErrorCode::NotFound, "no such results file", in);
         }
         auto file = BatchResults::open(in);
-        auto rows = file ? file->all() : std::unexpected(file.error());
-        auto inRoot = file ? file->root() : std::unexpected(file.error());
-        if (!rows || !inRoot) {
-            return std::unexpected(!rows ? rows.error() : inRoot.error());
-        }
+        KL_TRY(file);
+        auto rows = file->all();
+        KL_TRY(rows);
+        auto inRoot = file->root();
+        KL_TRY(inRoot);
         root = root.empty() ? *inRoot : root;
         std::map<std::string, std::vector<StepResult>> mine;
         for (StepResult& r : *rows) {

@@ -20,9 +20,8 @@ Expected<ReviewFromResultsSummary> createReviewFromResults(const std::string& re
     KL_TRY(results);
     auto rows = results->all();
     auto root = results->root();
-    if (!rows || !root) {
-        return std::unexpected(!rows ? rows.error() : root.error());
-    }
+    KL_TRY(rows);
+    KL_TRY(root);
     const std::vector<TriagedTask> queue = triage(*rows, *root, o.statusFilter);
     if (queue.empty()) {
         return makeError(ErrorCode::InvalidArgument, "no task of the batch matches the filter", resultsPath, 0,

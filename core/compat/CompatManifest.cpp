@@ -153,9 +153,7 @@ public:
         auto shapeSource = text("shape_source", false);
         auto note = text("note", false);
         for (const auto* part : {&file, &kernel, &packageRoot, &hardware, &shapeSource, &note}) {
-            if (!*part) {
-                return std::unexpected(part->error());
-            }
+            KL_TRY(*part);
         }
         entry.file = *file;
         entry.kernel = *kernel;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Error.h"
+#include "support/Try.h"
 
 #include <cstdint>
 #include <optional>
@@ -70,9 +71,7 @@ template <typename F>
     std::vector<std::invoke_result_t<F, const Statement&>> out;
     for (;;) {
         auto row = stmt.step();
-        if (!row) {
-            return std::unexpected(row.error());
-        }
+        KL_TRY(row);
         if (!*row) {
             return out;
         }

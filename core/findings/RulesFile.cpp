@@ -51,9 +51,7 @@ Expected<Threshold> parseThreshold(const Json& j, const std::string& where, cons
     auto reason = text(j, "reason", where, origin, true);
     auto source = text(j, "source", where, origin, false);
     for (const auto* e : {&unit, &reason, &source}) {
-        if (!*e) {
-            return std::unexpected(e->error());
-        }
+        KL_TRY(*e);
     }
     t.unit = std::move(*unit);
     t.reason = std::move(*reason);

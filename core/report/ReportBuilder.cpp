@@ -371,12 +371,10 @@ Expected<ReportTask> ReportBuilder::buildTask(const Task& task) {
     auto runs = m_file.runs().list(task.id);
     auto card = m_file.scorecard(task.id);
     auto annotations = m_file.annotations().list({.taskId = task.id});
-    if (!files || !runs || !card || !annotations) {
-        return std::unexpected(!files  ? files.error()
-                               : !runs ? runs.error()
-                               : !card ? card.error()
-                                       : annotations.error());
-    }
+    KL_TRY(files);
+    KL_TRY(runs);
+    KL_TRY(card);
+    KL_TRY(annotations);
     readTaskJson(*files, out);
     out.scorecard = std::move(*card);
     auto numerics = m_file.numericsRuns().list(task.id);
@@ -501,9 +499,8 @@ Expected<Report> ReportBuilder::build() {
     if (m_file.team().isTeamReview().value_or(false)) {
         auto agreement = team::computeAgreement(m_file);
         auto reasons = m_file.team().adjudications();
-        if (!agreement || !reasons) {
-            return std::unexpected(!agreement ? agreement.error() : reasons.error());
-        }
+        KL_TRY(agreement);
+        KL_TRY(reasons);
         TeamSection section{std::move(*agreement), std::move(*reasons), {}};
         for (const Task& t : *tasks) {
             section.taskTitles[t.id] = t.title;

@@ -16,9 +16,7 @@ Expected<void> AddReplyCommand::revert(ReviewFile& file) {
     if (!m_reply) {
         return makeError(ErrorCode::Internal, "undo of a reply that was never added");
     }
-    if (auto removed = file.annotations().removeReply(m_reply->id); !removed) {
-        return removed;
-    }
+    KL_TRY(file.annotations().removeReply(m_reply->id));
     m_reply.reset();
     return {};
 }

@@ -29,9 +29,7 @@ Expected<void> AdjudicateCommand::put(ReviewFile& file, const std::optional<Scor
     auto tx = file.database().beginTransaction();
     KL_TRY(tx);
     auto scores = file.scores();
-    if (auto ok = score ? scores.restore(*score) : scores.clear(m_taskId, m_itemId); !ok) {
-        return ok;
-    }
+    KL_TRY(score ? scores.restore(*score) : scores.clear(m_taskId, m_itemId));
     auto team = file.team();
     if (auto ok = adjudication ? team.restoreAdjudication(*adjudication) : team.clearAdjudication(m_taskId, m_itemId);
         !ok) {
@@ -46,9 +44,8 @@ Expected<void> AdjudicateCommand::apply(ReviewFile& file) {
     }
     auto scoreBefore = file.scores().find(m_taskId, m_itemId);
     auto before = findAdjudication(file, m_taskId, m_itemId);
-    if (!scoreBefore || !before) {
-        return std::unexpected(!scoreBefore ? scoreBefore.error() : before.error());
-    }
+    KL_TRY(scoreBefore);
+    KL_TRY(before);
     auto decided = file.team().adjudicate(m_taskId, m_itemId, m_value, m_reason, m_adjudicator);
     KL_TRY(decided);
     auto scoreAfter = file.scores().find(m_taskId, m_itemId);

@@ -84,9 +84,7 @@ Expected<void> AnnotationRepository::validate(const Annotation& a) {
     if (!*found) {
         return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", a.taskId), m_db.path());
     }
-    if (auto anchor = checkAnchor(a.anchor); !anchor) {
-        return anchor;
-    }
+    KL_TRY(checkAnchor(a.anchor));
     const RubricItem* item = a.rubricItem.empty() ? nullptr : m_rubric.findItem(a.rubricItem);
     if (!a.rubricItem.empty() && item == nullptr) {
         return makeError(
@@ -166,37 +164,30 @@ Expected<void> AnnotationRepository::remove(std::int64_t id) {
 }
 
 Expected<Annotation> AnnotationRepository::get(std::int64_t id) {
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM annotation WHERE id = ?1", kColumns));
-    KL_TRY(stmt);
-    auto row = stmt->bind(1, id).step();
-    KL_TRY(row);
-    if (!*row) {
+    auto annotation =
+        selectFirst(m_db, fmt::format("SELECT {} FROM annotation WHERE id = ?1", kColumns), readAnnotation, id);
+    KL_TRY(annotation);
+    if (!*annotation) {
         return makeError(ErrorCode::NotFound, fmt::format("no annotation with id {}", id), m_db.path());
     }
-    return readAnnotation(*stmt);
+    return std::move(**annotation);
 }
 
 Expected<std::vector<Annotation>> AnnotationRepository::list(const AnnotationFilter& filter) {
     // A fixed statement: an unset filter binds NULL and its clause matches every row.
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM annotation WHERE (?1 IS NULL OR task_id = ?1) "
-                                         "AND (?2 IS NULL OR item_id = ?2) AND (?3 IS NULL OR severity = ?3) "
-                                         "AND (?4 IS NULL OR resolved = ?4) AND (?5 IS NULL OR author = ?5) "
-                                         "ORDER BY task_id, id",
-                                         kColumns));
+    auto stmt = query(m_db,
+                      fmt::format("SELECT {} FROM annotation WHERE (?1 IS NULL OR task_id = ?1) "
+                                  "AND (?2 IS NULL OR item_id = ?2) AND (?3 IS NULL OR severity = ?3) "
+                                  "AND (?4 IS NULL OR resolved = ?4) AND (?5 IS NULL OR author = ?5) "
+                                  "ORDER BY task_id, id",
+                                  kColumns),
+                      filter.taskId, filter.rubricItem);
     KL_TRY(stmt);
-    stmt->bind(1, filter.taskId).bind(2, filter.rubricItem);
+    // Severity and resolved are bound by hand: each is stored as another type than the filter holds.
     filter.severity ? stmt->bind(3, toString(*filter.severity)) : stmt->bindNull(3);
     filter.resolved ? stmt->bind(4, *filter.resolved ? 1 : 0) : stmt->bindNull(4);
     stmt->bind(5, filter.author);
-    std::vector<Annotation> out;
-    for (;;) {
-        auto row = stmt->step();
-        KL_TRY(row);
-        if (!*row) {
-            return out;
-        }
-        out.push_back(readAnnotation(*stmt));
-    }
+    return collectRows(*stmt, readAnnotation);
 }
 
 Expected<Reply> AnnotationRepository::addReply(std::int64_t annotationId, const std::string& author,
@@ -217,19 +208,9 @@ Expected<Reply> AnnotationRepository::addReply(std::int64_t annotationId, const 
 }
 
 Expected<std::vector<Reply>> AnnotationRepository::replies(std::int64_t annotationId) {
-    auto stmt = m_db.prepare(
-        "SELECT id, annotation_id, author, text, created_at FROM reply WHERE annotation_id = ?1 ORDER BY id");
-    KL_TRY(stmt);
-    stmt->bind(1, annotationId);
-    std::vector<Reply> out;
-    for (;;) {
-        auto row = stmt->step();
-        KL_TRY(row);
-        if (!*row) {
-            return out;
-        }
-        out.push_back(readReply(*stmt));
-    }
+    return selectRows(
+        m_db, "SELECT id, annotation_id, author, text, created_at FROM reply WHERE annotation_id = ?1 ORDER BY id",
+        readReply, annotationId);
 }
 
 Expected<void> AnnotationRepository::removeReply(std::int64_t replyId) {
@@ -256,12 +237,8 @@ Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& sn
     auto insert = m_db.prepare("INSERT INTO reply(annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4)");
     KL_TRY(insert);
     for (const Reply& r : snapshot.replies) {
-        if (auto added =
-                then(ensureReviewer(r.author),
-                     [&] { return insert->bind(1, id).bind(2, r.author).bind(3, r.text).bind(4, r.createdAt).run(); });
-            !added) {
-            return std::unexpected(added.error());
-        }
+        KL_TRY(then(ensureReviewer(r.author),
+                    [&] { return insert->bind(1, id).bind(2, r.author).bind(3, r.text).bind(4, r.createdAt).run(); }));
         insert->reset();
     }
     KL_TRY(tx->commit());
@@ -271,29 +248,17 @@ Expected<std::int64_t> AnnotationRepository::import(const AnnotationSnapshot& sn
 Expected<void> AnnotationRepository::restore(const AnnotationSnapshot& snapshot) {
     auto tx = m_db.beginTransaction();
     KL_TRY(tx);
-    auto exists = m_db.prepare("SELECT 1 FROM annotation WHERE id = ?1");
-    KL_TRY(exists);
-    auto row = exists->bind(1, snapshot.annotation.id).step();
-    KL_TRY(row);
-    const bool present = *row;
-    exists->reset();
-    if (auto saved = write(snapshot.annotation, !present); !saved) {
-        return saved;
-    }
+    auto present = exists(m_db, "SELECT 1 FROM annotation WHERE id = ?1", snapshot.annotation.id);
+    KL_TRY(present);
+    KL_TRY(write(snapshot.annotation, !*present));
     // Replies: put back exactly the snapshot's set.
-    auto clear = m_db.prepare("DELETE FROM reply WHERE annotation_id = ?1");
-    KL_TRY(clear);
-    if (auto cleared = clear->bind(1, snapshot.annotation.id).run(); !cleared) {
-        return cleared;
-    }
+    KL_TRY(execute(m_db, "DELETE FROM reply WHERE annotation_id = ?1", snapshot.annotation.id));
     auto insert =
         m_db.prepare("INSERT INTO reply(id, annotation_id, author, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
     KL_TRY(insert);
     for (const Reply& r : snapshot.replies) {
         insert->bind(1, r.id).bind(2, r.annotationId).bind(3, r.author).bind(4, r.text).bind(5, r.createdAt);
-        if (auto saved = insert->run(); !saved) {
-            return saved;
-        }
+        KL_TRY(insert->run());
         insert->reset();
     }
     return tx->commit();

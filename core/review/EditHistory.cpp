@@ -1,11 +1,11 @@
 #include "review/EditHistory.h"
 
+#include "support/Try.h"
+
 namespace kl::core {
 
 Expected<void> EditHistory::push(std::unique_ptr<EditCommand> command) {
-    if (auto applied = command->apply(m_file); !applied) {
-        return applied;
-    }
+    KL_TRY(command->apply(m_file));
     m_commands.resize(m_index);
     m_commands.push_back(std::move(command));
     if (m_commands.size() > m_limit) {
@@ -19,9 +19,7 @@ Expected<void> EditHistory::undo() {
     if (!canUndo()) {
         return makeError(ErrorCode::InvalidArgument, "nothing to undo");
     }
-    if (auto reverted = m_commands[m_index - 1]->revert(m_file); !reverted) {
-        return reverted;
-    }
+    KL_TRY(m_commands[m_index - 1]->revert(m_file));
     --m_index;
     return {};
 }
@@ -30,9 +28,7 @@ Expected<void> EditHistory::redo() {
     if (!canRedo()) {
         return makeError(ErrorCode::InvalidArgument, "nothing to redo");
     }
-    if (auto applied = m_commands[m_index]->apply(m_file); !applied) {
-        return applied;
-    }
+    KL_TRY(m_commands[m_index]->apply(m_file));
     ++m_index;
     return {};
 }

@@ -1,7 +1,7 @@
 #include "review/FindingDismissalRepository.h"
 
-#include "db/Database.h"
 #include "db/ExpectedOps.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
 #include "support/Try.h"
 
@@ -35,47 +35,30 @@ Expected<FindingDismissal> FindingDismissalRepository::add(FindingDismissal dism
 }
 
 Expected<void> FindingDismissalRepository::put(const FindingDismissal& d) {
-    auto stmt = m_db.prepare(
-        fmt::format("INSERT INTO finding_dismissal({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", kColumns));
-    KL_TRY(stmt);
-    stmt->bind(1, d.id == 0 ? std::optional<std::int64_t>() : std::optional(d.id))
-        .bind(2, d.taskId)
-        .bind(3, d.findingKey)
-        .bind(4, d.rule)
-        .bind(5, d.title)
-        .bind(6, d.reason)
-        .bind(7, d.author)
-        .bind(8, d.createdAt);
-    if (auto done = stmt->run(); !done) {
-        Error error = done.error();
-        error.message = fmt::format("dismissing finding '{}' of task {}: {}", d.findingKey, d.taskId, error.message);
-        return std::unexpected(error);
-    }
-    return {};
+    return withContext(
+        execute(m_db,
+                fmt::format("INSERT INTO finding_dismissal({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", kColumns),
+                d.id == 0 ? std::optional<std::int64_t>() : std::optional(d.id), d.taskId, d.findingKey, d.rule,
+                d.title, d.reason, d.author, d.createdAt),
+        fmt::format("dismissing finding '{}' of task {}", d.findingKey, d.taskId));
 }
 
 Expected<FindingDismissal> FindingDismissalRepository::remove(std::int64_t taskId, std::string_view findingKey) {
-    auto find =
-        m_db.prepare(fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 AND finding_key = ?2", kColumns));
-    KL_TRY(find);
-    find->bind(1, taskId).bind(2, findingKey);
-    auto rows = collectRows(*find, rowOf);
-    KL_TRY(rows);
-    if (rows->empty()) {
+    auto found = selectFirst(
+        m_db, fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 AND finding_key = ?2", kColumns), rowOf,
+        taskId, findingKey);
+    KL_TRY(found);
+    if (!*found) {
         return makeError(ErrorCode::NotFound,
                          fmt::format("finding '{}' of task {} is not dismissed", findingKey, taskId));
     }
-    auto erase = m_db.prepare("DELETE FROM finding_dismissal WHERE id = ?1");
-    KL_TRY(erase);
-    KL_TRY(erase->bind(1, rows->front().id).run());
-    return rows->front();
+    KL_TRY(execute(m_db, "DELETE FROM finding_dismissal WHERE id = ?1", (*found)->id));
+    return std::move(**found);
 }
 
 Expected<std::vector<FindingDismissal>> FindingDismissalRepository::list(std::int64_t taskId) {
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 ORDER BY id", kColumns));
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, rowOf);
+    return selectRows(m_db, fmt::format("SELECT {} FROM finding_dismissal WHERE task_id = ?1 ORDER BY id", kColumns),
+                      rowOf, taskId);
 }
 
 } // namespace kl::core

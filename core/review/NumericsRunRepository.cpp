@@ -1,7 +1,7 @@
 #include "review/NumericsRunRepository.h"
 
-#include "db/Database.h"
 #include "db/ExpectedOps.h"
+#include "db/Query.h"
 #include "numerics/NumericsReader.h"
 #include "review/TextCheck.h"
 #include "support/Try.h"
@@ -59,44 +59,26 @@ Expected<NumericsRun> NumericsRunRepository::add(std::int64_t taskId, const std:
     run.cudaNumerics = parsed->cudaNumerics;
     run.tolerance = toleranceSummary(*parsed);
     run.passed = parsed->passed();
-    auto stmt = m_db.prepare("INSERT INTO numerics_run(task_id, created_at, kernel, inputs_kind, seed, reference, "
-                             "cuda_numerics, tolerance, passed, document) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                             "?10)");
-    KL_TRY(stmt);
-    stmt->bind(1, taskId)
-        .bind(2, run.createdAt)
-        .bind(3, run.kernel)
-        .bind(4, run.inputsKind)
-        .bind(5, run.seed)
-        .bind(6, run.reference)
-        .bind(7, run.cudaNumerics)
-        .bind(8, run.tolerance)
-        .bind(9, std::int64_t{run.passed ? 1 : 0})
-        .bind(10, run.document);
-    if (auto done = stmt->run(); !done) {
-        Error error = done.error();
-        error.message = fmt::format("saving numerics run for task {}: {}", taskId, error.message);
-        return std::unexpected(error);
-    }
+    KL_TRY(withContext(execute(m_db,
+                               "INSERT INTO numerics_run(task_id, created_at, kernel, inputs_kind, seed, reference, "
+                               "cuda_numerics, tolerance, passed, document) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                               taskId, run.createdAt, run.kernel, run.inputsKind, run.seed, run.reference,
+                               run.cudaNumerics, run.tolerance, std::int64_t{run.passed ? 1 : 0}, run.document),
+                       fmt::format("saving numerics run for task {}", taskId)));
     run.id = m_db.lastInsertRowId();
     return run;
 }
 
 Expected<std::vector<NumericsRun>> NumericsRunRepository::list(std::int64_t taskId) {
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id", kColumns));
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, fromRow);
+    return selectRows(m_db, fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id", kColumns),
+                      fromRow, taskId);
 }
 
 Expected<std::optional<NumericsRun>> NumericsRunRepository::latest(std::int64_t taskId) {
-    auto stmt =
-        m_db.prepare(fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id DESC LIMIT 1", kColumns));
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    auto rows = collectRows(*stmt, fromRow);
-    KL_TRY(rows);
-    return rows->empty() ? std::optional<NumericsRun>() : std::optional<NumericsRun>(std::move(rows->front()));
+    return selectFirst(m_db,
+                       fmt::format("SELECT {} FROM numerics_run WHERE task_id = ?1 ORDER BY id DESC LIMIT 1", kColumns),
+                       fromRow, taskId);
 }
 
 } // namespace kl::core

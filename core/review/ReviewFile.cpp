@@ -1,8 +1,7 @@
 #include "review/ReviewFile.h"
 
-#include "db/Database.h"
 #include "db/ExpectedOps.h"
-#include "db/Transaction.h"
+#include "db/Query.h"
 #include "review/ReviewFileProbe.h"
 #include "review/ReviewSchema.h"
 #include "review/TextCheck.h"
@@ -74,16 +73,14 @@ Expected<Database> openChecked(const std::string& path, int& version, std::strin
     if (version > ReviewSchema::kCurrentVersion) {
         return tooNew(version);
     }
-    auto check = db->prepare("PRAGMA quick_check(1)");
-    auto verdict = check ? check->step() : Expected<bool>(std::unexpected(check.error()));
-    if (!verdict || !*verdict || check->text(0) != "ok") {
-        const std::string why = !verdict ? verdict.error().message : (*verdict ? check->text(0) : "no result");
+    const auto verdict = selectFirst(*db, "PRAGMA quick_check(1)", textColumn);
+    if (!verdict || *verdict != "ok") {
+        const std::string why = !verdict ? verdict.error().message : verdict->value_or("no result");
         return makeError(ErrorCode::Parse, fmt::format("review file is corrupted: {}", why), path, 0,
                          fmt::format("restore it from a backup; {}", kUntouched));
     }
-    auto magic = db->prepare("SELECT value FROM meta WHERE key = 'magic'");
-    auto hasMagic = magic ? magic->step() : Expected<bool>(std::unexpected(magic.error()));
-    if (version < 1 || !hasMagic || !*hasMagic || magic->text(0) != ReviewSchema::kMagic) {
+    const auto magic = selectFirst(*db, "SELECT value FROM meta WHERE key = 'magic'", textColumn);
+    if (version < 1 || !magic || *magic != ReviewSchema::kMagic) {
         return makeError(ErrorCode::Parse,
                          "not a KernelLens review file: the application id matches but the meta table does not", path,
                          0, kUntouched);
@@ -132,10 +129,7 @@ Expected<void> ReviewFile::saveCopy(const std::string& path) {
     }
     // VACUUM INTO reads one snapshot of the database (committed WAL content included) and writes a fresh,
     // defragmented file; it needs no write access to the source, so read-only reviews can be copied too.
-    auto stmt = m_db->prepare("VACUUM INTO ?1");
-    KL_TRY(stmt);
-    stmt->bind(1, path);
-    if (auto done = stmt->run(); !done) {
+    if (auto done = execute(*m_db, "VACUUM INTO ?1", path); !done) {
         std::filesystem::remove(path, ec); // never leave a half-written copy behind
         Error error = done.error();
         error.file = path;
@@ -163,16 +157,11 @@ Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOpt
         Database& d = *file.m_db;
         auto tx = d.beginTransaction();
         KL_TRY(tx);
-        auto done = then(ReviewSchema::createCurrent(d), [&]() -> Expected<void> {
-            auto rubricRow = d.prepare("INSERT INTO rubric(id, source_name, json) VALUES (1, ?1, ?2)");
-            auto meta = d.prepare("INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', ?2)");
-            if (!rubricRow || !meta) {
-                return std::unexpected(!rubricRow ? rubricRow.error() : meta.error());
-            }
-            return then(rubricRow->bind(1, options.rubricSource).bind(2, options.rubricJson).run(),
-                        [&] { return meta->bind(1, utcNow()).bind(2, "KernelLens").run(); });
-        });
-        KL_TRY(done);
+        KL_TRY(ReviewSchema::createCurrent(d));
+        KL_TRY(execute(d, "INSERT INTO rubric(id, source_name, json) VALUES (1, ?1, ?2)", options.rubricSource,
+                       options.rubricJson));
+        KL_TRY(execute(d, "INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', ?2)", utcNow(),
+                       "KernelLens"));
         KL_TRY(tx->commit());
         auto ready = then(file.enableWal(), [&] { return file.loadRubric(); });
         KL_TRY(ready);
@@ -191,11 +180,9 @@ Expected<ReviewFile> ReviewFile::create(const std::string& path, const CreateOpt
 }
 
 Expected<void> ReviewFile::enableWal() {
-    auto mode = m_db->prepare("PRAGMA journal_mode = WAL");
+    auto mode = selectFirst(*m_db, "PRAGMA journal_mode = WAL", textColumn);
     KL_TRY(mode);
-    auto row = mode->step();
-    KL_TRY(row);
-    if (!*row || mode->text(0) != "wal") {
+    if (*mode != "wal") {
         return makeError(ErrorCode::Database, "cannot switch the review file to WAL journaling", m_path, 0,
                          "the file system may not support shared memory (network drives); copy the file locally");
     }
@@ -204,14 +191,12 @@ Expected<void> ReviewFile::enableWal() {
 }
 
 Expected<void> ReviewFile::loadRubric() {
-    auto stmt = m_db->prepare("SELECT json FROM rubric WHERE id = 1");
-    KL_TRY(stmt);
-    auto row = stmt->step();
-    KL_TRY(row);
-    if (!*row) {
+    auto json = selectFirst(*m_db, "SELECT json FROM rubric WHERE id = 1", textColumn);
+    KL_TRY(json);
+    if (!*json) {
         return makeError(ErrorCode::Parse, "review file holds no rubric", m_path);
     }
-    m_rubricJson = stmt->text(0);
+    m_rubricJson = std::move(**json);
     auto rubric = RubricLoader::parse(m_rubricJson, m_path + " (stored rubric)");
     KL_TRY(rubric);
     m_rubric = std::make_unique<Rubric>(std::move(*rubric));

@@ -1,8 +1,7 @@
 #include "review/ReviewSchema.h"
 
-#include "db/Database.h"
 #include "db/ExpectedOps.h"
-#include "db/Transaction.h"
+#include "db/Query.h"
 #include "support/Try.h"
 
 #include <fmt/format.h>
@@ -184,23 +183,11 @@ constexpr MigrationStep kSteps[] = {{2, kMigrateTo2Sql}, {3, kMigrateTo3Sql}, {4
 } // namespace
 
 Expected<void> ReviewSchema::createCurrent(Database& db) {
-    if (auto created = db.exec(kCreateSql); !created) {
-        return created;
-    }
-    if (auto created = db.exec(kMigrateTo3Sql); !created) {
-        return created;
-    }
-    if (auto created = db.exec(kMigrateTo4Sql); !created) {
-        return created;
-    }
-    auto stmt = db.prepare("INSERT INTO meta(key, value) VALUES (?1, ?2)");
-    KL_TRY(stmt);
-    if (auto magic = stmt->bind(1, "magic").bind(2, kMagic).run(); !magic) {
-        return magic;
-    }
-    if (auto id = db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId)); !id) {
-        return id;
-    }
+    KL_TRY(db.exec(kCreateSql));
+    KL_TRY(db.exec(kMigrateTo3Sql));
+    KL_TRY(db.exec(kMigrateTo4Sql));
+    KL_TRY(execute(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)", "magic", kMagic));
+    KL_TRY(db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId)));
     return setVersion(db, kCurrentVersion);
 }
 
@@ -211,28 +198,18 @@ Expected<void> ReviewSchema::migrate(Database& db, int fromVersion) {
         }
         auto tx = db.beginTransaction();
         KL_TRY(tx);
-        auto applied = then(db.exec(step.sql), [&] { return setVersion(db, step.toVersion); });
-        if (!applied) {
-            Error error = applied.error();
-            error.message =
-                fmt::format("migrating review file to schema version {}: {}", step.toVersion, error.message);
-            return std::unexpected(error);
-        }
-        if (auto committed = tx->commit(); !committed) {
-            return committed;
-        }
+        KL_TRY(withContext(then(db.exec(step.sql), [&] { return setVersion(db, step.toVersion); }),
+                           fmt::format("migrating review file to schema version {}", step.toVersion)));
+        KL_TRY(tx->commit());
     }
     return {};
 }
 
 Expected<void> ReviewSchema::setVersion(Database& db, int version) {
     // user_version is what we read first on open; meta.schema_version is for people using the shell.
-    if (auto pragma = db.exec(fmt::format("PRAGMA user_version = {}", version)); !pragma) {
-        return pragma;
-    }
-    auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?1)");
-    KL_TRY(stmt);
-    return stmt->bind(1, std::to_string(version)).run();
+    KL_TRY(db.exec(fmt::format("PRAGMA user_version = {}", version)));
+    return execute(db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?1)",
+                   std::to_string(version));
 }
 
 } // namespace kl::core

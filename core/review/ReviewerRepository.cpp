@@ -1,6 +1,6 @@
 #include "review/ReviewerRepository.h"
 
-#include "db/Database.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
 #include "support/Try.h"
 
@@ -14,24 +14,17 @@ Reviewer readReviewer(const Statement& row) {
 
 Expected<Reviewer> ReviewerRepository::add(const std::string& name) {
     KL_TRY(checkText(name, "reviewer name", false));
-    auto insert = m_db.prepare("INSERT OR IGNORE INTO reviewer(name, added_at) VALUES (?1, ?2)");
-    KL_TRY(insert);
-    KL_TRY(insert->bind(1, name).bind(2, utcNow()).run());
-    auto select = m_db.prepare("SELECT id, name, added_at FROM reviewer WHERE name = ?1");
-    KL_TRY(select);
-    select->bind(1, name);
-    auto rows = collectRows(*select, readReviewer);
-    KL_TRY(rows);
-    if (rows->empty()) {
+    KL_TRY(execute(m_db, "INSERT OR IGNORE INTO reviewer(name, added_at) VALUES (?1, ?2)", name, utcNow()));
+    auto reviewer = selectFirst(m_db, "SELECT id, name, added_at FROM reviewer WHERE name = ?1", readReviewer, name);
+    KL_TRY(reviewer);
+    if (!*reviewer) {
         return makeError(ErrorCode::Internal, "reviewer vanished after insert", m_db.path());
     }
-    return rows->front();
+    return std::move(**reviewer);
 }
 
 Expected<std::vector<Reviewer>> ReviewerRepository::list() {
-    auto stmt = m_db.prepare("SELECT id, name, added_at FROM reviewer ORDER BY id");
-    KL_TRY(stmt);
-    return collectRows(*stmt, readReviewer);
+    return selectRows(m_db, "SELECT id, name, added_at FROM reviewer ORDER BY id", readReviewer);
 }
 
 } // namespace kl::core

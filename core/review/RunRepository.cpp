@@ -1,7 +1,7 @@
 #include "review/RunRepository.h"
 
-#include "db/Database.h"
 #include "db/ExpectedOps.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
 #include "support/Try.h"
 
@@ -15,31 +15,23 @@ Expected<SimRun> RunRepository::add(SimRun run) {
                       [&] { return checkText(run.summaryJson, "run summary JSON", false); });
     KL_TRY(valid);
     run.createdAt = utcNow();
-    auto stmt = m_db.prepare(
-        "INSERT INTO run(task_id, label, profile_json, summary_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-    KL_TRY(stmt);
-    stmt->bind(1, run.taskId)
-        .bind(2, run.label)
-        .bind(3, run.profileJson)
-        .bind(4, run.summaryJson)
-        .bind(5, run.createdAt);
-    if (auto done = stmt->run(); !done) {
-        Error error = done.error();
-        error.message = fmt::format("saving simulation run for task {}: {}", run.taskId, error.message);
-        return std::unexpected(error);
-    }
+    KL_TRY(withContext(execute(m_db,
+                               "INSERT INTO run(task_id, label, profile_json, summary_json, created_at) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5)",
+                               run.taskId, run.label, run.profileJson, run.summaryJson, run.createdAt),
+                       fmt::format("saving simulation run for task {}", run.taskId)));
     run.id = m_db.lastInsertRowId();
     return run;
 }
 
 Expected<std::vector<SimRun>> RunRepository::list(std::int64_t taskId) {
-    auto stmt = m_db.prepare(
-        "SELECT id, task_id, label, profile_json, summary_json, created_at FROM run WHERE task_id = ?1 ORDER BY id");
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, [](const Statement& row) {
-        return SimRun{row.int64(0), row.int64(1), row.text(2), row.text(3), row.text(4), row.text(5)};
-    });
+    return selectRows(
+        m_db,
+        "SELECT id, task_id, label, profile_json, summary_json, created_at FROM run WHERE task_id = ?1 ORDER BY id",
+        [](const Statement& row) {
+            return SimRun{row.int64(0), row.int64(1), row.text(2), row.text(3), row.text(4), row.text(5)};
+        },
+        taskId);
 }
 
 } // namespace kl::core

@@ -1,6 +1,6 @@
 #include "review/ScoreRepository.h"
 
-#include "db/Database.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
 #include "rubric/Rubric.h"
 #include "support/Try.h"
@@ -24,38 +24,31 @@ Expected<Score> ScoreRepository::set(std::int64_t taskId, const std::string& ite
                                      passFail ? ": 1 = pass, 0 = fail" : ""));
     }
     KL_TRY(checkText(reviewer, "reviewer", false));
-    auto task = m_db.prepare("SELECT 1 FROM task WHERE id = ?1");
-    KL_TRY(task);
-    auto found = task->bind(1, taskId).step();
+    auto found = exists(m_db, "SELECT 1 FROM task WHERE id = ?1", taskId);
     KL_TRY(found);
     if (!*found) {
         return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", taskId), m_db.path());
     }
     Score score{taskId, itemId, value, reviewer, utcNow()};
-    auto stmt =
-        m_db.prepare("INSERT INTO score(task_id, item_id, value, reviewer, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
-                     "ON CONFLICT(task_id, item_id) DO UPDATE SET value = excluded.value, "
-                     "reviewer = excluded.reviewer, updated_at = excluded.updated_at");
-    KL_TRY(stmt);
-    auto done = stmt->bind(1, taskId).bind(2, itemId).bind(3, value).bind(4, reviewer).bind(5, score.updatedAt).run();
-    KL_TRY(done);
+    KL_TRY(execute(m_db,
+                   "INSERT INTO score(task_id, item_id, value, reviewer, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+                   "ON CONFLICT(task_id, item_id) DO UPDATE SET value = excluded.value, "
+                   "reviewer = excluded.reviewer, updated_at = excluded.updated_at",
+                   taskId, itemId, value, reviewer, score.updatedAt));
     return score;
 }
 
 Expected<void> ScoreRepository::clear(std::int64_t taskId, const std::string& itemId) {
-    auto stmt = m_db.prepare("DELETE FROM score WHERE task_id = ?1 AND item_id = ?2");
-    KL_TRY(stmt);
-    return stmt->bind(1, taskId).bind(2, itemId).run();
+    return execute(m_db, "DELETE FROM score WHERE task_id = ?1 AND item_id = ?2", taskId, itemId);
 }
 
 Expected<std::vector<Score>> ScoreRepository::list(std::int64_t taskId) {
-    auto stmt = m_db.prepare(
-        "SELECT task_id, item_id, value, reviewer, updated_at FROM score WHERE task_id = ?1 ORDER BY item_id");
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, [](const Statement& row) {
-        return Score{row.int64(0), row.text(1), static_cast<int>(row.int64(2)), row.text(3), row.text(4)};
-    });
+    return selectRows(
+        m_db, "SELECT task_id, item_id, value, reviewer, updated_at FROM score WHERE task_id = ?1 ORDER BY item_id",
+        [](const Statement& row) {
+            return Score{row.int64(0), row.text(1), static_cast<int>(row.int64(2)), row.text(3), row.text(4)};
+        },
+        taskId);
 }
 
 Expected<std::optional<Score>> ScoreRepository::find(std::int64_t taskId, const std::string& itemId) {
@@ -70,11 +63,10 @@ Expected<std::optional<Score>> ScoreRepository::find(std::int64_t taskId, const 
 }
 
 Expected<void> ScoreRepository::restore(const Score& score) {
-    auto stmt = m_db.prepare("INSERT OR REPLACE INTO score(task_id, item_id, value, reviewer, updated_at) "
-                             "VALUES (?1, ?2, ?3, ?4, ?5)");
-    KL_TRY(stmt);
-    stmt->bind(1, score.taskId).bind(2, score.itemId).bind(3, score.value).bind(4, score.reviewer);
-    return stmt->bind(5, score.updatedAt).run();
+    return execute(m_db,
+                   "INSERT OR REPLACE INTO score(task_id, item_id, value, reviewer, updated_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5)",
+                   score.taskId, score.itemId, score.value, score.reviewer, score.updatedAt);
 }
 
 } // namespace kl::core

@@ -24,9 +24,8 @@ Expected<void> SetScoreCommand::apply(ReviewFile& file) {
         auto saved = scores.set(m_taskId, m_itemId, *m_value, m_reviewer);
         KL_TRY(saved);
         m_after = std::move(*saved);
-    } else if (auto cleared = scores.clear(m_taskId, m_itemId); !cleared) {
-        return cleared;
-    }
+    } else
+        KL_TRY(scores.clear(m_taskId, m_itemId));
     m_before = std::move(*before);
     m_applied = true;
     return {};

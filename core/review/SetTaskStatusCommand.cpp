@@ -10,9 +10,7 @@ Expected<void> SetTaskStatusCommand::apply(ReviewFile& file) {
     if (!m_before) {
         auto task = tasks.get(m_taskId);
         KL_TRY(task);
-        if (auto set = tasks.setStatus(m_taskId, m_status); !set) {
-            return set;
-        }
+        KL_TRY(tasks.setStatus(m_taskId, m_status));
         m_before = task->status;
         return {};
     }

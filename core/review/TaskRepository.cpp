@@ -2,10 +2,10 @@
 
 #include "db/Database.h"
 #include "db/ExpectedOps.h"
-#include "db/Transaction.h"
+#include "db/Query.h"
 #include "review/TextCheck.h"
-#include "task/TaskSpec.h"
 #include "support/Try.h"
+#include "task/TaskSpec.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -108,10 +108,7 @@ Expected<Task> TaskRepository::addFromFolder(const std::string& folderPath) {
     if (!task->hardware.empty() && fs::is_regular_file(folder / task->hardware, ec)) {
         KL_TRY(addNamedFile(task->hardware, folder, "hardware", "hardware", false, files));
     }
-    if (auto added = addNamedFile(referenceFile(*text, folder, files), folder, "reference", "reference", false, files);
-        !added) {
-        return std::unexpected(added.error());
-    }
+    KL_TRY(addNamedFile(referenceFile(*text, folder, files), folder, "reference", "reference", false, files));
     std::string folderName = folder.filename().string();
     if (folderName.empty() || folderName == ".") {
         folderName = fs::absolute(folder, ec).lexically_normal().filename().string();
@@ -126,20 +123,17 @@ Expected<Task> TaskRepository::add(const std::string& folder, const std::string&
     KL_TRY(valid);
     auto tx = m_db.beginTransaction();
     KL_TRY(tx);
-    auto exists = m_db.prepare("SELECT id FROM task WHERE folder = ?1");
-    KL_TRY(exists);
-    auto row = exists->bind(1, folder).step();
-    KL_TRY(row);
-    if (*row) {
-        return makeError(
-            ErrorCode::InvalidArgument,
-            fmt::format("the review already has a task from folder \"{}\" (id {})", folder, exists->int64(0)),
-            m_db.path());
+    auto existing = selectFirst(m_db, "SELECT id FROM task WHERE folder = ?1", intColumn, folder);
+    KL_TRY(existing);
+    if (*existing) {
+        return makeError(ErrorCode::InvalidArgument,
+                         fmt::format("the review already has a task from folder \"{}\" (id {})", folder, **existing),
+                         m_db.path());
     }
-    auto insert = m_db.prepare("INSERT INTO task(folder, title, status, position, added_at, seconds_spent) "
-                               "VALUES (?1, ?2, 'todo', (SELECT COALESCE(MAX(position), 0) + 1 FROM task), ?3, 0)");
-    KL_TRY(insert);
-    KL_TRY(insert->bind(1, folder).bind(2, title).bind(3, utcNow()).run());
+    KL_TRY(execute(m_db,
+                   "INSERT INTO task(folder, title, status, position, added_at, seconds_spent) "
+                   "VALUES (?1, ?2, 'todo', (SELECT COALESCE(MAX(position), 0) + 1 FROM task), ?3, 0)",
+                   folder, title, utcNow()));
     const std::int64_t id = m_db.lastInsertRowId();
     auto file = m_db.prepare("INSERT INTO task_file(task_id, path, role, content) VALUES (?1, ?2, ?3, ?4)");
     KL_TRY(file);
@@ -154,52 +148,44 @@ Expected<Task> TaskRepository::add(const std::string& folder, const std::string&
 }
 
 Expected<Task> TaskRepository::get(std::int64_t id) {
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task WHERE id = ?1", kColumns));
-    KL_TRY(stmt);
-    auto row = stmt->bind(1, id).step();
-    KL_TRY(row);
-    if (!*row) {
+    auto task = selectFirst(m_db, fmt::format("SELECT {} FROM task WHERE id = ?1", kColumns), readTask, id);
+    KL_TRY(task);
+    if (!*task) {
         return makeError(ErrorCode::NotFound, fmt::format("no task with id {} in this review", id), m_db.path());
     }
-    return readTask(*stmt);
+    return std::move(**task);
 }
 
 Expected<std::vector<Task>> TaskRepository::list() {
-    auto stmt = m_db.prepare(fmt::format("SELECT {} FROM task ORDER BY position, id", kColumns));
-    KL_TRY(stmt);
-    return collectRows(*stmt, readTask);
+    return selectRows(m_db, fmt::format("SELECT {} FROM task ORDER BY position, id", kColumns), readTask);
 }
 
 Expected<void> TaskRepository::setStatus(std::int64_t id, TaskStatus status) {
-    auto stmt = m_db.prepare("UPDATE task SET status = ?2 WHERE id = ?1");
-    KL_TRY(stmt);
-    return then(stmt->bind(1, id).bind(2, toString(status)).run(), [&] { return expectOneChange(id); });
+    return then(execute(m_db, "UPDATE task SET status = ?2 WHERE id = ?1", id, toString(status)),
+                [&] { return expectOneChange(id); });
 }
 
 Expected<void> TaskRepository::addSecondsSpent(std::int64_t id, std::int64_t seconds) {
     if (seconds < 0) {
         return makeError(ErrorCode::InvalidArgument, "time spent cannot decrease");
     }
-    auto stmt = m_db.prepare("UPDATE task SET seconds_spent = seconds_spent + ?2 WHERE id = ?1");
-    KL_TRY(stmt);
-    return then(stmt->bind(1, id).bind(2, seconds).run(), [&] { return expectOneChange(id); });
+    return then(execute(m_db, "UPDATE task SET seconds_spent = seconds_spent + ?2 WHERE id = ?1", id, seconds),
+                [&] { return expectOneChange(id); });
 }
 
 Expected<std::vector<TaskFile>> TaskRepository::files(std::int64_t id) {
-    auto stmt = m_db.prepare("SELECT path, role, content FROM task_file WHERE task_id = ?1 ORDER BY path");
-    KL_TRY(stmt);
-    stmt->bind(1, id);
-    return collectRows(*stmt, [](const Statement& row) {
-        auto bytes = row.blob(2);
-        return TaskFile{row.text(0), row.text(1),
-                        std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())};
-    });
+    return selectRows(
+        m_db, "SELECT path, role, content FROM task_file WHERE task_id = ?1 ORDER BY path",
+        [](const Statement& row) {
+            auto bytes = row.blob(2);
+            return TaskFile{row.text(0), row.text(1),
+                            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())};
+        },
+        id);
 }
 
 Expected<void> TaskRepository::remove(std::int64_t id) {
-    auto stmt = m_db.prepare("DELETE FROM task WHERE id = ?1");
-    KL_TRY(stmt);
-    return then(stmt->bind(1, id).run(), [&] { return expectOneChange(id); });
+    return then(execute(m_db, "DELETE FROM task WHERE id = ?1", id), [&] { return expectOneChange(id); });
 }
 
 Expected<void> TaskRepository::expectOneChange(std::int64_t id) {

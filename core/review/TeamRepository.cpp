@@ -1,8 +1,6 @@
 #include "review/TeamRepository.h"
 
-#include "db/Database.h"
-#include "db/Statement.h"
-#include "db/Transaction.h"
+#include "db/Query.h"
 #include "review/ScoreRepository.h"
 #include "review/TextCheck.h"
 #include "rubric/Rubric.h"
@@ -27,45 +25,44 @@ Expected<void> checkItem(const Rubric& rubric, const std::string& itemId, int va
     return {};
 }
 
+ReviewerScore readReviewerScore(const Statement& row) {
+    return ReviewerScore{row.int64(0), row.text(1), row.text(2), static_cast<int>(row.int64(3)), row.text(4)};
+}
+
+Adjudication readAdjudication(const Statement& row) {
+    return Adjudication{row.int64(0), row.text(1), row.text(2), row.text(3), row.text(4)};
+}
+
 } // namespace
 
 Expected<bool> TeamRepository::addReviewerScore(const ReviewerScore& s) {
     KL_TRY(checkItem(m_rubric, s.itemId, s.value));
     KL_TRY(checkText(s.reviewer, "reviewer", false));
-    auto existing =
-        m_db.prepare("SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3");
-    KL_TRY(existing);
-    auto row = existing->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).step();
-    KL_TRY(row);
-    if (*row) {
-        const auto had = existing->int64(0);
-        if (had == s.value) {
+    auto had =
+        selectFirst(m_db, "SELECT value FROM reviewer_score WHERE task_id = ?1 AND item_id = ?2 AND reviewer = ?3",
+                    intColumn, s.taskId, s.itemId, s.reviewer);
+    KL_TRY(had);
+    if (*had) {
+        if (**had == s.value) {
             return false;
         }
         return makeError(
             ErrorCode::InvalidArgument,
-            fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, had, s.value),
+            fmt::format("{} scored \"{}\" {} in one file and {} in another", s.reviewer, s.itemId, **had, s.value),
             m_db.path(), 0, "merge the reviewers' latest files only");
     }
-    auto stmt = m_db.prepare(
-        "INSERT INTO reviewer_score(task_id, item_id, reviewer, value, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-    KL_TRY(stmt);
-    if (auto done =
-            stmt->bind(1, s.taskId).bind(2, s.itemId).bind(3, s.reviewer).bind(4, s.value).bind(5, s.updatedAt).run();
-        !done) {
-        return std::unexpected(done.error());
-    }
+    KL_TRY(execute(m_db,
+                   "INSERT INTO reviewer_score(task_id, item_id, reviewer, value, updated_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5)",
+                   s.taskId, s.itemId, s.reviewer, s.value, s.updatedAt));
     return true;
 }
 
 Expected<std::vector<ReviewerScore>> TeamRepository::reviewerScores(std::optional<std::int64_t> taskId) {
-    auto stmt = m_db.prepare("SELECT task_id, item_id, reviewer, value, updated_at FROM reviewer_score "
-                             "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id, reviewer");
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, [](const Statement& row) {
-        return ReviewerScore{row.int64(0), row.text(1), row.text(2), static_cast<int>(row.int64(3)), row.text(4)};
-    });
+    return selectRows(m_db,
+                      "SELECT task_id, item_id, reviewer, value, updated_at FROM reviewer_score "
+                      "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id, reviewer",
+                      readReviewerScore, taskId);
 }
 
 Expected<Adjudication> TeamRepository::adjudicate(std::int64_t taskId, const std::string& itemId, int value,
@@ -82,31 +79,21 @@ Expected<Adjudication> TeamRepository::adjudicate(std::int64_t taskId, const std
 }
 
 Expected<void> TeamRepository::restoreAdjudication(const Adjudication& a) {
-    auto stmt = m_db.prepare("INSERT OR REPLACE INTO adjudication(task_id, item_id, reason, adjudicator, decided_at) "
-                             "VALUES (?1, ?2, ?3, ?4, ?5)");
-    KL_TRY(stmt);
-    return stmt->bind(1, a.taskId)
-        .bind(2, a.itemId)
-        .bind(3, a.reason)
-        .bind(4, a.adjudicator)
-        .bind(5, a.decidedAt)
-        .run();
+    return execute(m_db,
+                   "INSERT OR REPLACE INTO adjudication(task_id, item_id, reason, adjudicator, decided_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5)",
+                   a.taskId, a.itemId, a.reason, a.adjudicator, a.decidedAt);
 }
 
 Expected<std::vector<Adjudication>> TeamRepository::adjudications(std::optional<std::int64_t> taskId) {
-    auto stmt = m_db.prepare("SELECT task_id, item_id, reason, adjudicator, decided_at FROM adjudication "
-                             "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id");
-    KL_TRY(stmt);
-    stmt->bind(1, taskId);
-    return collectRows(*stmt, [](const Statement& row) {
-        return Adjudication{row.int64(0), row.text(1), row.text(2), row.text(3), row.text(4)};
-    });
+    return selectRows(m_db,
+                      "SELECT task_id, item_id, reason, adjudicator, decided_at FROM adjudication "
+                      "WHERE ?1 IS NULL OR task_id = ?1 ORDER BY task_id, item_id",
+                      readAdjudication, taskId);
 }
 
 Expected<void> TeamRepository::clearAdjudication(std::int64_t taskId, const std::string& itemId) {
-    auto stmt = m_db.prepare("DELETE FROM adjudication WHERE task_id = ?1 AND item_id = ?2");
-    KL_TRY(stmt);
-    return stmt->bind(1, taskId).bind(2, itemId).run();
+    return execute(m_db, "DELETE FROM adjudication WHERE task_id = ?1 AND item_id = ?2", taskId, itemId);
 }
 
 Expected<bool> TeamRepository::isTeamReview() {

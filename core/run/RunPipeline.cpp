@@ -74,9 +74,7 @@ Expected<RunOutcome> traceAndSimulate(const RunRequest& request, const std::func
         // The front end checks tile sizes against the profile the user or the task chose (by its absolute path:
         // the front end runs in a private folder); without one it keeps its own default.
         auto profile = sim::ProfileLocator::resolve(named, {dataRoot()});
-        if (!profile) {
-            return std::unexpected(profile.error());
-        }
+        KL_TRY(profile);
         // The profile file is mounted into the kernel's sandbox. One the task names is passed only from the
         // bundled profiles or the task's own folder (visible to the kernel anyway): task.json must not make the
         // sandbox show the kernel any other file. Otherwise the front end keeps its default for the kernel's API.

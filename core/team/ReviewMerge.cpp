@@ -1,6 +1,6 @@
 #include "team/ReviewMerge.h"
 
-#include "db/Database.h"
+#include "db/Query.h"
 #include "review/ReviewFile.h"
 #include "review/ReviewFileProbe.h"
 #include "trust/Sha256.h"
@@ -50,10 +50,7 @@ Expected<ReviewFile> openSnapshot(const std::string& path, const fs::path& scrat
     auto db = Database::open(path, Database::OpenMode::ReadOnly);
     KL_TRY(db);
     const std::string copy = (scratch / fmt::format("input-{}.klreview", index)).string();
-    auto stmt = db->prepare("VACUUM INTO ?1");
-    KL_TRY(stmt);
-    stmt->bind(1, copy);
-    if (auto done = stmt->run(); !done) {
+    if (auto done = execute(*db, "VACUUM INTO ?1", copy); !done) {
         Error error = done.error();
         error.file = path;
         return std::unexpected(error);
@@ -140,15 +137,9 @@ public:
         for (const auto& [task, hash] : in.tasks) {
             auto target = taskFor(in, task);
             KL_TRY(target);
-            if (auto ok = addScores(in, task.id, *target, team); !ok) {
-                return ok;
-            }
-            if (auto ok = addAnnotations(in, task.id, *target); !ok) {
-                return ok;
-            }
-            if (auto ok = addLinksAndRuns(in, task.id, *target); !ok) {
-                return ok;
-            }
+            KL_TRY(addScores(in, task.id, *target, team));
+            KL_TRY(addAnnotations(in, task.id, *target));
+            KL_TRY(addLinksAndRuns(in, task.id, *target));
         }
         return {};
     }
@@ -156,13 +147,9 @@ public:
     /// Task progress: a team task is only as far as its least advanced reviewer; time is the longest spent.
     Expected<void> finishTasks() {
         for (const auto& [folder, state] : m_tasks) {
-            if (auto ok = m_out.tasks().setStatus(state.id, state.status); !ok) {
-                return ok;
-            }
+            KL_TRY(m_out.tasks().setStatus(state.id, state.status));
             if (state.seconds > 0) {
-                if (auto ok = m_out.tasks().addSecondsSpent(state.id, state.seconds); !ok) {
-                    return ok;
-                }
+                KL_TRY(m_out.tasks().addSecondsSpent(state.id, state.seconds));
             }
         }
         auto reviewers = m_out.reviewers().list();
@@ -207,9 +194,7 @@ private:
             auto scores = in.file.team().reviewerScores(from);
             KL_TRY(scores);
             own = *scores;
-            if (auto ok = addFinals(in, *finals, from, to); !ok) {
-                return ok;
-            }
+            KL_TRY(addFinals(in, *finals, from, to));
         } else {
             for (const Score& s : *finals) { // a single reviewer's file: its scores are that reviewer's own
                 own.push_back({from, s.itemId, s.reviewer, s.value, s.updatedAt});
@@ -243,15 +228,11 @@ private:
                                  in.path, 0, "adjudicate in one merged file, then merge new reviews into it");
             }
             s.taskId = to;
-            if (auto ok = m_out.scores().restore(s); !ok) {
-                return ok;
-            }
+            KL_TRY(m_out.scores().restore(s));
         }
         for (Adjudication a : *reasons) {
             a.taskId = to;
-            if (auto ok = m_out.team().restoreAdjudication(a); !ok) {
-                return ok;
-            }
+            KL_TRY(m_out.team().restoreAdjudication(a));
         }
         return {};
     }
@@ -280,9 +261,7 @@ private:
                 continue;
             }
             ++m_summary.duplicatesSkipped;
-            if (auto ok = addMissingReplies(known->second, snapshot->replies); !ok) {
-                return ok;
-            }
+            KL_TRY(addMissingReplies(known->second, snapshot->replies));
         }
         return {};
     }
@@ -314,9 +293,8 @@ private:
     Expected<void> addLinksAndRuns(Input& in, std::int64_t from, std::int64_t to) {
         auto links = in.file.links().list(from);
         auto have = m_out.links().list(to);
-        if (!links || !have) {
-            return std::unexpected(!links ? links.error() : have.error());
-        }
+        KL_TRY(links);
+        KL_TRY(have);
         for (LineLink l : *links) {
             const bool present = std::ranges::any_of(*have, [&](const LineLink& h) {
                 return h.cudaFirst == l.cudaFirst && h.cudaLast == l.cudaLast && h.nkiFirst == l.nkiFirst &&
@@ -329,9 +307,8 @@ private:
         }
         auto runs = in.file.runs().list(from);
         auto haveRuns = m_out.runs().list(to);
-        if (!runs || !haveRuns) {
-            return std::unexpected(!runs ? runs.error() : haveRuns.error());
-        }
+        KL_TRY(runs);
+        KL_TRY(haveRuns);
         for (SimRun r : *runs) {
             const bool present = std::ranges::any_of(
                 *haveRuns, [&](const SimRun& h) { return h.label == r.label && h.summaryJson == r.summaryJson; });
@@ -347,9 +324,8 @@ private:
     Expected<void> copyNumericsRuns(Input& in, std::int64_t from, std::int64_t to) {
         auto runs = in.file.numericsRuns().list(from);
         auto have = m_out.numericsRuns().list(to);
-        if (!runs || !have) {
-            return std::unexpected(!runs ? runs.error() : have.error());
-        }
+        KL_TRY(runs);
+        KL_TRY(have);
         for (const NumericsRun& r : *runs) {
             const bool present =
                 std::ranges::any_of(*have, [&](const NumericsRun& h) { return h.document == r.document; });

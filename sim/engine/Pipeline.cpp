@@ -1,5 +1,6 @@
 #include "engine/Pipeline.h"
 
+#include "common/Try.h"
 #include "hw/ProfileFields.h"
 
 #include <fmt/format.h>
@@ -138,12 +139,8 @@ void Pipeline::switchCore(std::uint32_t core) {
 }
 
 Expected<void> Pipeline::run(const KernelIr& ir) {
-    if (auto ok = checkProfile(m_hw, m_hw.name); !ok) {
-        return ok;
-    }
-    if (auto ok = prepare(ir); !ok) {
-        return ok;
-    }
+    KL_TRY(checkProfile(m_hw, m_hw.name));
+    KL_TRY(prepare(ir));
     m_batchSize = 0;
     m_memoryBatchSize = 0;
     m_pastLimit = false;
@@ -151,9 +148,7 @@ Expected<void> Pipeline::run(const KernelIr& ir) {
     m_onChipBytesTotal = 0;
     m_mark = 0;
     m_markSent = 0;
-    if (auto ok = prepareCores(ir); !ok) {
-        return ok;
-    }
+    KL_TRY(prepareCores(ir));
     for (SimListener* l : m_listeners) {
         l->onStart(ir, m_hw);
     }

@@ -1,5 +1,6 @@
 #include "engine/Simulator.h"
 
+#include "common/Try.h"
 #include "engine/Pipeline.h"
 #include "listeners/DmaRecorder.h"
 #include "listeners/OccupancyRecorder.h"
@@ -31,9 +32,7 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     for (SimListener* l : extra) {
         pipeline.addListener(l);
     }
-    if (auto ok = pipeline.run(ir); !ok) {
-        return std::unexpected(ok.error());
-    }
+    KL_TRY(pipeline.run(ir));
     auto result = std::make_shared<SimResult>();
     result->kernelName = ir.kernelName;
     result->hardwareName = hw.name;

@@ -1,6 +1,7 @@
 #include "hw/HardwareProfile.h"
 
 #include "common/JsonRead.h"
+#include "common/Try.h"
 #include "hw/ProfileFields.h"
 
 #include <fmt/format.h>
@@ -164,9 +165,7 @@ Expected<HardwareProfile> HardwareProfile::loadString(std::string_view json, std
     }
     try {
         HardwareProfile profile = parseProfile(root);
-        if (auto ok = checkProfile(profile, origin); !ok) {
-            return std::unexpected(ok.error());
-        }
+        KL_TRY(checkProfile(profile, origin));
         return profile;
     } catch (const FieldError& e) {
         return makeError(ErrorCode::Parse, fmt::format("bad hardware profile: {}", e.message), std::string(origin), 0,

@@ -1,5 +1,6 @@
 #include "hw/ProfileLocator.h"
 
+#include "common/Try.h"
 #include "hw/HardwareChoice.h"
 
 #include <fmt/format.h>
@@ -44,9 +45,7 @@ Expected<fs::path> ProfileLocator::resolve(std::string_view spec, const std::vec
         return makeError(ErrorCode::NotFound, "hardware profile file not found", asPath.string());
     }
     auto dir = findHardwareDir(bases);
-    if (!dir) {
-        return std::unexpected(dir.error());
-    }
+    KL_TRY(dir);
     const fs::path file = *dir / (std::string(spec) + ".json");
     if (!fs::is_regular_file(file, ec)) {
         return makeError(ErrorCode::NotFound, fmt::format("unknown hardware profile '{}'", spec), file.string(), 0,

@@ -119,6 +119,24 @@ TEST(BatchResults, ATaskIsRecordedWholeAndReplacedWhenRunAgain) {
     EXPECT_EQ(nlohmann::json::parse(resultsJsonLines({b}))["error_line"], 3);
 }
 
+TEST(BatchCli, UsageErrorsSayWhatIsWrongAndExitTwo) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"tasks --out r.db --bogus", "unknown option '--bogus'"},
+        {"tasks --out", "--out needs a value"},
+        {"tasks --out r.db --out s.db", "--out given twice"},
+        {"tasks --out r.db -j 0", "-j takes a number from 1 to 256"},
+        {"tasks --out=r.db --timeout 0", "--timeout takes a number from 1 to 86400"},
+        {"merge a.db", "give results files and -o ALL.db"},
+        {"plan", "give one folder or manifest"},
+    };
+    for (const auto& [args, message] : cases) {
+        const auto run = test::batchCli(args);
+        EXPECT_EQ(run.status, 2) << args << "\n" << run.output;
+        EXPECT_NE(run.output.find(message), std::string::npos) << args << "\n" << run.output;
+        EXPECT_NE(run.output.find("kernellens-cli batch --help"), std::string::npos) << run.output;
+    }
+}
+
 TEST(BatchCli, FailuresAreResultsAndASecondRunSkipsWhatIsDone) {
     Scratch s;
     test::writeTask(s.path() / "tasks", "good");

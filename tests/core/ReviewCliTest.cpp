@@ -110,7 +110,14 @@ TEST_F(ReviewCli, ErrorsAreClearAndNonZero) {
     EXPECT_NE(noTask.err.find("no task with id 5"), std::string::npos);
     auto unknown = run({"list", m_review, "--bogus"});
     EXPECT_EQ(unknown.code, 2);
-    EXPECT_NE(unknown.err.find("unknown option --bogus"), std::string::npos);
+    EXPECT_NE(unknown.err.find("unknown option '--bogus'"), std::string::npos);
+    EXPECT_NE(unknown.err.find("kernellens-cli review list --help"), std::string::npos) << unknown.err;
+    auto twice = run({"list", m_review, "--task", "1", "--task=2"});
+    EXPECT_EQ(twice.code, 2);
+    EXPECT_NE(twice.err.find("--task given twice"), std::string::npos) << twice.err;
+    auto extra = run({"list", m_review, "other.klreview"});
+    EXPECT_EQ(extra.code, 2);
+    EXPECT_NE(extra.err.find("unexpected argument 'other.klreview'"), std::string::npos) << extra.err;
     auto notReview = run({"list", m_task + "/kernel.py"});
     EXPECT_EQ(notReview.code, 1);
     EXPECT_NE(notReview.err.find("not a KernelLens review file"), std::string::npos);
