@@ -6,13 +6,20 @@
 #include "findings/FindingsModel.h"
 #include "numerics/NumericsModel.h"
 #include "review/AnnotationListModel.h"
+#include "review/ScorecardModel.h"
+#include "review/TaskQueueModel.h"
 #include "source/HotLinesModel.h"
+#include "whatif/WhatIfModel.h"
 
 #include "compare/RunComparison.h"
 #include "numerics/NumericsReader.h"
 #include "result/SimResult.h"
+#include "rubric/RubricLoader.h"
+#include "support/ResourcePaths.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
+#include <QFont>
 #include <QtTest>
 
 #include <memory>
@@ -24,6 +31,9 @@ using kl::views::FindingsModel;
 using kl::views::HotLinesModel;
 using kl::views::NumericsInstructionModel;
 using kl::views::NumericsModel;
+using kl::views::ScorecardModel;
+using kl::views::TaskQueueModel;
+using kl::views::WhatIfModel;
 namespace fd = kl::core::findings;
 
 namespace {
@@ -82,6 +92,25 @@ kl::core::LineCostTable lineCosts(int lines) {
         t.maxShare = std::max(t.maxShare, c.share);
     }
     return t;
+}
+
+kl::core::Task task(std::int64_t id, const char* title, kl::core::TaskStatus status, std::int64_t seconds) {
+    kl::core::Task t;
+    t.id = id;
+    t.folder = std::string("task_") + std::to_string(id);
+    t.title = title;
+    t.status = status;
+    t.secondsSpent = seconds;
+    return t;
+}
+
+kl::core::Rubric migrationRubric() {
+    auto rubric =
+        kl::core::RubricLoader::loadFile((kl::core::resourcesDir() / "rubrics" / "nki-migration.json").string());
+    if (!rubric) {
+        qFatal("%s", kl::formatError(rubric.error()).c_str());
+    }
+    return std::move(*rubric);
 }
 
 } // namespace
@@ -173,6 +202,99 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         model.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void taskQueueModel() {
+        using kl::core::TaskStatus;
+        TaskQueueModel model;
+        QAbstractItemModelTester tester(&model, kFatal);
+        model.setLooseTask(QStringLiteral("Tiny add")); // a task folder opened on its own
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0).data().toString(), QStringLiteral("Tiny add"));
+        QVERIFY(!model.taskIdAt(0));
+        model.setTasks({task(4, "Softmax", TaskStatus::Todo, 0), task(9, "Matmul", TaskStatus::InProgress, 75)});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1).data().toString(), QStringLiteral("\u25D0  Matmul   1:15"));
+        QCOMPARE(model.index(1).data(Qt::ToolTipRole).toString(), QStringLiteral("task_9: in_progress, 1:15 spent"));
+        QCOMPARE(model.index(1).data(TaskQueueModel::TaskIdRole).toLongLong(), 9);
+        QCOMPARE(model.rowOfTask(9), 1);
+        // The same tasks with a new status update in place: persistent indexes (the view's current row) survive.
+        const QPersistentModelIndex matmul(model.index(1));
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        model.setTasks({task(4, "Softmax", TaskStatus::Todo, 0), task(9, "Matmul", TaskStatus::Done, 80)});
+        QVERIFY(matmul.isValid());
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(matmul.data().toString().startsWith(QStringLiteral("\u25CF")));
+        // Other tasks (another review) reset the list.
+        model.setTasks({task(2, "RMSNorm", TaskStatus::Todo, 0)});
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.rowOfTask(9), -1);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void scorecardModel() {
+        const kl::core::Rubric rubric = migrationRubric();
+        ScorecardModel model;
+        QAbstractItemModelTester tester(&model, kFatal);
+        model.setRubric(&rubric);
+        QCOMPARE(model.rowCount(), 0); // no task's scorecard yet
+        std::vector<kl::core::Score> scores{{1, "fidelity.semantics", 1, "ana", "t"}, {1, "perf.dma", 5, "ana", "t"}};
+        model.setScorecard(kl::core::computeScorecard(rubric, scores, {}));
+        QCOMPARE(model.rowCount(), static_cast<int>(rubric.areas.size()));
+        const QModelIndex firstArea = model.index(0, ScorecardModel::ItemColumn);
+        QCOMPARE(firstArea.data().toString(), QString::fromStdString(rubric.areas.front().title));
+        QVERIFY(firstArea.data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(model.rowCount(firstArea), static_cast<int>(rubric.areas.front().items.size()));
+        const QModelIndex dma = model.indexOfItem(QStringLiteral("perf.dma"), ScorecardModel::ScoreColumn);
+        QCOMPARE(dma.data(Qt::EditRole).toInt(), 5);
+        QVERIFY(dma.flags() & Qt::ItemIsEditable);
+        QVERIFY(!(firstArea.flags() & Qt::ItemIsEditable));
+        QCOMPARE(dma.data(ScorecardModel::ChoicesRole).toStringList().size(),
+                 dma.data(ScorecardModel::ChoiceValuesRole).toList().size());
+        // Choosing a score asks the owner; the owner's new scorecard updates the rows in place.
+        QSignalSpy chosen(&model, &ScorecardModel::scoreChosen);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QVERIFY(model.setData(dma, 2, Qt::EditRole));
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(chosen.front().at(0).toString(), QStringLiteral("perf.dma"));
+        QCOMPARE(chosen.front().at(1).toInt(), 2);
+        QCOMPARE(dma.data(Qt::EditRole).toInt(), 5);    // not taken yet
+        QVERIFY(!model.setData(dma, 99, Qt::EditRole)); // not on the scale
+        const QPersistentModelIndex kept(dma);
+        scores[1].value = 2;
+        model.setScorecard(kl::core::computeScorecard(rubric, scores, {}));
+        QVERIFY(kept.isValid());
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(kept.data(Qt::EditRole).toInt(), 2);
+        model.setScorecard(std::nullopt); // the review closed its task
+        QCOMPARE(model.rowCount(), 0);
+        model.setScorecard(kl::core::computeScorecard(rubric, {}, {}));
+        QCOMPARE(model.indexOfItem(QStringLiteral("perf.dma"), 1).data(Qt::EditRole).toInt(),
+                 ScorecardModel::kUnscored);
+        model.setRubric(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void whatIfModel() {
+        WhatIfModel model;
+        QAbstractItemModelTester tester(&model, kFatal);
+        QCOMPARE(model.rowCount(), 7);
+        QVERIFY(model.index(0, WhatIfModel::Base).data().toString().isEmpty()); // no run yet
+        model.setBase(std::make_shared<const kl::sim::SimResult>(run(2'000'000, 40)));
+        QCOMPARE(model.index(0, WhatIfModel::Base).data().toString(), QStringLiteral("2.00 us"));
+        QCOMPARE(model.index(0, WhatIfModel::WhatIf).data().toString(), QStringLiteral("\u2013"));
+        model.setWhatIf(std::make_shared<const kl::sim::SimResult>(run(3'000'000, 20)));
+        QCOMPARE(model.index(0, WhatIfModel::Delta).data().toString(), QStringLiteral("+1.00 us (+50.0%)"));
+        QCOMPARE(model.index(0, WhatIfModel::Delta).data(Qt::ForegroundRole).value<QColor>(), QColor(0xb0, 0x24, 0x24));
+        QCOMPARE(model.index(2, WhatIfModel::Delta).data().toString(), QStringLiteral("-20.0%")); // VectorE
+        QVERIFY(!model.index(2, WhatIfModel::Delta).data(Qt::ForegroundRole).isValid()); // only times are coloured
+        model.setWhatIf(nullptr);
+        QVERIFY(model.index(0, WhatIfModel::Delta).data().toString().isEmpty());
+        model.setBase(nullptr);
+        QVERIFY(model.index(0, WhatIfModel::Base).data().toString().isEmpty());
+        QCOMPARE(model.index(0, WhatIfModel::Figure).data().toString(), QStringLiteral("Total time"));
     }
 };
 
