@@ -2,6 +2,7 @@
 // data, then reset or updated the way its pane does it (a new run, new decisions, a sort, a filter, a clear), so a
 // model that breaks Qt's contract (rows announced but not there, a reset without begin/end, bad parents) aborts the
 // test. Each case also checks what the rows hold, so the data is really in the model.
+#include "common/TrustedLocationsModel.h"
 #include "compare/ComparisonModel.h"
 #include "findings/FindingsModel.h"
 #include "numerics/NumericsModel.h"
@@ -33,6 +34,7 @@ using kl::views::NumericsInstructionModel;
 using kl::views::NumericsModel;
 using kl::views::ScorecardModel;
 using kl::views::TaskQueueModel;
+using kl::views::TrustedLocationsModel;
 using kl::views::WhatIfModel;
 namespace fd = kl::core::findings;
 
@@ -295,6 +297,30 @@ private slots:
         model.setBase(nullptr);
         QVERIFY(model.index(0, WhatIfModel::Base).data().toString().isEmpty());
         QCOMPARE(model.index(0, WhatIfModel::Figure).data().toString(), QStringLiteral("Total time"));
+    }
+
+    void trustedLocationsModel() {
+        using kl::core::TrustKind;
+        TrustedLocationsModel model;
+        QAbstractItemModelTester tester(&model, kFatal);
+        model.setEntries(
+            {{TrustKind::Folder, "/home/ana/tasks", "task folder /home/ana/tasks/t1", "2026-12-01T10:20:30Z"},
+             {TrustKind::Author, "Ben", "reviews by Ben", "2026-12-01T11:00:00Z"}});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, TrustedLocationsModel::KindColumn).data().toString(), QStringLiteral("Folder"));
+        QCOMPARE(model.index(0, TrustedLocationsModel::AddedColumn).data().toString(),
+                 QStringLiteral("2026-12-01 10:20:30"));
+        QCOMPARE(model.index(1, TrustedLocationsModel::LabelColumn).data(TrustedLocationsModel::ValueRole).toString(),
+                 QStringLiteral("Ben")); // any cell names its entry
+        QCOMPARE(model.index(1, 0).data(TrustedLocationsModel::KindRole).toInt(), static_cast<int>(TrustKind::Author));
+        QVERIFY(model.index(0, TrustedLocationsModel::ValueColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("/home/ana/tasks")));
+        model.setEntries({{TrustKind::Author, "Ben", "reviews by Ben", "2026-12-01T11:00:00Z"}}); // one revoked
+        QCOMPARE(model.rowCount(), 1);
+        model.setEntries({});
+        QCOMPARE(model.rowCount(), 0);
     }
 };
 
