@@ -278,15 +278,15 @@ private slots:
         QSignalSpy tasksChanged(session, &kl::app::ReviewSession::tasksChanged);
         kl::views::TaskQueueView* queue = m_window->taskQueue();
         const int row = queue->currentRow();
-        const QPersistentModelIndex shown(queue->model()->index(row, 0)); // a reset would invalidate it
+        const QPersistentModelIndex queued(queue->model()->index(row, 0)); // a reset would invalidate it
         session->setTaskStatus(task, kl::core::TaskStatus::Done);
         QVERIFY(statusOnDisk() == kl::core::TaskStatus::Done);
         // The queue's row shows the new status in place: the same row stays current, its tooltip says done.
         QCOMPARE(queue->currentRow(), row);
-        QVERIFY(shown.isValid());
-        QVERIFY2(shown.data().toString().startsWith(QStringLiteral("\u25CF")), qPrintable(shown.data().toString()));
-        QVERIFY2(shown.data(Qt::ToolTipRole).toString().contains(QStringLiteral("done")),
-                 qPrintable(shown.data(Qt::ToolTipRole).toString()));
+        QVERIFY(queued.isValid());
+        QVERIFY2(queued.data().toString().startsWith(QStringLiteral("\u25CF")), qPrintable(queued.data().toString()));
+        QVERIFY2(queued.data(Qt::ToolTipRole).toString().contains(QStringLiteral("done")),
+                 qPrintable(queued.data(Qt::ToolTipRole).toString()));
         QCOMPARE(session->undoStack()->undoText(), QStringLiteral("Mark task done"));
         session->undoStack()->undo();
         QVERIFY(statusOnDisk() == kl::core::TaskStatus::InProgress);
