@@ -14,7 +14,7 @@
 
 #include <QCheckBox>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -105,7 +105,11 @@ private slots:
         pane->lensBox()->setChecked(true);
         QCOMPARE(timeline->annotationBands()[0].colour, kl::views::AgreementPane::reviewerColour(0));
         QCOMPARE(timeline->annotationBands()[1].colour, kl::views::AgreementPane::reviewerColour(1));
-        pane->reviewerList()->item(1)->setCheckState(Qt::Unchecked);
+        QAbstractItemModel* reviewers = pane->reviewerList()->model();
+        QCOMPARE(reviewers->index(1, 0).data().toString(), QStringLiteral("bo"));
+        QCOMPARE(reviewers->index(1, 0).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QVERIFY(reviewers->index(1, 0).flags() & Qt::ItemIsUserCheckable);
+        QVERIFY(reviewers->setData(reviewers->index(1, 0), Qt::Unchecked, Qt::CheckStateRole));
         QCOMPARE(timeline->annotationBands().size(), std::size_t{1});
 
         // Merging files of different task contents is refused with the reason.

@@ -10,6 +10,7 @@
 #include "review/ScorecardModel.h"
 #include "review/TaskQueueModel.h"
 #include "source/HotLinesModel.h"
+#include "team/ReviewerLensModel.h"
 #include "whatif/WhatIfModel.h"
 
 #include "compare/RunComparison.h"
@@ -32,6 +33,7 @@ using kl::views::FindingsModel;
 using kl::views::HotLinesModel;
 using kl::views::NumericsInstructionModel;
 using kl::views::NumericsModel;
+using kl::views::ReviewerLensModel;
 using kl::views::ScorecardModel;
 using kl::views::TaskQueueModel;
 using kl::views::TrustedLocationsModel;
@@ -321,6 +323,26 @@ private slots:
         QCOMPARE(model.rowCount(), 1);
         model.setEntries({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void reviewerLensModel() {
+        ReviewerLensModel model;
+        QAbstractItemModelTester tester(&model, kFatal);
+        model.setReviewers({QStringLiteral("ana"), QStringLiteral("bo")});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QSignalSpy changed(&model, &ReviewerLensModel::visibilityChanged);
+        QVERIFY(model.setData(model.index(1), Qt::Unchecked, Qt::CheckStateRole)); // the user unticks bo
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.hidden(), QSet<QString>{QStringLiteral("bo")});
+        // The same reviewers again (after an adjudication) keep the user's ticks; a new one is shown.
+        model.setReviewers({QStringLiteral("ana"), QStringLiteral("bo"), QStringLiteral("cy")});
+        QCOMPARE(model.index(1).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Unchecked);
+        QCOMPARE(model.index(2).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        model.setReviewers({QStringLiteral("bo")}); // a first list after clear shows everyone
+        QVERIFY(model.hidden().isEmpty());
     }
 };
 

@@ -1,6 +1,7 @@
 #include "team/AgreementPane.h"
 
 #include "common/QtText.h"
+#include "team/ReviewerLensModel.h"
 
 #include "rubric/Rubric.h"
 
@@ -10,7 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -58,7 +59,8 @@ AgreementPane::AgreementPane(QWidget* parent)
       m_disputes(makeTable({tr("Task and item"), tr("Scores"), tr("Agreed")})),
       m_detail(makeTable({tr("Reviewer"), tr("Score"), tr("What they wrote on this item")})), m_value(new QSpinBox),
       m_reason(new QLineEdit), m_agree(new QPushButton(tr("Set Agreed Grade"))),
-      m_lens(new QCheckBox(tr("Colour timeline annotations by reviewer"))), m_reviewers(new QListWidget) {
+      m_lens(new QCheckBox(tr("Colour timeline annotations by reviewer"))),
+      m_reviewerModel(new ReviewerLensModel(this)), m_reviewers(new QListView) {
     setObjectName(QStringLiteral("agreementPane"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
@@ -66,6 +68,7 @@ AgreementPane::AgreementPane(QWidget* parent)
     m_disputes->setToolTip(tr("Disagreements, largest spread first. Double-click to open the task."));
     m_reason->setPlaceholderText(tr("Why this grade (required; shown in reports)"));
     m_agree->setEnabled(false);
+    m_reviewers->setModel(m_reviewerModel);
     m_reviewers->setMaximumHeight(90);
     m_reviewers->setToolTip(tr("Untick a reviewer to hide their annotations on the timeline"));
     // The dock is narrow: the text columns take what is left, the figures only what they need.
@@ -108,7 +111,7 @@ AgreementPane::AgreementPane(QWidget* parent)
         emit adjudicateRequested(d.taskId, toQString(d.item), m_value->value(), m_reason->text().trimmed());
     });
     connect(m_lens, &QCheckBox::toggled, this, [this] { emitLens(); });
-    connect(m_reviewers, &QListWidget::itemChanged, this, [this] { emitLens(); });
+    connect(m_reviewerModel, &ReviewerLensModel::visibilityChanged, this, [this] { emitLens(); });
     clear();
 }
 
@@ -133,7 +136,7 @@ void AgreementPane::clear() {
     m_items->setRowCount(0);
     m_disputes->setRowCount(0);
     m_detail->setRowCount(0);
-    m_reviewers->clear();
+    m_reviewerModel->clear();
     m_summary->setText(tr("Merge reviews (File > Merge Reviews...) to compare reviewers: agreement per rubric item, "
                           "the disagreements and the agreed grades appear here."));
 }
@@ -169,23 +172,7 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
             m_disputes->setCurrentCell(row, 0);
         }
     }
-    const QSignalBlocker block(m_reviewers);
-    const bool wasEmpty = m_reviewers->count() == 0;
-    QSet<QString> hidden;
-    for (int i = 0; i < m_reviewers->count(); ++i) {
-        if (m_reviewers->item(i)->checkState() == Qt::Unchecked) {
-            hidden.insert(m_reviewers->item(i)->text());
-        }
-    }
-    m_reviewers->clear();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* item = new QListWidgetItem(names[i], m_reviewers);
-        QPixmap swatch(12, 12);
-        swatch.fill(reviewerColour(i));
-        item->setIcon(QIcon(swatch));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(!wasEmpty && hidden.contains(names[i]) ? Qt::Unchecked : Qt::Checked);
-    }
+    m_reviewerModel->setReviewers(names);
 }
 
 void AgreementPane::fillItems(const core::team::AgreementReport& report) {
@@ -284,16 +271,11 @@ void AgreementPane::showDispute(int row) {
 
 void AgreementPane::emitLens() {
     QHash<QString, QColor> colours;
-    QSet<QString> hidden;
-    for (int i = 0; i < m_reviewers->count(); ++i) {
-        if (m_lens->isChecked()) {
-            colours.insert(m_reviewers->item(i)->text(), reviewerColour(i));
-        }
-        if (m_reviewers->item(i)->checkState() == Qt::Unchecked) {
-            hidden.insert(m_reviewers->item(i)->text());
-        }
+    const QStringList& names = m_reviewerModel->reviewers();
+    for (int i = 0; i < names.size() && m_lens->isChecked(); ++i) {
+        colours.insert(names[i], reviewerColour(i));
     }
-    emit reviewerLensChanged(colours, hidden);
+    emit reviewerLensChanged(colours, m_reviewerModel->hidden());
 }
 
 } // namespace kl::views

@@ -11,7 +11,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
+class QListView;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
@@ -21,6 +21,8 @@ struct Rubric;
 }
 
 namespace kl::views {
+
+class ReviewerLensModel;
 
 /// Adjudication of a team review (several reviewers merged into one file): the agreement figures per rubric
 /// item, the disagreements largest first, for the selected one each reviewer's score and what they wrote on
@@ -45,7 +47,7 @@ public:
     [[nodiscard]] QLineEdit* reasonEdit() const { return m_reason; }
     [[nodiscard]] QPushButton* agreeButton() const { return m_agree; }
     [[nodiscard]] QCheckBox* lensBox() const { return m_lens; }
-    [[nodiscard]] QListWidget* reviewerList() const { return m_reviewers; }
+    [[nodiscard]] QListView* reviewerList() const { return m_reviewers; }
 
 signals:
     void adjudicateRequested(qint64 taskId, const QString& item, int value, const QString& reason);
@@ -73,7 +75,8 @@ private:
     QLineEdit* m_reason;
     QPushButton* m_agree;
     QCheckBox* m_lens;
-    QListWidget* m_reviewers;
+    ReviewerLensModel* m_reviewerModel;
+    QListView* m_reviewers;
 };
 
 } // namespace kl::views
