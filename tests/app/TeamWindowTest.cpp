@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -83,10 +84,12 @@ private slots:
         QVERIFY(pane != nullptr);
         QCOMPARE(pane->itemsTable()->rowCount(), 2); // semantics and overall
         QCOMPARE(pane->itemsTable()->item(0, 0)->data(Qt::UserRole).toString(), QStringLiteral("nominal"));
-        QCOMPARE(pane->disputesTable()->rowCount(), 1);
-        pane->disputesTable()->setCurrentCell(0, 0);
-        QCOMPARE(pane->detailTable()->rowCount(), 2);
-        QCOMPARE(pane->detailTable()->item(1, 2)->text(), QStringLiteral("bo says why"));
+        const QAbstractItemModel* disputes = pane->disputesTable()->model();
+        const QAbstractItemModel* detail = pane->detailTable()->model();
+        QCOMPARE(disputes->rowCount(), 1);
+        pane->disputesTable()->setCurrentIndex(disputes->index(0, 0));
+        QCOMPARE(detail->rowCount(), 2);
+        QCOMPARE(detail->index(1, 2).data().toString(), QStringLiteral("bo says why"));
 
         // A grade without a reason cannot be set; with one it is on disk at once, and undo takes it back.
         pane->valueBox()->setValue(0);
@@ -95,7 +98,9 @@ private slots:
         QVERIFY(pane->agreeButton()->isEnabled());
         pane->agreeButton()->click();
         QCOMPARE(agreedOnDisk(team), std::optional(0));
-        QCOMPARE(pane->disputesTable()->item(0, 2)->text(), QStringLiteral("0"));
+        QCOMPARE(disputes->index(0, 2).data().toString(), QStringLiteral("0"));
+        QCOMPARE(pane->disputesTable()->currentIndex().row(), 0); // the adjudicator's place is kept
+        QCOMPARE(detail->rowCount(), 2);
         window.review()->undoStack()->undo();
         QCOMPARE(agreedOnDisk(team), std::nullopt);
 

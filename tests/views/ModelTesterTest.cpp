@@ -10,6 +10,8 @@
 #include "review/ScorecardModel.h"
 #include "review/TaskQueueModel.h"
 #include "source/HotLinesModel.h"
+#include "team/DisagreementsModel.h"
+#include "team/DisputeDetailModel.h"
 #include "team/ReviewerLensModel.h"
 #include "whatif/WhatIfModel.h"
 
@@ -29,6 +31,8 @@
 using kl::views::AnnotationFilterModel;
 using kl::views::AnnotationListModel;
 using kl::views::ComparisonModel;
+using kl::views::DisagreementsModel;
+using kl::views::DisputeDetailModel;
 using kl::views::FindingsModel;
 using kl::views::HotLinesModel;
 using kl::views::NumericsInstructionModel;
@@ -343,6 +347,43 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
         model.setReviewers({QStringLiteral("bo")}); // a first list after clear shows everyone
         QVERIFY(model.hidden().isEmpty());
+    }
+
+    void disagreementModels() {
+        kl::core::team::Disagreement d;
+        d.taskId = 3;
+        d.taskTitle = "Row softmax";
+        d.item = "perf.dma";
+        d.scores = {{"ana", 2}, {"bo", 5}};
+        d.spread = 0.75;
+        DisagreementsModel disputes;
+        QAbstractItemModelTester tester(&disputes, kFatal);
+        DisputeDetailModel detail;
+        QAbstractItemModelTester detailTester(&detail, kFatal);
+        kl::core::team::Disagreement other = d;
+        other.taskId = 4;
+        disputes.setDisagreements({d, other});
+        QCOMPARE(disputes.rowCount(), 2);
+        QCOMPARE(disputes.index(0, DisagreementsModel::Scores).data().toString(), QStringLiteral("ana 2\nbo 5"));
+        QCOMPARE(disputes.index(0, DisagreementsModel::Agreed).data().toString(), QStringLiteral("-"));
+        QVERIFY(disputes.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("spread 75 %")));
+        QCOMPARE(disputes.rowOf(4, QStringLiteral("perf.dma")), 1);
+        kl::core::Annotation said = annotation(1, kl::core::Severity::Minor, "bo");
+        said.taskId = 3;
+        said.text = "bo says why";
+        detail.setDispute(disputes.at(0), {said});
+        QCOMPARE(detail.rowCount(), 2);
+        QCOMPARE(detail.index(1, DisputeDetailModel::Said).data().toString(), QStringLiteral("bo says why"));
+        QCOMPARE(detail.index(0, DisputeDetailModel::Said).data().toString(),
+                 QStringLiteral("(no annotation on this item)"));
+        d.agreed = 4; // adjudicated: the report comes back
+        disputes.setDisagreements({other, d});
+        QCOMPARE(disputes.index(disputes.rowOf(3, QStringLiteral("perf.dma")), 2).data().toString(),
+                 QStringLiteral("4"));
+        disputes.setDisagreements({});
+        detail.setDispute(nullptr, {});
+        QCOMPARE(disputes.rowCount(), 0);
+        QCOMPARE(detail.rowCount(), 0);
     }
 };
 

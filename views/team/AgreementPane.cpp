@@ -1,6 +1,8 @@
 #include "team/AgreementPane.h"
 
 #include "common/QtText.h"
+#include "team/DisagreementsModel.h"
+#include "team/DisputeDetailModel.h"
 #include "team/ReviewerLensModel.h"
 
 #include "rubric/Rubric.h"
@@ -15,10 +17,13 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <array>
+#include <initializer_list>
+#include <optional>
 
 namespace kl::views {
 namespace {
@@ -27,16 +32,14 @@ QString figure(const core::team::Figure& f) {
     return f.value ? QString::number(*f.value, 'f', 3) : QStringLiteral("-");
 }
 
-QTableWidget* makeTable(const QStringList& headers) {
-    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
-    t->setHorizontalHeaderLabels(headers);
+/// A read-only table of whole rows in the narrow dock.
+void setUpTable(QTableView* t) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->verticalHeader()->hide();
     t->setWordWrap(true);
     t->horizontalHeader()->setStretchLastSection(true);
-    return t;
 }
 
 QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
@@ -55,15 +58,21 @@ QColor AgreementPane::reviewerColour(int index) {
 }
 
 AgreementPane::AgreementPane(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel), m_items(makeTable({tr("Item"), tr("α"), tr("κ"), tr("Agree")})),
-      m_disputes(makeTable({tr("Task and item"), tr("Scores"), tr("Agreed")})),
-      m_detail(makeTable({tr("Reviewer"), tr("Score"), tr("What they wrote on this item")})), m_value(new QSpinBox),
-      m_reason(new QLineEdit), m_agree(new QPushButton(tr("Set Agreed Grade"))),
+    : QWidget(parent), m_summary(new QLabel), m_items(new QTableWidget(0, 4)),
+      m_disputeModel(new DisagreementsModel(this)), m_detailModel(new DisputeDetailModel(this)),
+      m_disputes(new QTableView), m_detail(new QTableView), m_value(new QSpinBox), m_reason(new QLineEdit),
+      m_agree(new QPushButton(tr("Set Agreed Grade"))),
       m_lens(new QCheckBox(tr("Colour timeline annotations by reviewer"))),
       m_reviewerModel(new ReviewerLensModel(this)), m_reviewers(new QListView) {
     setObjectName(QStringLiteral("agreementPane"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    m_disputes->setModel(m_disputeModel);
+    m_detail->setModel(m_detailModel);
+    for (QTableView* t : std::initializer_list<QTableView*>{m_items, m_disputes, m_detail}) {
+        setUpTable(t);
+    }
+    m_items->setHorizontalHeaderLabels({tr("Item"), tr("α"), tr("κ"), tr("Agree")});
     m_items->setSortingEnabled(true);
     m_disputes->setToolTip(tr("Disagreements, largest spread first. Double-click to open the task."));
     m_reason->setPlaceholderText(tr("Why this grade (required; shown in reports)"));
@@ -72,7 +81,7 @@ AgreementPane::AgreementPane(QWidget* parent)
     m_reviewers->setMaximumHeight(90);
     m_reviewers->setToolTip(tr("Untick a reviewer to hide their annotations on the timeline"));
     // The dock is narrow: the text columns take what is left, the figures only what they need.
-    for (QTableWidget* t : {m_items, m_disputes, m_detail}) {
+    for (QTableView* t : std::initializer_list<QTableView*>{m_items, m_disputes, m_detail}) {
         t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     }
@@ -93,22 +102,22 @@ AgreementPane::AgreementPane(QWidget* parent)
     layout->addWidget(m_lens);
     layout->addWidget(m_reviewers);
 
-    connect(m_disputes, &QTableWidget::currentCellChanged, this, [this](int row) { showDispute(row); });
-    connect(m_disputes, &QTableWidget::cellDoubleClicked, this, [this](int row) {
-        if (row >= 0 && row < static_cast<int>(m_report.disagreements.size())) {
-            emit taskRequested(m_report.disagreements[static_cast<std::size_t>(row)].taskId);
+    connect(m_disputes->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showDispute(current.isValid() ? current.row() : -1); });
+    connect(m_disputes, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (const core::team::Disagreement* d = m_disputeModel->at(index.row())) {
+            emit taskRequested(d->taskId);
         }
     });
     connect(m_reason, &QLineEdit::textChanged, this,
-            [this] { m_agree->setEnabled(m_disputes->currentRow() >= 0 && !m_reason->text().trimmed().isEmpty()); });
+            [this] { m_agree->setEnabled(currentDispute() >= 0 && !m_reason->text().trimmed().isEmpty()); });
     connect(m_reason, &QLineEdit::returnPressed, m_agree, &QPushButton::click);
     connect(m_agree, &QPushButton::clicked, this, [this] {
-        const int row = m_disputes->currentRow();
-        if (row < 0 || row >= static_cast<int>(m_report.disagreements.size()) || m_reason->text().trimmed().isEmpty()) {
+        const core::team::Disagreement* d = m_disputeModel->at(currentDispute());
+        if (d == nullptr || m_reason->text().trimmed().isEmpty()) {
             return;
         }
-        const auto& d = m_report.disagreements[static_cast<std::size_t>(row)];
-        emit adjudicateRequested(d.taskId, toQString(d.item), m_value->value(), m_reason->text().trimmed());
+        emit adjudicateRequested(d->taskId, toQString(d->item), m_value->value(), m_reason->text().trimmed());
     });
     connect(m_lens, &QCheckBox::toggled, this, [this] { emitLens(); });
     connect(m_reviewerModel, &ReviewerLensModel::visibilityChanged, this, [this] { emitLens(); });
@@ -134,8 +143,8 @@ void AgreementPane::clear() {
     m_report = {};
     m_annotations.clear();
     m_items->setRowCount(0);
-    m_disputes->setRowCount(0);
-    m_detail->setRowCount(0);
+    m_disputeModel->setDisagreements({});
+    m_detailModel->setDispute(nullptr, {});
     m_reviewerModel->clear();
     m_summary->setText(tr("Merge reviews (File > Merge Reviews...) to compare reviewers: agreement per rubric item, "
                           "the disagreements and the agreed grades appear here."));
@@ -143,13 +152,10 @@ void AgreementPane::clear() {
 
 void AgreementPane::setData(const core::team::AgreementReport& report, std::vector<core::Annotation> annotations,
                             const core::Rubric* rubric) {
-    auto key = [this](int row) {
-        const QTableWidgetItem* item = m_disputes->item(row, 0);
-        return item == nullptr
-                   ? QString()
-                   : item->data(Qt::UserRole + 1).toString() + QLatin1Char('|') + item->data(Qt::UserRole).toString();
-    };
-    const QString keepItem = m_disputes->currentRow() >= 0 ? key(m_disputes->currentRow()) : QString();
+    // Keep the adjudicator's place after an edit: the same task and item, wherever its row is now.
+    const core::team::Disagreement* current = m_disputeModel->at(currentDispute());
+    const std::optional<std::pair<qint64, QString>> keep =
+        current ? std::optional(std::pair<qint64, QString>(current->taskId, toQString(current->item))) : std::nullopt;
     m_report = report;
     m_annotations = std::move(annotations);
     m_rubric = rubric;
@@ -167,9 +173,9 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
                                  .arg(report.disagreements.size()));
     fillItems(report);
     fillDisputes();
-    for (int row = 0; row < m_disputes->rowCount(); ++row) { // keep the adjudicator's place after an edit
-        if (!keepItem.isEmpty() && key(row) == keepItem) {
-            m_disputes->setCurrentCell(row, 0);
+    if (keep) {
+        if (const int row = m_disputeModel->rowOf(keep->first, keep->second); row >= 0) {
+            m_disputes->setCurrentIndex(m_disputeModel->index(row, 0));
         }
     }
     m_reviewerModel->setReviewers(names);
@@ -212,60 +218,31 @@ void AgreementPane::fillItems(const core::team::AgreementReport& report) {
     m_items->resizeRowsToContents();
 }
 
+int AgreementPane::currentDispute() const {
+    return m_disputes->currentIndex().isValid() ? m_disputes->currentIndex().row() : -1;
+}
+
 void AgreementPane::fillDisputes() {
-    m_disputes->setRowCount(0);
-    for (const auto& d : m_report.disagreements) {
-        const int row = m_disputes->rowCount();
-        m_disputes->insertRow(row);
-        QStringList scores;
-        for (const auto& [who, value] : d.scores) {
-            scores << QStringLiteral("%1 %2").arg(toQString(who)).arg(value);
-        }
-        auto* task = cell(toQString(d.taskTitle) + QLatin1Char('\n') + toQString(d.item),
-                          tr("%1\n%2\nspread %3 % of the scale")
-                              .arg(toQString(d.taskTitle), toQString(d.item))
-                              .arg(qRound(d.spread * 100)));
-        task->setData(Qt::UserRole, QString::number(d.taskId));
-        task->setData(Qt::UserRole + 1, toQString(d.item));
-        m_disputes->setItem(row, 0, task);
-        m_disputes->setItem(row, 1, cell(scores.join(QStringLiteral("\n"))));
-        m_disputes->setItem(row, 2,
-                            cell(d.agreed ? QString::number(*d.agreed) : tr("-"),
-                                 d.agreed ? tr("agreed grade") : tr("not agreed yet")));
-    }
+    m_disputeModel->setDisagreements(m_report.disagreements);
     m_disputes->resizeRowsToContents();
-    m_detail->setRowCount(0);
+    m_detailModel->setDispute(nullptr, {});
     m_agree->setEnabled(false);
 }
 
 void AgreementPane::showDispute(int row) {
-    m_detail->setRowCount(0);
-    if (row < 0 || row >= static_cast<int>(m_report.disagreements.size())) {
+    const core::team::Disagreement* d = m_disputeModel->at(row);
+    m_detailModel->setDispute(d, m_annotations);
+    if (d == nullptr) {
         m_agree->setEnabled(false);
         return;
     }
-    const auto& d = m_report.disagreements[static_cast<std::size_t>(row)];
-    for (const auto& [who, value] : d.scores) {
-        QStringList said;
-        for (const core::Annotation& a : m_annotations) {
-            if (a.taskId == d.taskId && a.author == who && a.rubricItem == d.item) {
-                said << toQString(a.text);
-            }
-        }
-        const int r = m_detail->rowCount();
-        m_detail->insertRow(r);
-        m_detail->setItem(r, 0, cell(toQString(who)));
-        m_detail->setItem(r, 1, cell(QString::number(value)));
-        m_detail->setItem(r, 2,
-                          cell(said.isEmpty() ? tr("(no annotation on this item)") : said.join(QStringLiteral("\n"))));
-    }
     m_detail->resizeRowsToContents();
     if (m_rubric != nullptr) {
-        if (const core::RubricItem* item = m_rubric->findItem(d.item)) {
+        if (const core::RubricItem* item = m_rubric->findItem(d->item)) {
             m_value->setRange(item->scale.minValue(), item->scale.maxValue());
         }
     }
-    m_value->setValue(d.agreed.value_or(d.scores.front().second));
+    m_value->setValue(d->agreed.value_or(d->scores.front().second));
     m_agree->setEnabled(!m_reason->text().trimmed().isEmpty());
 }
 

@@ -14,6 +14,7 @@ class QLineEdit;
 class QListView;
 class QPushButton;
 class QSpinBox;
+class QTableView;
 class QTableWidget;
 
 namespace kl::core {
@@ -22,6 +23,8 @@ struct Rubric;
 
 namespace kl::views {
 
+class DisagreementsModel;
+class DisputeDetailModel;
 class ReviewerLensModel;
 
 /// Adjudication of a team review (several reviewers merged into one file): the agreement figures per rubric
@@ -41,8 +44,8 @@ public:
     [[nodiscard]] static QColor reviewerColour(int index);
 
     [[nodiscard]] QTableWidget* itemsTable() const { return m_items; }
-    [[nodiscard]] QTableWidget* disputesTable() const { return m_disputes; }
-    [[nodiscard]] QTableWidget* detailTable() const { return m_detail; }
+    [[nodiscard]] QTableView* disputesTable() const { return m_disputes; }
+    [[nodiscard]] QTableView* detailTable() const { return m_detail; }
     [[nodiscard]] QSpinBox* valueBox() const { return m_value; }
     [[nodiscard]] QLineEdit* reasonEdit() const { return m_reason; }
     [[nodiscard]] QPushButton* agreeButton() const { return m_agree; }
@@ -61,6 +64,7 @@ private:
     QWidget* buildForm();
     void fillItems(const core::team::AgreementReport& report);
     void fillDisputes();
+    [[nodiscard]] int currentDispute() const; ///< -1 when none
     void showDispute(int row);
     void emitLens();
 
@@ -69,8 +73,10 @@ private:
     const core::Rubric* m_rubric = nullptr;
     QLabel* m_summary;
     QTableWidget* m_items;
-    QTableWidget* m_disputes;
-    QTableWidget* m_detail;
+    DisagreementsModel* m_disputeModel;
+    DisputeDetailModel* m_detailModel;
+    QTableView* m_disputes;
+    QTableView* m_detail;
     QSpinBox* m_value;
     QLineEdit* m_reason;
     QPushButton* m_agree;
