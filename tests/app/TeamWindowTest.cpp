@@ -8,6 +8,7 @@
 #include "review/ReviewFile.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
+#include "team/AgreementItemsModel.h"
 #include "team/AgreementPane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
@@ -20,7 +21,6 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -82,8 +82,11 @@ private slots:
 
         auto* pane = window.findChild<kl::views::AgreementPane*>();
         QVERIFY(pane != nullptr);
-        QCOMPARE(pane->itemsTable()->rowCount(), 2); // semantics and overall
-        QCOMPARE(pane->itemsTable()->item(0, 0)->data(Qt::UserRole).toString(), QStringLiteral("nominal"));
+        const QAbstractItemModel* items = pane->itemsTable()->model();
+        QCOMPARE(items->rowCount(), 2); // semantics and overall, in the report's order
+        QCOMPARE(items->index(0, 0).data(kl::views::AgreementItemsModel::LevelRole).toString(),
+                 QStringLiteral("nominal"));
+        QCOMPARE(items->index(1, 0).data().toString(), QStringLiteral("Overall"));
         const QAbstractItemModel* disputes = pane->disputesTable()->model();
         const QAbstractItemModel* detail = pane->detailTable()->model();
         QCOMPARE(disputes->rowCount(), 1);

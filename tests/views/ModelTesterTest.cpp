@@ -10,6 +10,7 @@
 #include "review/ScorecardModel.h"
 #include "review/TaskQueueModel.h"
 #include "source/HotLinesModel.h"
+#include "team/AgreementItemsModel.h"
 #include "team/DisagreementsModel.h"
 #include "team/DisputeDetailModel.h"
 #include "team/ReviewerLensModel.h"
@@ -24,10 +25,12 @@
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QFont>
+#include <QSortFilterProxyModel>
 #include <QtTest>
 
 #include <memory>
 
+using kl::views::AgreementItemsModel;
 using kl::views::AnnotationFilterModel;
 using kl::views::AnnotationListModel;
 using kl::views::ComparisonModel;
@@ -384,6 +387,35 @@ private slots:
         detail.setDispute(nullptr, {});
         QCOMPARE(disputes.rowCount(), 0);
         QCOMPARE(detail.rowCount(), 0);
+    }
+
+    void agreementItemsModel() {
+        const kl::core::Rubric rubric = migrationRubric();
+        kl::core::team::AgreementReport report;
+        kl::core::team::ItemAgreement a;
+        a.item = "perf.dma";
+        a.level = kl::core::team::Level::Ordinal;
+        a.alpha.value = 0.8121;
+        a.kappaMethod = "cohen";
+        report.items = {a};
+        report.overall.item = "overall";
+        AgreementItemsModel model;
+        QSortFilterProxyModel sorted; // as the pane shows it
+        sorted.setSourceModel(&model);
+        QAbstractItemModelTester tester(&model, kFatal);
+        QAbstractItemModelTester sortedTester(&sorted, kFatal);
+        model.setReport(report, &rubric);
+        QCOMPARE(model.rowCount(), 2); // the item, then overall
+        QCOMPARE(model.index(0, 0).data().toString(), QString::fromStdString(rubric.findItem("perf.dma")->title));
+        QCOMPARE(model.index(0, AgreementItemsModel::Alpha).data().toString(), QStringLiteral("0.812"));
+        QCOMPARE(model.index(0, AgreementItemsModel::Kappa).data().toString(), QStringLiteral("-"));
+        QCOMPARE(model.index(0, 0).data(AgreementItemsModel::LevelRole).toString(), QStringLiteral("ordinal"));
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("Overall"));
+        sorted.sort(AgreementItemsModel::Item, Qt::DescendingOrder); // "Overall" after "DMA orchestration"
+        QCOMPARE(sorted.index(0, 0).data().toString(), QStringLiteral("Overall"));
+        report.items.clear(); // a review without scores: no rows, not even overall
+        model.setReport(report, nullptr);
+        QCOMPARE(sorted.rowCount(), 0);
     }
 };
 

@@ -1,6 +1,7 @@
 #include "team/AgreementPane.h"
 
 #include "common/QtText.h"
+#include "team/AgreementItemsModel.h"
 #include "team/DisagreementsModel.h"
 #include "team/DisputeDetailModel.h"
 #include "team/ReviewerLensModel.h"
@@ -17,8 +18,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <array>
@@ -28,10 +29,6 @@
 namespace kl::views {
 namespace {
 
-QString figure(const core::team::Figure& f) {
-    return f.value ? QString::number(*f.value, 'f', 3) : QStringLiteral("-");
-}
-
 /// A read-only table of whole rows in the narrow dock.
 void setUpTable(QTableView* t) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -40,12 +37,6 @@ void setUpTable(QTableView* t) {
     t->verticalHeader()->hide();
     t->setWordWrap(true);
     t->horizontalHeader()->setStretchLastSection(true);
-}
-
-QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
-    auto* item = new QTableWidgetItem(text);
-    item->setToolTip(tip.isEmpty() ? text : tip);
-    return item;
 }
 
 } // namespace
@@ -58,7 +49,8 @@ QColor AgreementPane::reviewerColour(int index) {
 }
 
 AgreementPane::AgreementPane(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel), m_items(new QTableWidget(0, 4)),
+    : QWidget(parent), m_summary(new QLabel), m_itemModel(new AgreementItemsModel(this)),
+      m_itemSort(new QSortFilterProxyModel(this)), m_items(new QTableView),
       m_disputeModel(new DisagreementsModel(this)), m_detailModel(new DisputeDetailModel(this)),
       m_disputes(new QTableView), m_detail(new QTableView), m_value(new QSpinBox), m_reason(new QLineEdit),
       m_agree(new QPushButton(tr("Set Agreed Grade"))),
@@ -72,7 +64,10 @@ AgreementPane::AgreementPane(QWidget* parent)
     for (QTableView* t : std::initializer_list<QTableView*>{m_items, m_disputes, m_detail}) {
         setUpTable(t);
     }
-    m_items->setHorizontalHeaderLabels({tr("Item"), tr("α"), tr("κ"), tr("Agree")});
+    m_itemSort->setSourceModel(m_itemModel);
+    m_items->setModel(m_itemSort);
+    // Sortable by any column, but first in the report's order (the items as the rubric lists them, then overall).
+    m_items->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_items->setSortingEnabled(true);
     m_disputes->setToolTip(tr("Disagreements, largest spread first. Double-click to open the task."));
     m_reason->setPlaceholderText(tr("Why this grade (required; shown in reports)"));
@@ -87,9 +82,6 @@ AgreementPane::AgreementPane(QWidget* parent)
     }
     m_detail->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_detail->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_items->horizontalHeaderItem(1)->setToolTip(tr("Krippendorff's alpha at the item's level of measurement"));
-    m_items->horizontalHeaderItem(2)->setToolTip(tr("Cohen's kappa for two reviewers, Fleiss' kappa for more"));
-    m_items->horizontalHeaderItem(3)->setToolTip(tr("Share of agreeing pairs of scores"));
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_items);
@@ -142,7 +134,7 @@ QWidget* AgreementPane::buildForm() {
 void AgreementPane::clear() {
     m_report = {};
     m_annotations.clear();
-    m_items->setRowCount(0);
+    m_itemModel->clear();
     m_disputeModel->setDisagreements({});
     m_detailModel->setDispute(nullptr, {});
     m_reviewerModel->clear();
@@ -163,15 +155,17 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
     for (const std::string& n : report.reviewers) {
         names << toQString(n);
     }
-    m_summary->setText(report.reviewers.size() < 2
-                           ? tr("This review holds scores of %n reviewer(s); merge reviews to compare reviewers.",
-                                nullptr, static_cast<int>(report.reviewers.size()))
-                           : tr("%1 reviewers (%2). Overall alpha %3 (interval, scores scaled to 0..1), %4 "
-                                "disagreements.")
-                                 .arg(report.reviewers.size())
-                                 .arg(names.join(QStringLiteral(", ")), figure(report.overall.alpha))
-                                 .arg(report.disagreements.size()));
-    fillItems(report);
+    m_summary->setText(
+        report.reviewers.size() < 2
+            ? tr("This review holds scores of %n reviewer(s); merge reviews to compare reviewers.", nullptr,
+                 static_cast<int>(report.reviewers.size()))
+            : tr("%1 reviewers (%2). Overall alpha %3 (interval, scores scaled to 0..1), %4 "
+                 "disagreements.")
+                  .arg(report.reviewers.size())
+                  .arg(names.join(QStringLiteral(", ")), AgreementItemsModel::figureText(report.overall.alpha))
+                  .arg(report.disagreements.size()));
+    m_itemModel->setReport(report, rubric);
+    m_items->resizeRowsToContents();
     fillDisputes();
     if (keep) {
         if (const int row = m_disputeModel->rowOf(keep->first, keep->second); row >= 0) {
@@ -179,43 +173,6 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
         }
     }
     m_reviewerModel->setReviewers(names);
-}
-
-void AgreementPane::fillItems(const core::team::AgreementReport& report) {
-    m_items->setSortingEnabled(false);
-    m_items->setRowCount(0);
-    auto add = [this](const core::team::ItemAgreement& a, bool overall) {
-        const int row = m_items->rowCount();
-        m_items->insertRow(row);
-        QString title = toQString(a.item);
-        if (!overall && m_rubric != nullptr) {
-            if (const core::RubricItem* item = m_rubric->findItem(a.item)) {
-                title = toQString(item->title);
-            }
-        }
-        const QString notes = toQString(a.alpha.note + (a.kappa.note.empty() ? "" : "\n" + a.kappa.note));
-        const QString about = tr("%1\nlevel: %2; %3 tasks, %4 reviewers")
-                                  .arg(toQString(a.item), QString::fromLatin1(core::team::levelName(a.level)))
-                                  .arg(a.tasks)
-                                  .arg(a.reviewers);
-        auto* name = cell(overall ? tr("Overall") : title, about);
-        name->setData(Qt::UserRole, QString::fromLatin1(core::team::levelName(a.level)));
-        m_items->setItem(row, 0, name);
-        m_items->setItem(row, 1, cell(figure(a.alpha), notes.isEmpty() ? tr("Krippendorff's alpha") : notes));
-        m_items->setItem(
-            row, 2,
-            cell(figure(a.kappa), a.kappaMethod.empty()
-                                      ? (notes.isEmpty() ? tr("no kappa") : notes)
-                                      : tr("%1's kappa").arg(a.kappaMethod == "cohen" ? tr("Cohen") : tr("Fleiss"))));
-        m_items->setItem(row, 3, cell(figure(a.percentAgreement), tr("share of agreeing pairs of scores")));
-    };
-    for (const auto& a : report.items) {
-        add(a, false);
-    }
-    if (!report.items.empty()) {
-        add(report.overall, true);
-    }
-    m_items->resizeRowsToContents();
 }
 
 int AgreementPane::currentDispute() const {

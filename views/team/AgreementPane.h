@@ -14,8 +14,8 @@ class QLineEdit;
 class QListView;
 class QPushButton;
 class QSpinBox;
+class QSortFilterProxyModel;
 class QTableView;
-class QTableWidget;
 
 namespace kl::core {
 struct Rubric;
@@ -23,6 +23,7 @@ struct Rubric;
 
 namespace kl::views {
 
+class AgreementItemsModel;
 class DisagreementsModel;
 class DisputeDetailModel;
 class ReviewerLensModel;
@@ -43,7 +44,7 @@ public:
     /// One colour per reviewer (colour-blind-safe palette), stable for a reviewer's position in the list.
     [[nodiscard]] static QColor reviewerColour(int index);
 
-    [[nodiscard]] QTableWidget* itemsTable() const { return m_items; }
+    [[nodiscard]] QTableView* itemsTable() const { return m_items; } ///< shows a sorting proxy
     [[nodiscard]] QTableView* disputesTable() const { return m_disputes; }
     [[nodiscard]] QTableView* detailTable() const { return m_detail; }
     [[nodiscard]] QSpinBox* valueBox() const { return m_value; }
@@ -62,7 +63,6 @@ signals:
 
 private:
     QWidget* buildForm();
-    void fillItems(const core::team::AgreementReport& report);
     void fillDisputes();
     [[nodiscard]] int currentDispute() const; ///< -1 when none
     void showDispute(int row);
@@ -72,7 +72,9 @@ private:
     std::vector<core::Annotation> m_annotations;
     const core::Rubric* m_rubric = nullptr;
     QLabel* m_summary;
-    QTableWidget* m_items;
+    AgreementItemsModel* m_itemModel;
+    QSortFilterProxyModel* m_itemSort;
+    QTableView* m_items;
     DisagreementsModel* m_disputeModel;
     DisputeDetailModel* m_detailModel;
     QTableView* m_disputes;
