@@ -30,6 +30,8 @@
 #include "numerics/NumericsPane.h"
 #include "review/AnnotationListPane.h"
 #include "review/ScorecardPane.h"
+#include "review/TaskQueueModel.h"
+#include "review/TaskQueueView.h"
 #include "plots/RunPlots.h"
 #include "source/SourcePane.h"
 #include "team/AgreementPane.h"
@@ -245,7 +247,7 @@ QDockWidget* MainWindow::addPaneDock(const QString& title, const QString& object
 }
 
 void MainWindow::buildDocks() {
-    m_taskQueue = new QListWidget;
+    m_taskQueue = new views::TaskQueueView;
     m_taskQueue->setObjectName(QStringLiteral("taskQueue"));
     m_taskQueue->setMinimumSize(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 24, fontMetrics().height() * 4);
     addPaneDock(tr("Tasks"), QStringLiteral("tasksDock"), m_taskQueue, Qt::LeftDockWidgetArea);
@@ -597,8 +599,7 @@ bool MainWindow::openTaskFolder(const QString& folder, bool partOfReview) {
     }
     if (!partOfReview) {
         m_review->close(); // a task folder on its own is not part of the open review
-        m_taskQueue->clear();
-        m_taskQueue->addItem(toQString(spec->title));
+        m_taskQueue->taskModel()->setLooseTask(toQString(spec->title));
         m_taskQueue->setCurrentRow(0);
     }
     m_nkiPane->showSource(toQString(spec->kernelFile.filename().string()), readAll(spec->kernelFile));

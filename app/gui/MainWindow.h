@@ -24,6 +24,7 @@ class NumericsPane;
 class InspectorPane;
 class ReadOnlyBanner;
 class ScorecardPane;
+class TaskQueueView;
 class SourcePane;
 class StartPage;
 class TimelinePage;
@@ -65,7 +66,7 @@ public:
     [[nodiscard]] views::SourcePane* cudaPane() const { return m_cudaPane; }
     [[nodiscard]] views::SourcePane* nkiPane() const { return m_nkiPane; }
     [[nodiscard]] QListWidget* problems() const { return m_problems; }
-    [[nodiscard]] QListWidget* taskQueue() const { return m_taskQueue; }
+    [[nodiscard]] views::TaskQueueView* taskQueue() const { return m_taskQueue; }
     [[nodiscard]] views::TimelinePage* timelinePage() const { return m_page; }
     [[nodiscard]] views::InspectorPane* inspector() const { return m_inspector; }
     [[nodiscard]] SimulationRunner* runner() const { return m_runner; }
@@ -161,7 +162,7 @@ private:
     bool m_trustNewReview = false; ///< the review being created comes from trusted task folders
     bool m_firstStart = false;     ///< no saved layout: the first show sizes the bottom docks
     std::shared_ptr<const core::RunOutcome> m_run;
-    QListWidget* m_taskQueue = nullptr;
+    views::TaskQueueView* m_taskQueue = nullptr;
     QListWidget* m_problems = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -6,6 +6,8 @@
 #include "review/AnnotationListModel.h"
 #include "review/AnnotationListPane.h"
 #include "review/ScorecardPane.h"
+#include "review/TaskQueueModel.h"
+#include "review/TaskQueueView.h"
 #include "source/SourcePane.h"
 #include "timeline/TimelineView.h"
 
@@ -13,7 +15,6 @@
 
 #include <QInputDialog>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -23,21 +24,7 @@ namespace kl::app {
 namespace {
 
 constexpr int kAnnotationMarker = 24; // QScintilla marker number for annotated lines
-constexpr int kTaskIdRole = Qt::UserRole + 1;
 constexpr std::int64_t kPsPerNs = 1000;
-
-QString statusSymbol(core::TaskStatus status) {
-    switch (status) {
-    case core::TaskStatus::Todo: return QStringLiteral("\u25CB");       // open circle
-    case core::TaskStatus::InProgress: return QStringLiteral("\u25D0"); // half
-    case core::TaskStatus::Done: return QStringLiteral("\u25CF");       // full
-    }
-    return {};
-}
-
-QString duration(std::int64_t seconds) {
-    return QStringLiteral("%1:%2").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
-}
 
 } // namespace
 
@@ -49,7 +36,7 @@ ReviewController::ReviewController(ReviewSession* session, Panes panes, QObject*
     connect(m_session, &ReviewSession::opened, this, [this] {
         m_panes.scorecard->setRubric(&m_session->file()->rubric());
         refreshTasks();
-        if (m_panes.taskQueue->count() > 0) {
+        if (m_panes.taskQueue->taskModel()->rowCount() > 0) {
             m_panes.taskQueue->setCurrentRow(0);
         }
     });
@@ -57,7 +44,7 @@ ReviewController::ReviewController(ReviewSession* session, Panes panes, QObject*
         m_panes.scorecard->setRubric(nullptr);
         refreshAnnotations();
     });
-    connect(m_panes.taskQueue, &QListWidget::currentRowChanged, this, &ReviewController::chooseTask);
+    connect(m_panes.taskQueue, &views::TaskQueueView::currentRowChanged, this, &ReviewController::chooseTask);
     auto* list = m_panes.annotations;
     connect(list, &views::AnnotationListPane::annotationActivated, this, &ReviewController::navigateTo);
     connect(list, &views::AnnotationListPane::editRequested, this, &ReviewController::editAnnotation);
@@ -137,21 +124,8 @@ void ReviewController::setRun(std::shared_ptr<const sim::SimResult> result) {
 void ReviewController::refreshTasks() {
     m_refreshingTasks = true;
     const auto current = m_session->currentTask();
-    m_panes.taskQueue->clear();
-    for (const auto& task : m_session->tasks()) {
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1  %2   %3")
-                .arg(statusSymbol(task.status), QString::fromStdString(task.title), duration(task.secondsSpent)));
-        item->setData(kTaskIdRole, QVariant::fromValue<qint64>(task.id));
-        item->setToolTip(tr("%1: %2, %3 spent")
-                             .arg(QString::fromStdString(task.folder),
-                                  QString::fromStdString(std::string(core::toString(task.status))),
-                                  duration(task.secondsSpent)));
-        m_panes.taskQueue->addItem(item);
-        if (current && *current == task.id) {
-            m_panes.taskQueue->setCurrentItem(item);
-        }
-    }
+    m_panes.taskQueue->taskModel()->setTasks(m_session->tasks());
+    m_panes.taskQueue->setCurrentRow(current ? m_panes.taskQueue->taskModel()->rowOfTask(*current) : -1);
     m_refreshingTasks = false;
 }
 
@@ -159,28 +133,27 @@ void ReviewController::chooseTask(int row) {
     if (m_refreshingTasks || row < 0 || !m_session->isOpen()) {
         return;
     }
-    QListWidgetItem* item = m_panes.taskQueue->item(row);
-    const qint64 taskId = item->data(kTaskIdRole).toLongLong();
-    if (m_session->currentTask() == taskId) {
+    const std::optional<qint64> taskId = m_panes.taskQueue->taskModel()->taskIdAt(row);
+    if (!taskId || m_session->currentTask() == *taskId) {
         return;
     }
-    m_session->setCurrentTask(taskId);
+    m_session->setCurrentTask(*taskId);
     QString error;
-    const QString folder = m_session->materializeTask(taskId, &error);
+    const QString folder = m_session->materializeTask(*taskId, &error);
     if (folder.isEmpty()) {
         QMessageBox::warning(m_panes.window, tr("Task"), error);
         return;
     }
     refreshTasks();
     for (const auto& task : m_session->tasks()) {
-        if (task.id == taskId) {
+        if (task.id == *taskId) {
             emit taskChosen(folder, QString::fromStdString(task.title));
         }
     }
 }
 
 void ReviewController::nextTask(int direction) {
-    const int count = m_panes.taskQueue->count();
+    const int count = m_panes.taskQueue->taskModel()->rowCount();
     if (count > 0) {
         m_panes.taskQueue->setCurrentRow((m_panes.taskQueue->currentRow() + direction + count) % count);
     }

@@ -11,7 +11,6 @@
 #include <memory>
 
 class QAction;
-class QListWidget;
 class QMenu;
 class QWidget;
 
@@ -19,6 +18,7 @@ namespace kl::views {
 class AnnotationListPane;
 class ScorecardPane;
 class SourcePane;
+class TaskQueueView;
 class TimelineView;
 } // namespace kl::views
 
@@ -37,7 +37,7 @@ class ReviewController : public QObject {
 public:
     struct Panes {
         QWidget* window = nullptr;
-        QListWidget* taskQueue = nullptr;
+        views::TaskQueueView* taskQueue = nullptr;
         views::AnnotationListPane* annotations = nullptr;
         views::ScorecardPane* scorecard = nullptr;
         views::TimelineView* timeline = nullptr;

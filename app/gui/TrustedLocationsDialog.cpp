@@ -2,30 +2,17 @@
 
 #include "gui/WorkspaceTrust.h"
 
+#include "common/TrustedLocationsModel.h"
+
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace kl::app {
-
-namespace {
-
-enum Column { KindColumn, ValueColumn, LabelColumn, AddedColumn, ColumnCount };
-
-QString kindText(core::TrustKind kind) {
-    switch (kind) {
-    case core::TrustKind::Content: return QObject::tr("Content");
-    case core::TrustKind::Folder: return QObject::tr("Folder");
-    case core::TrustKind::Author: return QObject::tr("Author");
-    }
-    return {};
-}
-
-} // namespace
 
 TrustedLocationsDialog::TrustedLocationsDialog(WorkspaceTrust* trust, QWidget* parent)
     : QDialog(parent), m_trust(trust) {
@@ -38,13 +25,14 @@ TrustedLocationsDialog::TrustedLocationsDialog(WorkspaceTrust* trust, QWidget* p
     intro->setTextFormat(Qt::PlainText);
     intro->setWordWrap(true);
     layout->addWidget(intro);
-    m_table = new QTableWidget(0, ColumnCount);
-    m_table->setHorizontalHeaderLabels({tr("Kind"), tr("Trusted"), tr("Given for"), tr("Added")});
+    m_model = new views::TrustedLocationsModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(LabelColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(views::TrustedLocationsModel::ValueColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(views::TrustedLocationsModel::LabelColumn, QHeaderView::Stretch);
     layout->addWidget(m_table, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_remove = buttons->addButton(tr("&Remove"), QDialogButtonBox::ActionRole);
@@ -53,39 +41,29 @@ TrustedLocationsDialog::TrustedLocationsDialog(WorkspaceTrust* trust, QWidget* p
     connect(add, &QPushButton::clicked, this, &TrustedLocationsDialog::addFolder);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    connect(m_table, &QTableWidget::itemSelectionChanged, this,
-            [this] { m_remove->setEnabled(!m_table->selectedItems().isEmpty()); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &TrustedLocationsDialog::updateRemove);
     connect(m_trust, &WorkspaceTrust::changed, this, &TrustedLocationsDialog::refresh);
     refresh();
     resize(900, 360);
 }
 
 void TrustedLocationsDialog::refresh() {
-    const auto& entries = m_trust->entries();
-    m_table->setRowCount(static_cast<int>(entries.size()));
-    for (int row = 0; row < static_cast<int>(entries.size()); ++row) {
-        const core::TrustEntry& e = entries[static_cast<std::size_t>(row)];
-        const QStringList cells{kindText(e.kind), QString::fromStdString(e.value), QString::fromStdString(e.label),
-                                QString::fromStdString(e.added).left(19).replace(QLatin1Char('T'), QLatin1Char(' '))};
-        for (int column = 0; column < ColumnCount; ++column) {
-            auto* item = new QTableWidgetItem(cells[column]);
-            item->setToolTip(QStringLiteral("<p>%1</p>").arg(cells[column].toHtmlEscaped()));
-            item->setData(Qt::UserRole, static_cast<int>(e.kind));
-            item->setData(Qt::UserRole + 1, QString::fromStdString(e.value));
-            m_table->setItem(row, column, item);
-        }
-    }
-    m_table->resizeColumnToContents(KindColumn);
-    m_table->resizeColumnToContents(AddedColumn);
-    m_remove->setEnabled(!m_table->selectedItems().isEmpty());
+    m_model->setEntries(m_trust->entries());
+    m_table->resizeColumnToContents(views::TrustedLocationsModel::KindColumn);
+    m_table->resizeColumnToContents(views::TrustedLocationsModel::AddedColumn);
+    updateRemove();
+}
+
+void TrustedLocationsDialog::updateRemove() {
+    m_remove->setEnabled(m_table->selectionModel()->hasSelection());
 }
 
 void TrustedLocationsDialog::removeSelected() {
     std::vector<std::pair<core::TrustKind, std::string>> chosen;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
-        const QTableWidgetItem* item = m_table->item(index.row(), KindColumn);
-        chosen.emplace_back(static_cast<core::TrustKind>(item->data(Qt::UserRole).toInt()),
-                            item->data(Qt::UserRole + 1).toString().toStdString());
+        chosen.emplace_back(static_cast<core::TrustKind>(index.data(views::TrustedLocationsModel::KindRole).toInt()),
+                            index.data(views::TrustedLocationsModel::ValueRole).toString().toStdString());
     }
     for (const auto& [kind, value] : chosen) {
         m_trust->revoke(kind, value);

@@ -3,7 +3,11 @@
 #include <QDialog>
 
 class QPushButton;
-class QTableWidget;
+class QTableView;
+
+namespace kl::views {
+class TrustedLocationsModel;
+}
 
 namespace kl::app {
 
@@ -16,16 +20,18 @@ class TrustedLocationsDialog : public QDialog {
     Q_OBJECT
 public:
     explicit TrustedLocationsDialog(WorkspaceTrust* trust, QWidget* parent = nullptr);
-    [[nodiscard]] QTableWidget* table() const { return m_table; }
+    [[nodiscard]] QTableView* table() const { return m_table; }
     [[nodiscard]] QPushButton* removeButton() const { return m_remove; }
 
 private:
     void refresh();
+    void updateRemove();
     void removeSelected();
     void addFolder();
 
     WorkspaceTrust* m_trust;
-    QTableWidget* m_table = nullptr;
+    views::TrustedLocationsModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
     QPushButton* m_remove = nullptr;
 };
 

@@ -5,6 +5,8 @@
 #include "gui/TrustGate.h"
 #include "gui/WorkspaceTrust.h"
 
+#include "review/TaskQueueView.h"
+
 #include "common/TrustPanel.h"
 #include "plots/RunPlots.h"
 #include "source/HotLinesModel.h"
@@ -68,8 +70,9 @@ private slots:
         QVERIFY(window.openPath(dir.path()));
         QCOMPARE(window.nkiPane()->text(), QStringLiteral("import neuronxcc.nki as nki\n"));
         QCOMPARE(window.cudaPane()->text(), QStringLiteral("__global__ void add() {}\n"));
-        QCOMPARE(window.taskQueue()->count(), 1);
-        QCOMPARE(window.taskQueue()->item(0)->text(), QStringLiteral("Tiny add"));
+        QCOMPARE(window.taskQueue()->model()->rowCount(), 1);
+        QCOMPARE(window.taskQueue()->model()->index(0, 0).data().toString(), QStringLiteral("Tiny add"));
+        QCOMPARE(window.taskQueue()->currentRow(), 0);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("Tiny add")));
         QCOMPARE(window.recentFiles()->entries().value(0), QDir::cleanPath(dir.path()));
         QCOMPARE(window.problems()->count(), 0);

@@ -13,7 +13,9 @@
 #include "review/AnnotationListModel.h"
 #include "review/AnnotationListPane.h"
 #include "review/ReviewFile.h"
+#include "review/ScorecardModel.h"
 #include "review/ScorecardPane.h"
+#include "review/TaskQueueView.h"
 #include "common/ReadOnlyBanner.h"
 #include "common/TrustPanel.h"
 #include "source/SourcePane.h"
@@ -24,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QPushButton>
@@ -42,6 +45,7 @@
 #include <QAction>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 #include <QUndoStack>
 
 using kl::app::MainWindow;
@@ -104,7 +108,7 @@ private slots:
         m_window->show();
         QSignalSpy finished(m_window->runner(), &kl::app::SimulationRunner::finished);
         QVERIFY(m_window->createReview(m_review, m_dir.path()));
-        QCOMPARE(m_window->taskQueue()->count(), 2);
+        QCOMPARE(m_window->taskQueue()->model()->rowCount(), 2);
         // Copies of an example outside the bundled examples are someone's folder: trusted on purpose.
         QVERIFY(m_window->isAwaitingTrust());
         m_window->trustGate()->panel()->trustButton()->click();
@@ -229,7 +233,14 @@ private slots:
         QVERIFY(file.has_value());
         const auto& item = file->rubric().areas.front().items.front();
         const int top = item.scale.maxValue();
-        emit m_window->scorecard()->scoreChosen(QString::fromStdString(item.id), top);
+        // Through the item's score box, as the reviewer does it.
+        kl::views::ScorecardPane* pane = m_window->scorecard();
+        const QModelIndex cell =
+            pane->model()->indexOfItem(QString::fromStdString(item.id), kl::views::ScorecardModel::ScoreColumn);
+        auto* box = qobject_cast<QComboBox*>(pane->tree()->indexWidget(cell));
+        QVERIFY(box != nullptr);
+        box->setCurrentIndex(box->findData(top));
+        emit box->activated(box->currentIndex());
         auto reopened = kl::core::ReviewFile::open(m_review.toStdString());
         const auto scores = reopened->scores().list(*m_window->review()->currentTask());
         QVERIFY(scores.has_value());
@@ -237,6 +248,12 @@ private slots:
         QCOMPARE(scores->front().value, top);
         QCOMPARE(scores->front().reviewer, std::string("Ana"));
         QVERIFY(m_window->scorecard()->resultText().contains(QStringLiteral("INCOMPLETE")));
+        QCOMPARE(cell.data(Qt::EditRole).toInt(), top); // the saved score is what the pane's model shows
+        QCOMPARE(box->currentData().toInt(), top);
+        m_window->review()->undoStack()->undo(); // Edit > Undo takes the score back, and the box follows
+        QCOMPARE(box->currentData().toInt(), kl::views::ScorecardModel::kUnscored);
+        m_window->review()->undoStack()->redo();
+        QCOMPARE(box->currentData().toInt(), top);
     }
 
     void nextTaskSwitchesTheQueueAndMarksProgress() {
@@ -259,8 +276,17 @@ private slots:
         };
         QVERIFY(statusOnDisk() == kl::core::TaskStatus::InProgress);
         QSignalSpy tasksChanged(session, &kl::app::ReviewSession::tasksChanged);
+        kl::views::TaskQueueView* queue = m_window->taskQueue();
+        const int row = queue->currentRow();
+        const QPersistentModelIndex queued(queue->model()->index(row, 0)); // a reset would invalidate it
         session->setTaskStatus(task, kl::core::TaskStatus::Done);
         QVERIFY(statusOnDisk() == kl::core::TaskStatus::Done);
+        // The queue's row shows the new status in place: the same row stays current, its tooltip says done.
+        QCOMPARE(queue->currentRow(), row);
+        QVERIFY(queued.isValid());
+        QVERIFY2(queued.data().toString().startsWith(QStringLiteral("\u25CF")), qPrintable(queued.data().toString()));
+        QVERIFY2(queued.data(Qt::ToolTipRole).toString().contains(QStringLiteral("done")),
+                 qPrintable(queued.data(Qt::ToolTipRole).toString()));
         QCOMPARE(session->undoStack()->undoText(), QStringLiteral("Mark task done"));
         session->undoStack()->undo();
         QVERIFY(statusOnDisk() == kl::core::TaskStatus::InProgress);

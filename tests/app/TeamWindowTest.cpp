@@ -8,18 +8,19 @@
 #include "review/ReviewFile.h"
 #include "support/ResourcePaths.h"
 #include "task/TaskSpec.h"
+#include "team/AgreementItemsModel.h"
 #include "team/AgreementPane.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
 
 #include <QCheckBox>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -81,12 +82,17 @@ private slots:
 
         auto* pane = window.findChild<kl::views::AgreementPane*>();
         QVERIFY(pane != nullptr);
-        QCOMPARE(pane->itemsTable()->rowCount(), 2); // semantics and overall
-        QCOMPARE(pane->itemsTable()->item(0, 0)->data(Qt::UserRole).toString(), QStringLiteral("nominal"));
-        QCOMPARE(pane->disputesTable()->rowCount(), 1);
-        pane->disputesTable()->setCurrentCell(0, 0);
-        QCOMPARE(pane->detailTable()->rowCount(), 2);
-        QCOMPARE(pane->detailTable()->item(1, 2)->text(), QStringLiteral("bo says why"));
+        const QAbstractItemModel* items = pane->itemsTable()->model();
+        QCOMPARE(items->rowCount(), 2); // semantics and overall, in the report's order
+        QCOMPARE(items->index(0, 0).data(kl::views::AgreementItemsModel::LevelRole).toString(),
+                 QStringLiteral("nominal"));
+        QCOMPARE(items->index(1, 0).data().toString(), QStringLiteral("Overall"));
+        const QAbstractItemModel* disputes = pane->disputesTable()->model();
+        const QAbstractItemModel* detail = pane->detailTable()->model();
+        QCOMPARE(disputes->rowCount(), 1);
+        pane->disputesTable()->setCurrentIndex(disputes->index(0, 0));
+        QCOMPARE(detail->rowCount(), 2);
+        QCOMPARE(detail->index(1, 2).data().toString(), QStringLiteral("bo says why"));
 
         // A grade without a reason cannot be set; with one it is on disk at once, and undo takes it back.
         pane->valueBox()->setValue(0);
@@ -95,7 +101,9 @@ private slots:
         QVERIFY(pane->agreeButton()->isEnabled());
         pane->agreeButton()->click();
         QCOMPARE(agreedOnDisk(team), std::optional(0));
-        QCOMPARE(pane->disputesTable()->item(0, 2)->text(), QStringLiteral("0"));
+        QCOMPARE(disputes->index(0, 2).data().toString(), QStringLiteral("0"));
+        QCOMPARE(pane->disputesTable()->currentIndex().row(), 0); // the adjudicator's place is kept
+        QCOMPARE(detail->rowCount(), 2);
         window.review()->undoStack()->undo();
         QCOMPARE(agreedOnDisk(team), std::nullopt);
 
@@ -105,7 +113,11 @@ private slots:
         pane->lensBox()->setChecked(true);
         QCOMPARE(timeline->annotationBands()[0].colour, kl::views::AgreementPane::reviewerColour(0));
         QCOMPARE(timeline->annotationBands()[1].colour, kl::views::AgreementPane::reviewerColour(1));
-        pane->reviewerList()->item(1)->setCheckState(Qt::Unchecked);
+        QAbstractItemModel* reviewers = pane->reviewerList()->model();
+        QCOMPARE(reviewers->index(1, 0).data().toString(), QStringLiteral("bo"));
+        QCOMPARE(reviewers->index(1, 0).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QVERIFY(reviewers->index(1, 0).flags() & Qt::ItemIsUserCheckable);
+        QVERIFY(reviewers->setData(reviewers->index(1, 0), Qt::Unchecked, Qt::CheckStateRole));
         QCOMPARE(timeline->annotationBands().size(), std::size_t{1});
 
         // Merging files of different task contents is refused with the reason.

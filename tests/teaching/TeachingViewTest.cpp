@@ -15,7 +15,7 @@
 #include <QTextBrowser>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 
 using kl::views::CompareSide;
@@ -199,14 +199,22 @@ private slots:
         QVERIFY2(title.contains(QStringLiteral("Row softmax")) && title.contains(QStringLiteral("fixed")),
                  qPrintable(title));
 
-        auto* table = controller.whatIfPanel()->table();
-        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Total time"));
+        const QAbstractItemModel* table = controller.whatIfPanel()->table()->model();
+        const auto cell = [table](int column) { return table->index(0, column); };
+        QCOMPARE(cell(0).data().toString(), QStringLiteral("Total time"));
         // 1300 ns -> 300 ns of fixed latency: the total drops by exactly 1 us.
         const double base = static_cast<double>(result->summary.totalPs) / 1e6;
-        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("%1 us").arg(base, 0, 'f', 2));
-        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("%1 us").arg(base - 1.0, 0, 'f', 2));
+        QCOMPARE(cell(1).data().toString(), QStringLiteral("%1 us").arg(base, 0, 'f', 2));
+        QCOMPARE(cell(2).data().toString(), QStringLiteral("%1 us").arg(base - 1.0, 0, 'f', 2));
+        QVERIFY2(cell(3).data().toString().startsWith(QStringLiteral("-1.00 us")),
+                 qPrintable(cell(3).data().toString()));
+        // Shorter is green, and the figures sit on the right of their cells.
+        QCOMPARE(cell(3).data(Qt::ForegroundRole).value<QColor>(), QColor(0x1b, 0x7f, 0x3b));
+        QVERIFY(cell(2).data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
         controller.whatIfPanel()->setOverrides({}); // back to the base: the stacked run goes
         QVERIFY(stacked.last().at(0).value<std::shared_ptr<const kl::sim::SimResult>>() == nullptr);
+        QCOMPARE(cell(2).data().toString(), QStringLiteral("\u2013")); // and its column empties
+        QVERIFY(cell(3).data().toString().isEmpty());
     }
 };
 

@@ -12,7 +12,7 @@
 #include <QScrollBar>
 #include <QTableView>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 
 namespace {
 
@@ -46,7 +46,8 @@ private slots:
         pane.setScorecard(kl::core::computeScorecard(*rubric, scores, {}));
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        QTreeWidget* tree = pane.tree();
+        QTreeView* tree = pane.tree();
+        const QAbstractItemModel* model = tree->model();
         QVERIFY(tree->wordWrap());
         QVERIFY2(tree->header()->sectionSize(0) >= tree->viewport()->width() / 2,
                  qPrintable(QStringLiteral("item column %1 of %2 px")
@@ -57,13 +58,14 @@ private slots:
         pane.resize(240, 700);
         QTest::qWait(20);
         bool wrapped = false;
-        for (int g = 0; g < tree->topLevelItemCount() && !wrapped; ++g) {
-            for (int i = 0; i < tree->topLevelItem(g)->childCount() && !wrapped; ++i) {
-                QTreeWidgetItem* item = tree->topLevelItem(g)->child(i);
-                const int needed = tree->fontMetrics().horizontalAdvance(item->text(0));
+        for (int g = 0; g < model->rowCount() && !wrapped; ++g) {
+            const QModelIndex area = model->index(g, 0);
+            for (int i = 0; i < model->rowCount(area) && !wrapped; ++i) {
+                const QModelIndex item = model->index(i, 0, area);
+                const int needed = tree->fontMetrics().horizontalAdvance(item.data().toString());
                 if (needed > tree->header()->sectionSize(0)) {
-                    QVERIFY2(tree->visualItemRect(item).height() >= 2 * tree->fontMetrics().height(),
-                             qPrintable(item->text(0)));
+                    QVERIFY2(tree->visualRect(item).height() >= 2 * tree->fontMetrics().height(),
+                             qPrintable(item.data().toString()));
                     wrapped = true;
                 }
             }

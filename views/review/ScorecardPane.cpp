@@ -1,55 +1,38 @@
 #include "review/ScorecardPane.h"
 
 #include "common/QtText.h"
+#include "review/ScoreChoiceDelegate.h"
+#include "review/ScorecardModel.h"
 #include "review/WrappingItemDelegate.h"
 
-#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTextBrowser>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace kl::views {
 
-namespace {
-
-constexpr int kItemIdRole = Qt::UserRole + 1;
-
-const core::ItemScore* findScore(const std::optional<core::Scorecard>& card, const std::string& id) {
-    if (!card) {
-        return nullptr;
-    }
-    for (const auto& area : card->areas) {
-        for (const auto& item : area.items) {
-            if (item.itemId == id) {
-                return &item;
-            }
-        }
-    }
-    return nullptr;
-}
-
-} // namespace
-
-ScorecardPane::ScorecardPane(QWidget* parent) : QWidget(parent) {
+ScorecardPane::ScorecardPane(QWidget* parent) : QWidget(parent), m_model(new ScorecardModel(this)) {
     m_result = new QLabel;
     m_result->setWordWrap(true);
     m_result->setTextFormat(Qt::RichText);
-    m_tree = new QTreeWidget;
-    m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Item"), tr("Score")});
+    m_tree = new QTreeView;
+    m_tree->setModel(m_model);
     // The dock is narrow: item names wrap instead of being cut, the score boxes keep a compact width (their
     // full wording is in the list and the tooltip), and nothing scrolls sideways.
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_tree->header()->setSectionResizeMode(1, QHeaderView::Fixed);
+    m_tree->header()->setSectionResizeMode(ScorecardModel::ItemColumn, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(ScorecardModel::ScoreColumn, QHeaderView::Fixed);
     m_tree->header()->setStretchLastSection(false);
     m_tree->setIndentation(m_tree->fontMetrics().averageCharWidth() * 2);
     m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_tree->setWordWrap(true);
     m_tree->setUniformRowHeights(false);
-    m_tree->setItemDelegateForColumn(0, new WrappingItemDelegate(m_tree));
+    m_tree->setItemDelegateForColumn(ScorecardModel::ItemColumn, new WrappingItemDelegate(m_tree));
+    m_tree->setItemDelegateForColumn(ScorecardModel::ScoreColumn, new ScoreChoiceDelegate(m_tree));
+    // Score boxes are always open (below), so the view itself never starts an editor.
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->setRootIsDecorated(true);
     m_guidance = new QTextBrowser;
     auto* split = new QSplitter(Qt::Vertical);
@@ -61,92 +44,73 @@ ScorecardPane::ScorecardPane(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_result);
     layout->addWidget(split, 1);
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, &ScorecardPane::showGuidance);
-    setScorecard(std::nullopt);
+    connect(m_model, &ScorecardModel::scoreChosen, this, &ScorecardPane::scoreChosen);
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
+            [this] { m_currentItem = m_tree->currentIndex().data(ScorecardModel::ItemIdRole).toString(); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ScorecardPane::afterReset);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ScorecardPane::showGuidance);
+    afterReset();
+    showResult();
 }
 
 void ScorecardPane::setRubric(const core::Rubric* rubric) {
-    m_rubric = rubric;
-    rebuild();
+    m_model->setRubric(rubric);
+    showResult();
 }
 
 void ScorecardPane::setScorecard(const std::optional<core::Scorecard>& card) {
-    m_card = card;
-    rebuild();
+    m_model->setScorecard(card);
+    showResult();
 }
 
 QString ScorecardPane::resultText() const {
     return m_result->text();
 }
 
-void ScorecardPane::rebuild() {
-    const QString current = m_tree->currentItem() ? m_tree->currentItem()->data(0, kItemIdRole).toString() : QString();
-    m_tree->clear();
-    if (m_rubric == nullptr || !m_card) {
+QString ScorecardPane::guidanceText() const {
+    return m_guidance->toPlainText();
+}
+
+void ScorecardPane::showResult() {
+    const core::Rubric* rubric = m_model->rubric();
+    const auto& card = m_model->scorecard();
+    if (rubric == nullptr || !card) {
         m_result->setText(tr("Open a review file and a task to score it against the rubric."));
         return;
     }
-    const auto& card = *m_card;
-    const QString overall = card.overall ? QString::number(*card.overall, 'f', 2) : tr("n/a");
-    const QString colour = card.result == core::ScorecardResult::Pass   ? QStringLiteral("#27ae60")
-                           : card.result == core::ScorecardResult::Fail ? QStringLiteral("#d63031")
-                                                                        : QStringLiteral("#e67e22");
+    const QString overall = card->overall ? QString::number(*card->overall, 'f', 2) : tr("n/a");
+    const QString colour = card->result == core::ScorecardResult::Pass   ? QStringLiteral("#27ae60")
+                           : card->result == core::ScorecardResult::Fail ? QStringLiteral("#d63031")
+                                                                         : QStringLiteral("#e67e22");
     QString text = tr("<b style='color:%1'>%2</b> &nbsp; overall %3 / 5 &nbsp; %4 of %5 items unscored")
-                       .arg(colour, toQString(core::toString(card.result)).toUpper(), overall)
-                       .arg(card.unscored.size())
-                       .arg(m_rubric->itemCount());
-    for (const auto& reason : card.reasons) {
+                       .arg(colour, toQString(core::toString(card->result)).toUpper(), overall)
+                       .arg(card->unscored.size())
+                       .arg(rubric->itemCount());
+    for (const auto& reason : card->reasons) {
         text += QStringLiteral("<br>&bull; ") + toQString(reason).toHtmlEscaped();
     }
     m_result->setText(text);
-    for (const auto& area : m_rubric->areas) {
-        auto* areaItem = new QTreeWidgetItem(m_tree, {toQString(area.title)});
-        QFont bold = areaItem->font(0);
-        bold.setBold(true);
-        areaItem->setFont(0, bold);
-        for (const auto& a : card.areas) {
-            if (a.areaId == area.id && a.score) {
-                areaItem->setText(1, QString::number(*a.score, 'f', 2));
-            }
-        }
-        for (const auto& item : area.items) {
-            auto* row = new QTreeWidgetItem(areaItem, {toQString(item.title)});
-            row->setData(0, kItemIdRole, toQString(item.id));
-            const core::ItemScore* score = findScore(m_card, item.id);
-            auto* box = new QComboBox;
-            box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            box->setMinimumContentsLength(6);
-            box->addItem(tr("unscored"), -1);
-            for (int v = item.scale.minValue(); v <= item.scale.maxValue(); ++v) {
-                box->addItem(toQString(item.scale.describe(v)), v);
-            }
-            box->setCurrentIndex(std::max(0, box->findData(score && score->value ? *score->value : -1)));
-            box->setToolTip(box->currentText());
-            row->setToolTip(0, toQString(item.title));
-            const QString id = toQString(item.id);
-            connect(box, &QComboBox::activated, this,
-                    [this, box, id] { emit scoreChosen(id, box->currentData().toInt()); });
-            m_tree->setItemWidget(row, 1, box);
-            if (score && score->annotationCount > 0) { // the count rides with the name: no column to spare
-                row->setText(0,
-                             tr("%1 (%n annotation(s))", nullptr, score->annotationCount).arg(toQString(item.title)));
-            }
-            if (id == current) {
-                m_tree->setCurrentItem(row);
-            }
+}
+
+// A reset drops the view's editors and current row: open a score box on every item row again, expand the
+/// areas and go back to the item that was current.
+void ScorecardPane::afterReset() {
+    for (int a = 0; a < m_model->rowCount(); ++a) {
+        const QModelIndex area = m_model->index(a, 0);
+        for (int i = 0; i < m_model->rowCount(area); ++i) {
+            m_tree->openPersistentEditor(m_model->index(i, ScorecardModel::ScoreColumn, area));
         }
     }
     m_tree->expandAll();
-    m_tree->header()->resizeSection(1, m_tree->fontMetrics().averageCharWidth() * 13);
+    m_tree->header()->resizeSection(ScorecardModel::ScoreColumn, m_tree->fontMetrics().averageCharWidth() * 13);
+    if (const QModelIndex current = m_model->indexOfItem(m_currentItem); current.isValid()) {
+        m_tree->setCurrentIndex(current);
+    }
+    showGuidance();
 }
 
 void ScorecardPane::showGuidance() {
-    if (m_rubric == nullptr || m_tree->currentItem() == nullptr) {
-        m_guidance->clear();
-        return;
-    }
-    const core::RubricItem* item =
-        m_rubric->findItem(m_tree->currentItem()->data(0, kItemIdRole).toString().toStdString());
+    const core::RubricItem* item = m_model->itemAt(m_tree->currentIndex());
     if (item == nullptr) {
         m_guidance->clear();
         return;

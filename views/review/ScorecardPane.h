@@ -9,12 +9,15 @@
 
 class QLabel;
 class QTextBrowser;
-class QTreeWidget;
+class QTreeView;
 
 namespace kl::views {
 
-/// The rubric scorecard of the current task: a score per item (chosen from the item's scale, with the meaning
-/// of each level), the item's guidance beside it, area scores, the overall result and what is still unscored.
+class ScorecardModel;
+
+/// The rubric scorecard of the current task: a ScorecardModel in a tree with a score box on every item row
+/// (chosen from the item's scale, with the meaning of each level), the current item's guidance below, the
+/// overall result above and what is still unscored.
 class ScorecardPane : public QWidget {
     Q_OBJECT
 public:
@@ -22,20 +25,23 @@ public:
 
     void setRubric(const core::Rubric* rubric);
     void setScorecard(const std::optional<core::Scorecard>& card);
-    [[nodiscard]] QTreeWidget* tree() const { return m_tree; }
+    [[nodiscard]] QTreeView* tree() const { return m_tree; }
+    [[nodiscard]] ScorecardModel* model() const { return m_model; }
     [[nodiscard]] QString resultText() const;
+    [[nodiscard]] QString guidanceText() const; ///< the guidance shown, as plain text
 
 signals:
     void scoreChosen(const QString& itemId, int value); ///< value < 0: clear the score
 
 private:
-    void rebuild();
+    void showResult();
+    void afterReset();
     void showGuidance();
 
-    const core::Rubric* m_rubric = nullptr;
-    std::optional<core::Scorecard> m_card;
+    ScorecardModel* m_model = nullptr;
+    QString m_currentItem; ///< kept across resets
     QLabel* m_result = nullptr;
-    QTreeWidget* m_tree = nullptr;
+    QTreeView* m_tree = nullptr;
     QTextBrowser* m_guidance = nullptr;
 };
 

@@ -1,6 +1,10 @@
 #include "team/AgreementPane.h"
 
 #include "common/QtText.h"
+#include "team/AgreementItemsModel.h"
+#include "team/DisagreementsModel.h"
+#include "team/DisputeDetailModel.h"
+#include "team/ReviewerLensModel.h"
 
 #include "rubric/Rubric.h"
 
@@ -10,38 +14,29 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <array>
+#include <initializer_list>
+#include <optional>
 
 namespace kl::views {
 namespace {
 
-QString figure(const core::team::Figure& f) {
-    return f.value ? QString::number(*f.value, 'f', 3) : QStringLiteral("-");
-}
-
-QTableWidget* makeTable(const QStringList& headers) {
-    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
-    t->setHorizontalHeaderLabels(headers);
+/// A read-only table of whole rows in the narrow dock.
+void setUpTable(QTableView* t) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);
     t->verticalHeader()->hide();
     t->setWordWrap(true);
     t->horizontalHeader()->setStretchLastSection(true);
-    return t;
-}
-
-QTableWidgetItem* cell(const QString& text, const QString& tip = {}) {
-    auto* item = new QTableWidgetItem(text);
-    item->setToolTip(tip.isEmpty() ? text : tip);
-    return item;
 }
 
 } // namespace
@@ -54,30 +49,39 @@ QColor AgreementPane::reviewerColour(int index) {
 }
 
 AgreementPane::AgreementPane(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel), m_items(makeTable({tr("Item"), tr("α"), tr("κ"), tr("Agree")})),
-      m_disputes(makeTable({tr("Task and item"), tr("Scores"), tr("Agreed")})),
-      m_detail(makeTable({tr("Reviewer"), tr("Score"), tr("What they wrote on this item")})), m_value(new QSpinBox),
-      m_reason(new QLineEdit), m_agree(new QPushButton(tr("Set Agreed Grade"))),
-      m_lens(new QCheckBox(tr("Colour timeline annotations by reviewer"))), m_reviewers(new QListWidget) {
+    : QWidget(parent), m_summary(new QLabel), m_itemModel(new AgreementItemsModel(this)),
+      m_itemSort(new QSortFilterProxyModel(this)), m_items(new QTableView),
+      m_disputeModel(new DisagreementsModel(this)), m_detailModel(new DisputeDetailModel(this)),
+      m_disputes(new QTableView), m_detail(new QTableView), m_value(new QSpinBox), m_reason(new QLineEdit),
+      m_agree(new QPushButton(tr("Set Agreed Grade"))),
+      m_lens(new QCheckBox(tr("Colour timeline annotations by reviewer"))),
+      m_reviewerModel(new ReviewerLensModel(this)), m_reviewers(new QListView) {
     setObjectName(QStringLiteral("agreementPane"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    m_disputes->setModel(m_disputeModel);
+    m_detail->setModel(m_detailModel);
+    for (QTableView* t : std::initializer_list<QTableView*>{m_items, m_disputes, m_detail}) {
+        setUpTable(t);
+    }
+    m_itemSort->setSourceModel(m_itemModel);
+    m_items->setModel(m_itemSort);
+    // Sortable by any column, but first in the report's order (the items as the rubric lists them, then overall).
+    m_items->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_items->setSortingEnabled(true);
     m_disputes->setToolTip(tr("Disagreements, largest spread first. Double-click to open the task."));
     m_reason->setPlaceholderText(tr("Why this grade (required; shown in reports)"));
     m_agree->setEnabled(false);
+    m_reviewers->setModel(m_reviewerModel);
     m_reviewers->setMaximumHeight(90);
     m_reviewers->setToolTip(tr("Untick a reviewer to hide their annotations on the timeline"));
     // The dock is narrow: the text columns take what is left, the figures only what they need.
-    for (QTableWidget* t : {m_items, m_disputes, m_detail}) {
+    for (QTableView* t : std::initializer_list<QTableView*>{m_items, m_disputes, m_detail}) {
         t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     }
     m_detail->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_detail->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_items->horizontalHeaderItem(1)->setToolTip(tr("Krippendorff's alpha at the item's level of measurement"));
-    m_items->horizontalHeaderItem(2)->setToolTip(tr("Cohen's kappa for two reviewers, Fleiss' kappa for more"));
-    m_items->horizontalHeaderItem(3)->setToolTip(tr("Share of agreeing pairs of scores"));
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_items);
@@ -90,25 +94,25 @@ AgreementPane::AgreementPane(QWidget* parent)
     layout->addWidget(m_lens);
     layout->addWidget(m_reviewers);
 
-    connect(m_disputes, &QTableWidget::currentCellChanged, this, [this](int row) { showDispute(row); });
-    connect(m_disputes, &QTableWidget::cellDoubleClicked, this, [this](int row) {
-        if (row >= 0 && row < static_cast<int>(m_report.disagreements.size())) {
-            emit taskRequested(m_report.disagreements[static_cast<std::size_t>(row)].taskId);
+    connect(m_disputes->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showDispute(current.isValid() ? current.row() : -1); });
+    connect(m_disputes, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (const core::team::Disagreement* d = m_disputeModel->at(index.row())) {
+            emit taskRequested(d->taskId);
         }
     });
     connect(m_reason, &QLineEdit::textChanged, this,
-            [this] { m_agree->setEnabled(m_disputes->currentRow() >= 0 && !m_reason->text().trimmed().isEmpty()); });
+            [this] { m_agree->setEnabled(currentDispute() >= 0 && !m_reason->text().trimmed().isEmpty()); });
     connect(m_reason, &QLineEdit::returnPressed, m_agree, &QPushButton::click);
     connect(m_agree, &QPushButton::clicked, this, [this] {
-        const int row = m_disputes->currentRow();
-        if (row < 0 || row >= static_cast<int>(m_report.disagreements.size()) || m_reason->text().trimmed().isEmpty()) {
+        const core::team::Disagreement* d = m_disputeModel->at(currentDispute());
+        if (d == nullptr || m_reason->text().trimmed().isEmpty()) {
             return;
         }
-        const auto& d = m_report.disagreements[static_cast<std::size_t>(row)];
-        emit adjudicateRequested(d.taskId, toQString(d.item), m_value->value(), m_reason->text().trimmed());
+        emit adjudicateRequested(d->taskId, toQString(d->item), m_value->value(), m_reason->text().trimmed());
     });
     connect(m_lens, &QCheckBox::toggled, this, [this] { emitLens(); });
-    connect(m_reviewers, &QListWidget::itemChanged, this, [this] { emitLens(); });
+    connect(m_reviewerModel, &ReviewerLensModel::visibilityChanged, this, [this] { emitLens(); });
     clear();
 }
 
@@ -130,23 +134,20 @@ QWidget* AgreementPane::buildForm() {
 void AgreementPane::clear() {
     m_report = {};
     m_annotations.clear();
-    m_items->setRowCount(0);
-    m_disputes->setRowCount(0);
-    m_detail->setRowCount(0);
-    m_reviewers->clear();
+    m_itemModel->clear();
+    m_disputeModel->setDisagreements({});
+    m_detailModel->setDispute(nullptr, {});
+    m_reviewerModel->clear();
     m_summary->setText(tr("Merge reviews (File > Merge Reviews...) to compare reviewers: agreement per rubric item, "
                           "the disagreements and the agreed grades appear here."));
 }
 
 void AgreementPane::setData(const core::team::AgreementReport& report, std::vector<core::Annotation> annotations,
                             const core::Rubric* rubric) {
-    auto key = [this](int row) {
-        const QTableWidgetItem* item = m_disputes->item(row, 0);
-        return item == nullptr
-                   ? QString()
-                   : item->data(Qt::UserRole + 1).toString() + QLatin1Char('|') + item->data(Qt::UserRole).toString();
-    };
-    const QString keepItem = m_disputes->currentRow() >= 0 ? key(m_disputes->currentRow()) : QString();
+    // Keep the adjudicator's place after an edit: the same task and item, wherever its row is now.
+    const core::team::Disagreement* current = m_disputeModel->at(currentDispute());
+    const std::optional<std::pair<qint64, QString>> keep =
+        current ? std::optional(std::pair<qint64, QString>(current->taskId, toQString(current->item))) : std::nullopt;
     m_report = report;
     m_annotations = std::move(annotations);
     m_rubric = rubric;
@@ -154,146 +155,61 @@ void AgreementPane::setData(const core::team::AgreementReport& report, std::vect
     for (const std::string& n : report.reviewers) {
         names << toQString(n);
     }
-    m_summary->setText(report.reviewers.size() < 2
-                           ? tr("This review holds scores of %n reviewer(s); merge reviews to compare reviewers.",
-                                nullptr, static_cast<int>(report.reviewers.size()))
-                           : tr("%1 reviewers (%2). Overall alpha %3 (interval, scores scaled to 0..1), %4 "
-                                "disagreements.")
-                                 .arg(report.reviewers.size())
-                                 .arg(names.join(QStringLiteral(", ")), figure(report.overall.alpha))
-                                 .arg(report.disagreements.size()));
-    fillItems(report);
+    m_summary->setText(
+        report.reviewers.size() < 2
+            ? tr("This review holds scores of %n reviewer(s); merge reviews to compare reviewers.", nullptr,
+                 static_cast<int>(report.reviewers.size()))
+            : tr("%1 reviewers (%2). Overall alpha %3 (interval, scores scaled to 0..1), %4 "
+                 "disagreements.")
+                  .arg(report.reviewers.size())
+                  .arg(names.join(QStringLiteral(", ")), AgreementItemsModel::figureText(report.overall.alpha))
+                  .arg(report.disagreements.size()));
+    m_itemModel->setReport(report, rubric);
+    m_items->resizeRowsToContents();
     fillDisputes();
-    for (int row = 0; row < m_disputes->rowCount(); ++row) { // keep the adjudicator's place after an edit
-        if (!keepItem.isEmpty() && key(row) == keepItem) {
-            m_disputes->setCurrentCell(row, 0);
+    if (keep) {
+        if (const int row = m_disputeModel->rowOf(keep->first, keep->second); row >= 0) {
+            m_disputes->setCurrentIndex(m_disputeModel->index(row, 0));
         }
     }
-    const QSignalBlocker block(m_reviewers);
-    const bool wasEmpty = m_reviewers->count() == 0;
-    QSet<QString> hidden;
-    for (int i = 0; i < m_reviewers->count(); ++i) {
-        if (m_reviewers->item(i)->checkState() == Qt::Unchecked) {
-            hidden.insert(m_reviewers->item(i)->text());
-        }
-    }
-    m_reviewers->clear();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* item = new QListWidgetItem(names[i], m_reviewers);
-        QPixmap swatch(12, 12);
-        swatch.fill(reviewerColour(i));
-        item->setIcon(QIcon(swatch));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(!wasEmpty && hidden.contains(names[i]) ? Qt::Unchecked : Qt::Checked);
-    }
+    m_reviewerModel->setReviewers(names);
 }
 
-void AgreementPane::fillItems(const core::team::AgreementReport& report) {
-    m_items->setSortingEnabled(false);
-    m_items->setRowCount(0);
-    auto add = [this](const core::team::ItemAgreement& a, bool overall) {
-        const int row = m_items->rowCount();
-        m_items->insertRow(row);
-        QString title = toQString(a.item);
-        if (!overall && m_rubric != nullptr) {
-            if (const core::RubricItem* item = m_rubric->findItem(a.item)) {
-                title = toQString(item->title);
-            }
-        }
-        const QString notes = toQString(a.alpha.note + (a.kappa.note.empty() ? "" : "\n" + a.kappa.note));
-        const QString about = tr("%1\nlevel: %2; %3 tasks, %4 reviewers")
-                                  .arg(toQString(a.item), QString::fromLatin1(core::team::levelName(a.level)))
-                                  .arg(a.tasks)
-                                  .arg(a.reviewers);
-        auto* name = cell(overall ? tr("Overall") : title, about);
-        name->setData(Qt::UserRole, QString::fromLatin1(core::team::levelName(a.level)));
-        m_items->setItem(row, 0, name);
-        m_items->setItem(row, 1, cell(figure(a.alpha), notes.isEmpty() ? tr("Krippendorff's alpha") : notes));
-        m_items->setItem(
-            row, 2,
-            cell(figure(a.kappa), a.kappaMethod.empty()
-                                      ? (notes.isEmpty() ? tr("no kappa") : notes)
-                                      : tr("%1's kappa").arg(a.kappaMethod == "cohen" ? tr("Cohen") : tr("Fleiss"))));
-        m_items->setItem(row, 3, cell(figure(a.percentAgreement), tr("share of agreeing pairs of scores")));
-    };
-    for (const auto& a : report.items) {
-        add(a, false);
-    }
-    if (!report.items.empty()) {
-        add(report.overall, true);
-    }
-    m_items->resizeRowsToContents();
+int AgreementPane::currentDispute() const {
+    return m_disputes->currentIndex().isValid() ? m_disputes->currentIndex().row() : -1;
 }
 
 void AgreementPane::fillDisputes() {
-    m_disputes->setRowCount(0);
-    for (const auto& d : m_report.disagreements) {
-        const int row = m_disputes->rowCount();
-        m_disputes->insertRow(row);
-        QStringList scores;
-        for (const auto& [who, value] : d.scores) {
-            scores << QStringLiteral("%1 %2").arg(toQString(who)).arg(value);
-        }
-        auto* task = cell(toQString(d.taskTitle) + QLatin1Char('\n') + toQString(d.item),
-                          tr("%1\n%2\nspread %3 % of the scale")
-                              .arg(toQString(d.taskTitle), toQString(d.item))
-                              .arg(qRound(d.spread * 100)));
-        task->setData(Qt::UserRole, QString::number(d.taskId));
-        task->setData(Qt::UserRole + 1, toQString(d.item));
-        m_disputes->setItem(row, 0, task);
-        m_disputes->setItem(row, 1, cell(scores.join(QStringLiteral("\n"))));
-        m_disputes->setItem(row, 2,
-                            cell(d.agreed ? QString::number(*d.agreed) : tr("-"),
-                                 d.agreed ? tr("agreed grade") : tr("not agreed yet")));
-    }
+    m_disputeModel->setDisagreements(m_report.disagreements);
     m_disputes->resizeRowsToContents();
-    m_detail->setRowCount(0);
+    m_detailModel->setDispute(nullptr, {});
     m_agree->setEnabled(false);
 }
 
 void AgreementPane::showDispute(int row) {
-    m_detail->setRowCount(0);
-    if (row < 0 || row >= static_cast<int>(m_report.disagreements.size())) {
+    const core::team::Disagreement* d = m_disputeModel->at(row);
+    m_detailModel->setDispute(d, m_annotations);
+    if (d == nullptr) {
         m_agree->setEnabled(false);
         return;
     }
-    const auto& d = m_report.disagreements[static_cast<std::size_t>(row)];
-    for (const auto& [who, value] : d.scores) {
-        QStringList said;
-        for (const core::Annotation& a : m_annotations) {
-            if (a.taskId == d.taskId && a.author == who && a.rubricItem == d.item) {
-                said << toQString(a.text);
-            }
-        }
-        const int r = m_detail->rowCount();
-        m_detail->insertRow(r);
-        m_detail->setItem(r, 0, cell(toQString(who)));
-        m_detail->setItem(r, 1, cell(QString::number(value)));
-        m_detail->setItem(r, 2,
-                          cell(said.isEmpty() ? tr("(no annotation on this item)") : said.join(QStringLiteral("\n"))));
-    }
     m_detail->resizeRowsToContents();
     if (m_rubric != nullptr) {
-        if (const core::RubricItem* item = m_rubric->findItem(d.item)) {
+        if (const core::RubricItem* item = m_rubric->findItem(d->item)) {
             m_value->setRange(item->scale.minValue(), item->scale.maxValue());
         }
     }
-    m_value->setValue(d.agreed.value_or(d.scores.front().second));
+    m_value->setValue(d->agreed.value_or(d->scores.front().second));
     m_agree->setEnabled(!m_reason->text().trimmed().isEmpty());
 }
 
 void AgreementPane::emitLens() {
     QHash<QString, QColor> colours;
-    QSet<QString> hidden;
-    for (int i = 0; i < m_reviewers->count(); ++i) {
-        if (m_lens->isChecked()) {
-            colours.insert(m_reviewers->item(i)->text(), reviewerColour(i));
-        }
-        if (m_reviewers->item(i)->checkState() == Qt::Unchecked) {
-            hidden.insert(m_reviewers->item(i)->text());
-        }
+    const QStringList& names = m_reviewerModel->reviewers();
+    for (int i = 0; i < names.size() && m_lens->isChecked(); ++i) {
+        colours.insert(names[i], reviewerColour(i));
     }
-    emit reviewerLensChanged(colours, hidden);
+    emit reviewerLensChanged(colours, m_reviewerModel->hidden());
 }
 
 } // namespace kl::views

@@ -11,16 +11,22 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
+class QListView;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QSortFilterProxyModel;
+class QTableView;
 
 namespace kl::core {
 struct Rubric;
 }
 
 namespace kl::views {
+
+class AgreementItemsModel;
+class DisagreementsModel;
+class DisputeDetailModel;
+class ReviewerLensModel;
 
 /// Adjudication of a team review (several reviewers merged into one file): the agreement figures per rubric
 /// item, the disagreements largest first, for the selected one each reviewer's score and what they wrote on
@@ -38,14 +44,14 @@ public:
     /// One colour per reviewer (colour-blind-safe palette), stable for a reviewer's position in the list.
     [[nodiscard]] static QColor reviewerColour(int index);
 
-    [[nodiscard]] QTableWidget* itemsTable() const { return m_items; }
-    [[nodiscard]] QTableWidget* disputesTable() const { return m_disputes; }
-    [[nodiscard]] QTableWidget* detailTable() const { return m_detail; }
+    [[nodiscard]] QTableView* itemsTable() const { return m_items; } ///< shows a sorting proxy
+    [[nodiscard]] QTableView* disputesTable() const { return m_disputes; }
+    [[nodiscard]] QTableView* detailTable() const { return m_detail; }
     [[nodiscard]] QSpinBox* valueBox() const { return m_value; }
     [[nodiscard]] QLineEdit* reasonEdit() const { return m_reason; }
     [[nodiscard]] QPushButton* agreeButton() const { return m_agree; }
     [[nodiscard]] QCheckBox* lensBox() const { return m_lens; }
-    [[nodiscard]] QListWidget* reviewerList() const { return m_reviewers; }
+    [[nodiscard]] QListView* reviewerList() const { return m_reviewers; }
 
 signals:
     void adjudicateRequested(qint64 taskId, const QString& item, int value, const QString& reason);
@@ -57,8 +63,8 @@ signals:
 
 private:
     QWidget* buildForm();
-    void fillItems(const core::team::AgreementReport& report);
     void fillDisputes();
+    [[nodiscard]] int currentDispute() const; ///< -1 when none
     void showDispute(int row);
     void emitLens();
 
@@ -66,14 +72,19 @@ private:
     std::vector<core::Annotation> m_annotations;
     const core::Rubric* m_rubric = nullptr;
     QLabel* m_summary;
-    QTableWidget* m_items;
-    QTableWidget* m_disputes;
-    QTableWidget* m_detail;
+    AgreementItemsModel* m_itemModel;
+    QSortFilterProxyModel* m_itemSort;
+    QTableView* m_items;
+    DisagreementsModel* m_disputeModel;
+    DisputeDetailModel* m_detailModel;
+    QTableView* m_disputes;
+    QTableView* m_detail;
     QSpinBox* m_value;
     QLineEdit* m_reason;
     QPushButton* m_agree;
     QCheckBox* m_lens;
-    QListWidget* m_reviewers;
+    ReviewerLensModel* m_reviewerModel;
+    QListView* m_reviewers;
 };
 
 } // namespace kl::views

@@ -1,5 +1,7 @@
 #include "whatif/WhatIfPanel.h"
 
+#include "whatif/WhatIfModel.h"
+
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -8,42 +10,14 @@
 #include <QTextDocument>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kl::views {
-
-namespace {
-
-struct Figure {
-    const char* label;
-    bool isTime;
-    double (*value)(const sim::SimResult&);
-};
-
-double engine(const sim::SimResult& r, sim::Engine e) {
-    return r.summary.engine(e).activePct;
-}
-
-const Figure kFigures[] = {
-    {"Total time", true, [](const sim::SimResult& r) { return static_cast<double>(r.summary.totalPs) / 1e6; }},
-    {"TensorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Tensor); }},
-    {"VectorE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Vector); }},
-    {"ScalarE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::Scalar); }},
-    {"GpSimdE active %", false, [](const sim::SimResult& r) { return engine(r, sim::Engine::GpSimd); }},
-    {"Exposed DMA", true, [](const sim::SimResult& r) { return static_cast<double>(r.summary.dmaExposedPs) / 1e6; }},
-    {"DMA active %", false, [](const sim::SimResult& r) { return r.summary.dmaActivePct; }},
-};
-
-QString timeText(double us) {
-    return std::abs(us) >= 1000 ? QStringLiteral("%1 ms").arg(us / 1000.0, 0, 'f', 3)
-                                : QStringLiteral("%1 us").arg(us, 0, 'f', 2);
-}
-
-} // namespace
 
 WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("whatIfPanel"));
@@ -78,12 +52,13 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(m_save);
     buttons->addStretch(1);
 
-    m_table = new QTableWidget(static_cast<int>(std::size(kFigures)), 4);
+    m_model = new WhatIfModel(this);
+    m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("whatIfTable"));
-    m_table->setHorizontalHeaderLabels({tr("Figure"), tr("Base"), tr("What-if"), tr("Delta")});
+    m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(WhatIfModel::Figure, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_status = new QLabel;
@@ -119,8 +94,6 @@ QDoubleSpinBox* WhatIfPanel::spinBox(const QString& key) const {
 void WhatIfPanel::setBase(const sim::HardwareProfile& profile, std::shared_ptr<const sim::SimResult> run,
                           const QString& label) {
     m_profile = profile;
-    m_base = std::move(run);
-    m_result.reset();
     m_loading = true;
     for (const Field& f : m_fields) {
         const double v = core::fieldValue(profile, *f.spec);
@@ -137,7 +110,7 @@ void WhatIfPanel::setBase(const sim::HardwareProfile& profile, std::shared_ptr<c
     m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(profile.name).toHtmlEscaped()));
     m_save->setEnabled(false);
     setEnabled(true);
-    fillTable(nullptr);
+    m_model->setBase(std::move(run));
 }
 
 core::ProfileOverrides WhatIfPanel::overrides() const {
@@ -175,8 +148,7 @@ void WhatIfPanel::fieldEdited() {
     }
     m_save->setEnabled(!current.empty());
     if (current.empty()) {
-        m_result.reset();
-        fillTable(nullptr);
+        m_model->setWhatIf(nullptr);
         m_status->setText(tr("Base profile: %1").arg(QString::fromStdString(m_profile.name).toHtmlEscaped()));
     }
     m_debounce->start();
@@ -197,50 +169,11 @@ void WhatIfPanel::showError(const QString& message) {
 }
 
 void WhatIfPanel::showResult(std::shared_ptr<const sim::SimResult> result, double milliseconds) {
-    m_result = std::move(result);
     m_status->setText(
         tr("Re-simulated in %1 ms: %2")
             .arg(milliseconds, 0, 'f', 0)
             .arg(QString::fromStdString(core::describeOverrides(m_profile, overrides())).toHtmlEscaped()));
-    fillTable(m_result.get());
-}
-
-void WhatIfPanel::fillTable(const sim::SimResult* whatIf) {
-    for (int row = 0; row < m_table->rowCount(); ++row) {
-        const Figure& fig = kFigures[row];
-        auto text = [&](double v) { return fig.isTime ? timeText(v) : QStringLiteral("%1%").arg(v, 0, 'f', 1); };
-        auto set = [&](int column, const QString& s, const QColor& colour = {}) {
-            auto* item = new QTableWidgetItem(s);
-            item->setTextAlignment(column == 0 ? (Qt::AlignLeft | Qt::AlignVCenter)
-                                               : (Qt::AlignRight | Qt::AlignVCenter));
-            if (colour.isValid()) {
-                item->setForeground(colour);
-            }
-            m_table->setItem(row, column, item);
-        };
-        set(0, tr(fig.label));
-        const double base = m_base ? fig.value(*m_base) : 0;
-        set(1, m_base ? text(base) : QString());
-        if (!whatIf) {
-            set(2, QStringLiteral("–"));
-            set(3, QString());
-            continue;
-        }
-        const double v = fig.value(*whatIf);
-        set(2, text(v));
-        const double d = v - base;
-        QString delta = (d > 0 ? QStringLiteral("+") : QString()) + text(d);
-        if (fig.isTime && base > 0) {
-            delta += QStringLiteral(" (%1%2%)")
-                         .arg(d > 0 ? QStringLiteral("+") : QString())
-                         .arg(100.0 * d / base, 0, 'f', 1);
-        }
-        QColor colour;
-        if (fig.isTime && std::abs(d) > 1e-9) {
-            colour = d < 0 ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x24, 0x24);
-        }
-        set(3, delta, colour);
-    }
+    m_model->setWhatIf(std::move(result));
 }
 
 } // namespace kl::views

@@ -12,14 +12,16 @@
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 class QTimer;
 
 namespace kl::views {
 
+class WhatIfModel;
+
 /// The what-if dock: a spin box for each hardware-profile field a learner may change (core::whatIfFields),
-/// each showing the base profile's value, and a table of total time, per-engine active %, exposed DMA and
-/// DMA active against the base run with deltas.
+/// each showing the base profile's value, and a table (WhatIfModel) of total time, per-engine active %, exposed
+/// DMA and DMA active against the base run with deltas.
 ///
 /// It never simulates: a change (after a short pause, so dragging a value does not queue runs) emits
 /// `overridesChanged`; the owner re-simulates (core::simulateWhatIf on a worker) and calls showResult().
@@ -39,7 +41,8 @@ public:
     void showBusy();
     void showError(const QString& message);
 
-    [[nodiscard]] QTableWidget* table() const { return m_table; }
+    [[nodiscard]] QTableView* table() const { return m_table; }
+    [[nodiscard]] WhatIfModel* model() const { return m_model; }
     /// The status line as the user reads it (rich text rendered to plain text).
     [[nodiscard]] QString statusText() const;
     [[nodiscard]] QDoubleSpinBox* spinBox(const QString& key) const;
@@ -50,7 +53,6 @@ signals:
 
 private:
     void fieldEdited();
-    void fillTable(const sim::SimResult* whatIf);
 
     struct Field {
         const core::WhatIfField* spec;
@@ -59,11 +61,10 @@ private:
     };
     std::vector<Field> m_fields;
     sim::HardwareProfile m_profile;
-    std::shared_ptr<const sim::SimResult> m_base;
-    std::shared_ptr<const sim::SimResult> m_result;
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
-    QTableWidget* m_table = nullptr;
+    WhatIfModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
     QPushButton* m_reset = nullptr;
     QPushButton* m_save = nullptr;
     QTimer* m_debounce = nullptr;
