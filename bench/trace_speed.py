@@ -29,7 +29,7 @@ def measure(task):
     """In this process: (instructions, trace CPU s, IR CPU s, replicated loops) of one example task."""
     sys.path.insert(0, FRONTEND)
     sys.dont_write_bytecode = True
-    from kltrace import cli, irbin, irblock, replicate, runner
+    from kltrace import cli, irbin, irblock, replay, replicate, runner
     from kltrace.tracer import T
     ns = argparse.Namespace(task=task, kernel=None, kernel_file=None, arg=None, grid=None, scalar=None)
     spec = cli.build_spec(ns)
@@ -53,14 +53,14 @@ def measure(task):
 
     def counted(*args):
         end = write(*args)
-        written[0] += end is not None
+        written[0] += bool(end)
         return end
 
     irblock.write = counted
     started = time.process_time()
     runner.trace(spec)
     total = time.process_time() - started
-    return len(T.instrs), total - spent[0], spent[0], replicate.STATS["loops"], written[0]
+    return replay.counts(T)[0], total - spent[0], spent[0], replicate.STATS["loops"], written[0]
 
 
 def speed(flags):

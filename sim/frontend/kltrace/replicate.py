@@ -28,10 +28,11 @@ otherwise leave out the iterations plain tracing records before it. KL_TRACE_REP
 import dis
 import os
 import sys
+import types
 from operator import attrgetter
 
 from .loopcheck import loop_shape
-from .replay import write_iterations
+from .replay import Block
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -39,6 +40,14 @@ WARMUP = 4
 # The checks of one loop cost about as much as a dozen plain iterations: shorter loops are traced plainly.
 # KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
 MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
+# A loop whose body holds inner loops (loopcheck: nested) has many records per iteration, so the checks pay off
+# from fewer iterations. Its inner loops run plainly inside it, unless one has INNER_OWN iterations or more
+# (that one is replicated on its own and the outer loop traced plainly, as the inner loop saves more), or the
+# outer iteration has already recorded NESTED_MAX instructions (a template that large costs more to check
+# and write than the iterations it saves).
+MIN_NESTED = WARMUP + 2
+INNER_OWN = 32
+NESTED_MAX = 1024
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
@@ -57,20 +66,93 @@ assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstri
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
-STATS = {"loops": 0, "iterations": 0, "rolled_back": 0}
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0}
 
 
 def iterate(r, depth, frame):
     """The loop values of range r at loop depth `depth` (a generator, as TracedRange.__iter__ is), or None
     when this loop is not a candidate."""
-    if len(r) < MIN_TRIPS or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
+    if len(r) < MIN_NESTED or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
         return None
     if not _kernel_file(frame.f_code.co_filename):
         return None  # a loop inside the front end itself (fori_loop) or a library
     shape = loop_shape(frame)
-    if shape is None or _may_be_caught(frame):
+    if shape is None or (len(r) < MIN_TRIPS and not shape.nested) or _may_be_caught(frame):
         return None
     return _run(_Replicator(frame, shape, r, depth), r, depth)
+
+
+def _calls_checked(frame, shape):
+    """Whether every call the body makes is known to run front-end code only, so no profile hook is needed:
+    the chains of shape.calls resolve to front-end functions and classes, and the names the body reads from
+    outside hold inert values (nothing through which kernel code could be called back)."""
+    if shape.calls is None:
+        return False
+    local, glob, builtins = frame.f_locals, frame.f_globals, frame.f_builtins
+
+    def lookup(name):
+        for d in (local, glob, builtins):
+            v = d.get(name, _MISSING)
+            if v is not _MISSING:
+                return v
+        return _MISSING
+
+    for chain in shape.calls:
+        obj = lookup(chain[0])
+        for attr in chain[1:]:
+            if not (isinstance(obj, types.ModuleType) and _front_end_file(getattr(obj, "__file__", None))
+                    or _front_end_type(type(obj))):
+                return False  # an attribute of something else could run its code
+            obj = getattr(obj, attr, _MISSING)
+        if obj is _MISSING or not _front_end_callable(obj):
+            return False
+    return all(_inert(lookup(n), 0) for n in shape.reads)
+
+
+def _front_end_file(f):
+    return bool(f) and f.startswith(_FRONTEND)
+
+
+_type_seen = {}  # type -> whether a front-end module defines it
+
+
+def _front_end_type(t):
+    ok = _type_seen.get(t)
+    if ok is None:
+        ok = _type_seen[t] = _front_end_file(getattr(sys.modules.get(t.__module__), "__file__", None))
+    return ok
+
+
+def _front_end_callable(obj):
+    if isinstance(obj, types.FunctionType):
+        return _front_end_file(obj.__code__.co_filename)
+    if isinstance(obj, type):
+        return _front_end_type(obj)
+    if isinstance(obj, types.MethodType):
+        return _front_end_callable(obj.__func__) and _inert(obj.__self__, 0)
+    return not isinstance(obj, _NATIVE) and _front_end_type(type(obj))
+
+
+_NATIVE = (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDescriptorType)
+_SCALARS = (int, float, bool, str, bytes, type(None), complex)
+
+
+def _inert(v, depth):
+    """Whether reading (not calling) v can run no kernel code: scalars, containers of inert values, modules that
+    are not kernel files, front-end functions, classes and objects."""
+    t = type(v)
+    if t in _SCALARS:
+        return True
+    if t is tuple or t is list or t is frozenset:
+        return depth < 3 and len(v) <= 256 and all(_inert(x, depth + 1) for x in v)
+    if t is dict:
+        return depth < 3 and len(v) <= 256 and all(_inert(x, depth + 1) and _inert(y, depth + 1) for x, y in v.items())
+    if isinstance(v, types.ModuleType):
+        f = getattr(v, "__file__", None)
+        return not (f and T.kernel_dir and f.startswith(T.kernel_dir))
+    if isinstance(v, (types.FunctionType, type, types.MethodType)):
+        return _front_end_callable(v)
+    return not isinstance(v, _NATIVE) and _front_end_type(t)
 
 
 def _may_be_caught(frame):
@@ -122,7 +204,7 @@ def _run(rep, r, depth):
                 i += 1
                 continue
             rep.begin(i)
-            if i == WATCHED:
+            if i == WATCHED and rep.watch:
                 sys.setprofile(rep.hook)
                 yield v
                 sys.setprofile(None)
@@ -135,11 +217,14 @@ def _run(rep, r, depth):
                     iters[depth] = v
                     t.iter_tuple = tuple(iters)
                     rep.begin_last()
-                    sys.setprofile(rep.hook)
+                    if rep.watch:
+                        sys.setprofile(rep.hook)
                     yield v
-                    sys.setprofile(None)
+                    if rep.watch:
+                        sys.setprofile(None)
                     if rep.finish_last():
                         STATS["loops"] += 1
+                        STATS["nested"] += rep.shape.nested
                         STATS["iterations"] += n - 1 - WARMUP
                         return
                     STATS["rolled_back"] += 1
@@ -171,14 +256,23 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
+        self.keys = {}
+        self.watch = not _calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
         if event == "call" or event == "c_call":
             if not frame.f_code.co_filename.startswith(_FRONTEND):
                 self.bad = True  # kernel code called (a helper, a builtin): anything may happen there
 
+    def holds(self, frame, trips):
+        """Whether an inner loop starting in `frame` with `trips` iterations runs plainly inside this loop's
+        iteration (see INNER_OWN and NESTED_MAX); otherwise the caller aborts this loop."""
+        return (self.active and self.shape.nested and frame is self.frame and trips < INNER_OWN
+                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX)
+
     def abort(self):
-        """A nested loop starts in the body: this loop is traced plainly (the inner one may replicate)."""
+        """An inner loop this loop does not hold starts in the body: this loop is traced plainly (the inner one
+        may replicate)."""
         self.bad = True
         if sys.getprofile() == self.hook:
             sys.setprofile(None)
@@ -333,13 +427,22 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
+        keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
         for ins in instrs:
             it = ins.iter
-            if len(it) != depth + 1 or it[depth] != value:
+            if len(it) <= depth or it[depth] != value:
                 return None
-            attrs = _value_key(ins.attrs)
-            ranges = _value_key(ins.ranges)
-            if attrs is None or ranges is None:
+            attrs = ins.attrs
+            if attrs is not None:
+                attrs = keys.get(id(attrs), _MISSING)
+                if attrs is _MISSING:
+                    attrs = keys[id(ins.attrs)] = _value_key(ins.attrs)
+            ranges = ins.ranges
+            if ranges is not None:
+                ranges = keys.get(id(ranges), _MISSING)
+                if ranges is _MISSING:
+                    ranges = keys[id(ins.ranges)] = _value_key(ins.ranges)
+            if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
             for ap in ins.dst + ins.src:
@@ -354,7 +457,8 @@ class _Replicator:
                 ops.append((ref, ap[2], ap[4], ap[5]))
                 dyn.append(ap[1])
                 dyn.append(ap[3])
-            static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], ins.pid,
+            static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], it[depth + 1:],
+                           ins.pid,
                            ranges, len(ins.dst), tuple(ops)))
         for b in T.buffers[c:d]:
             p = b.producer
@@ -418,7 +522,7 @@ class _Replicator:
                                      "trace again with KL_TRACE_REPLICATE=0 (and please report this kernel)")
         del t.instrs[a:]
         del t.buffers[c:]
-        while t.blocks and t.blocks[-1][0] >= a:
+        while t.blocks and t.blocks[-1].start >= a:
             t.blocks.pop()
         nd, warned, api, ordinal, nshared, stand_ins, indirect = self.saved
         del t.diagnostics[nd:]
@@ -437,35 +541,20 @@ class _Replicator:
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
-        """Write iterations 4..n-2 from iteration 3 and put them before the last one's records."""
+        """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
+        objects: replay.Block)."""
         t = T
         a, c = self.marks[WARMUP]
-        last_instrs = t.instrs[a:]
-        last_bufs = t.buffers[c:]
-        del t.instrs[a:]
-        del t.buffers[c:]
         ta, tc = self.marks[WARMUP - 1]
         te, td = self.ends[WARMUP - 1]
+        assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
         tmpl = t.instrs[ta:te]
-        producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
+        index = {id(ins): k for k, ins in enumerate(tmpl)}
+        producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
-        # irbin writes these iterations as one block from the template (irblock.py) instead of record by record.
-        prefix, values = tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)]
-        t.blocks.append((len(t.instrs), ta, te - ta, len(values), self.step, len(t.buffers), td - tc,
-                         self.fresh[WARMUP - 1], prefix, values))
-        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step, prefix, values,
-                         t.instrs, t.buffers)
-        t.instrs.extend(last_instrs)
-        t.buffers.extend(last_bufs)
-
-
-def _producer_ref(p, tmpl):
-    if p is None:
-        return None
-    for k, ins in enumerate(tmpl):
-        if ins is p:
-            return k
-    return p
+        values = [r[j] for j in range(WARMUP, len(r) - 1)]
+        t.blocks.append(Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[WARMUP - 1],
+                              tuple(t.iters[:self.depth]), values, self.buf_slots[WARMUP - 1], producers))
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)
