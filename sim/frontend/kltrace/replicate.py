@@ -2,18 +2,21 @@
 
 The IR of a replicated loop is exactly what plain tracing gives, or the loop is traced plainly. A loop is a
 candidate when its body passes the static reading of loopcheck.py (straight-line, affine integer arithmetic
-only) and it has at least MIN_TRIPS iterations. Then:
+only, inner loops with fixed ranges) and it has at least MIN_TRIPS iterations (MIN_NESTED with inner loops,
+which then run plainly inside its iterations: see INNER_OWN). Then:
 
-  iterations 0..3   run normally; in iteration 1 a profile hook watches that only front-end code is called
-                    (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
+  iterations 0..3   run normally; unless every call of the body was resolved to front-end code when the loop
+                    started (_calls_checked), in iteration 1 a profile hook watches that only front-end code is
+                    called (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
                     iteration's end the run-time conditions are checked: carried names keep their object, subscripted
-                    names hold tensors, no nested loop started, no placement arena;
+                    names hold tensors, no inner loop it does not hold started, no placement arena;
   decide            iterations 1, 2 and 3 must record the same instructions and new buffers up to operand
                     partition starts and offsets that grow by a constant step, reference only buffers made
                     before the loop or in the same iteration, and leave the tracer's state and the flags of
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
-  last iteration    runs next, out of order and watched by the hook, and must match the prediction; only then are iterations
-                    4..n-2 written from iteration 3 plus their steps and placed before it. Running the last
+  last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
+                    only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
+                    not made into objects) placed before it. Running the last
                     one for real leaves the kernel's Python state (the loop variable, the tiles bound in
                     the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
