@@ -6,7 +6,7 @@ only, inner loops with fixed ranges) and it has at least MIN_TRIPS iterations (M
 which then run plainly inside its iterations: see INNER_OWN). Then:
 
   iterations 0..3   run normally; unless every call of the body was resolved to front-end code when the loop
-                    started (_calls_checked), in iteration 1 a profile hook watches that only front-end code is
+                    started (loopcalls.py), in iteration 1 a profile hook watches that only front-end code is
                     called (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
                     iteration's end the run-time conditions are checked: carried names keep their object, subscripted
                     names hold tensors, no inner loop it does not hold started, no placement arena;
@@ -31,9 +31,9 @@ otherwise leave out the iterations plain tracing records before it. KL_TRACE_REP
 import dis
 import os
 import sys
-import types
 from operator import attrgetter
 
+from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
 from .replay import Block
 from .tracer import T, Buffer
@@ -56,13 +56,7 @@ NESTED_MAX = 1024
 WATCHED = 1
 
 
-def _spellings(path):
-    """Every way a front-end file may be named in code objects: as imported (a sys.path entry such as
-    'tests/../sim/frontend' stays unnormalised there), made absolute and normalised, and with links resolved."""
-    return tuple(dict.fromkeys((path, os.path.abspath(path), os.path.realpath(path))))
-
-
-_FRONTEND = tuple(p + os.sep for p in _spellings(os.path.dirname(os.path.dirname(__file__))))
+_FRONTEND = FRONTEND
 _BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
 assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
                       "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
@@ -85,79 +79,6 @@ def iterate(r, depth, frame):
     return _run(_Replicator(frame, shape, r, depth), r, depth)
 
 
-def _calls_checked(frame, shape):
-    """Whether every call the body makes is known to run front-end code only, so no profile hook is needed:
-    the chains of shape.calls resolve to front-end functions and classes, and the names the body reads from
-    outside hold inert values (nothing through which kernel code could be called back)."""
-    if shape.calls is None:
-        return False
-    local, glob, builtins = frame.f_locals, frame.f_globals, frame.f_builtins
-
-    def lookup(name):
-        for d in (local, glob, builtins):
-            v = d.get(name, _MISSING)
-            if v is not _MISSING:
-                return v
-        return _MISSING
-
-    for chain in shape.calls:
-        obj = lookup(chain[0])
-        for attr in chain[1:]:
-            if not (isinstance(obj, types.ModuleType) and _front_end_file(getattr(obj, "__file__", None))
-                    or _front_end_type(type(obj))):
-                return False  # an attribute of something else could run its code
-            obj = getattr(obj, attr, _MISSING)
-        if obj is _MISSING or not _front_end_callable(obj):
-            return False
-    return all(_inert(lookup(n), 0) for n in shape.reads)
-
-
-def _front_end_file(f):
-    return bool(f) and f.startswith(_FRONTEND)
-
-
-_type_seen = {}  # type -> whether a front-end module defines it
-
-
-def _front_end_type(t):
-    ok = _type_seen.get(t)
-    if ok is None:
-        ok = _type_seen[t] = _front_end_file(getattr(sys.modules.get(t.__module__), "__file__", None))
-    return ok
-
-
-def _front_end_callable(obj):
-    if isinstance(obj, types.FunctionType):
-        return _front_end_file(obj.__code__.co_filename)
-    if isinstance(obj, type):
-        return _front_end_type(obj)
-    if isinstance(obj, types.MethodType):
-        return _front_end_callable(obj.__func__) and _inert(obj.__self__, 0)
-    return not isinstance(obj, _NATIVE) and _front_end_type(type(obj))
-
-
-_NATIVE = (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDescriptorType)
-_SCALARS = (int, float, bool, str, bytes, type(None), complex)
-
-
-def _inert(v, depth):
-    """Whether reading (not calling) v can run no kernel code: scalars, containers of inert values, modules that
-    are not kernel files, front-end functions, classes and objects."""
-    t = type(v)
-    if t in _SCALARS:
-        return True
-    if t is tuple or t is list or t is frozenset:
-        return depth < 3 and len(v) <= 256 and all(_inert(x, depth + 1) for x in v)
-    if t is dict:
-        return depth < 3 and len(v) <= 256 and all(_inert(x, depth + 1) and _inert(y, depth + 1) for x, y in v.items())
-    if isinstance(v, types.ModuleType):
-        f = getattr(v, "__file__", None)
-        return not (f and T.kernel_dir and f.startswith(T.kernel_dir))
-    if isinstance(v, (types.FunctionType, type, types.MethodType)):
-        return _front_end_callable(v)
-    return not isinstance(v, _NATIVE) and _front_end_type(t)
-
-
 def _may_be_caught(frame):
     """Whether an exception leaving the loop could be handled by a `try` (or `with`) around it in this frame or a
     caller's: the out-of-order last iteration could then raise where plain tracing would have recorded the
@@ -178,7 +99,7 @@ def _may_be_caught(frame):
 
 
 _handlers = {}  # code -> (start, end) byte offsets its exception handlers cover
-_RUNNER = _spellings(os.path.join(os.path.dirname(__file__), "runner.py"))
+_RUNNER = spellings(os.path.join(os.path.dirname(__file__), "runner.py"))
 
 
 def _kernel_file(filename):
@@ -260,7 +181,7 @@ class _Replicator:
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
         self.keys = {}
-        self.watch = not _calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
+        self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
         if event == "call" or event == "c_call":
