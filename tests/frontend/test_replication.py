@@ -109,6 +109,10 @@ class Adversarial(Agreement):
     def test_break_in_the_inner_loop(self):
         self.assertEqual(self.kernel("nested_break", rows=10240)[0], 0)
 
+    def test_kernel_closure_around_a_front_end_function(self):
+        # Calls are checked before the loop runs (loopcalls.py) only when every callee is front-end code.
+        self.assertEqual(self.kernel("wrapped_front_end_call")[0], 0)
+
     def test_stateful_helper_in_the_inner_loop(self):
         self.assertEqual(self.kernel("nested_helper_in_inner", rows=10240)[0], 0)
 

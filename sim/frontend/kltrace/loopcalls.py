@@ -64,17 +64,28 @@ def _front_end_type(t):
     return ok
 
 
-def _front_end_callable(obj):
+def _front_end_callable(obj, depth=0):
+    """A front-end function (holding nothing that calls kernel code: a decorator's closure may wrap a kernel
+    function), class or method. Callable instances are refused: a front-end object such as an @nki.jit kernel
+    runs the kernel's code when called."""
     if isinstance(obj, types.FunctionType):
-        return _front_end_file(obj.__code__.co_filename)
+        return _front_end_file(obj.__code__.co_filename) and depth < 3 and \
+            all(_cell_inert(c, depth + 1) for c in obj.__closure__ or ()) and \
+            all(_inert(d, depth + 1) for d in obj.__defaults__ or ())
     if isinstance(obj, type):
         return _front_end_type(obj)
     if isinstance(obj, types.MethodType):
-        return _front_end_callable(obj.__func__) and _inert(obj.__self__, 0)
-    return not isinstance(obj, _NATIVE) and _front_end_type(type(obj))
+        return _front_end_callable(obj.__func__, depth + 1) and _inert(obj.__self__, depth + 1)
+    return False
 
 
-_NATIVE = (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDescriptorType)
+def _cell_inert(cell, depth):
+    try:
+        return _inert(cell.cell_contents, depth)
+    except ValueError:  # a cell not filled yet
+        return True
+
+
 _SCALARS = (int, float, bool, str, bytes, type(None), complex)
 
 
@@ -92,8 +103,8 @@ def _inert(v, depth):
         f = getattr(v, "__file__", None)
         return not (f and T.kernel_dir and f.startswith(T.kernel_dir))
     if isinstance(v, (types.FunctionType, type, types.MethodType)):
-        return _front_end_callable(v)
-    return not isinstance(v, _NATIVE) and _front_end_type(t)
+        return _front_end_callable(v, depth)
+    return not callable(v) and _front_end_type(t)
 
 
 __all__ = ["FRONTEND", "calls_checked", "spellings"]
