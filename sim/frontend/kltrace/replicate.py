@@ -181,6 +181,7 @@ class _Replicator:
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
         self.keys = {}
+        self.pre = {}        # iteration -> _pre_loop of it, once it has ended
         self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
@@ -255,7 +256,11 @@ class _Replicator:
         return all(isinstance(self._lookup(n, local), Tensor) for n in self.shape.tensor_names)
 
     def _pre_loop(self, i):
-        """Buffers made before the loop that iteration i touches, in a deterministic order."""
+        """Buffers made before the loop that iteration i touches, in a deterministic order. Kept once the
+        iteration has ended: later iterations cannot add to it, and the carried tensors keep their objects."""
+        done = self.pre.get(i)
+        if done is not None:
+            return done
         seen = {}
         a, _ = self.marks[i]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
@@ -273,7 +278,10 @@ class _Replicator:
             b = v.buf
             if id(b) not in loop_ids:
                 seen[id(b)] = b
-        return list(seen.values())
+        out = list(seen.values())
+        if i < len(self.ends):
+            self.pre[i] = out
+        return out
 
     def _tensors(self):
         return [v for v in map(self._lookup, self.shape.carried) if isinstance(v, Tensor)]
