@@ -5,7 +5,8 @@ both ways agree on a corpus of kernels.
 Speed (default): each kernel is traced in a fresh interpreter, once plainly (KL_TRACE_REPLICATE=0) and once
 with replication, and the CPU time (time.process_time, steadier than wall time on a shared machine) is split
 into tracing (running the kernel) and writing the binary IR (IR us/i: microseconds per instruction; blocks:
-replicated loops whose iterations the writer wrote as one block, irblock.py):
+replicated loops whose iterations the writer wrote as one block, irblock.py; nested: replicated loops that hold
+inner loops; traced%: the share of the instructions the kernel really traced, the others being replicated):
   bench/trace_speed.py [--repeat N] [--task DIR ...]
 Agreement (a measurement, not a test): every entry of a compat manifest traced both ways, JSON compared:
   bench/trace_speed.py --agree bench/compat/nki-library.json --root /tmp/public/nki-library [--min-trips 6]
@@ -29,7 +30,7 @@ def measure(task):
     """In this process: (instructions, trace CPU s, IR CPU s, replicated loops) of one example task."""
     sys.path.insert(0, FRONTEND)
     sys.dont_write_bytecode = True
-    from kltrace import cli, irbin, irblock, replicate, runner
+    from kltrace import cli, irbin, irblock, replay, replicate, runner
     from kltrace.tracer import T
     ns = argparse.Namespace(task=task, kernel=None, kernel_file=None, arg=None, grid=None, scalar=None)
     spec = cli.build_spec(ns)
@@ -53,20 +54,21 @@ def measure(task):
 
     def counted(*args):
         end = write(*args)
-        written[0] += end is not None
+        written[0] += bool(end)
         return end
 
     irblock.write = counted
     started = time.process_time()
     runner.trace(spec)
     total = time.process_time() - started
-    return len(T.instrs), total - spent[0], spent[0], replicate.STATS["loops"], written[0]
+    return (replay.counts(T)[0], total - spent[0], spent[0], replicate.STATS["loops"], written[0],
+            replicate.STATS["nested"], len(T.instrs))
 
 
 def speed(flags):
     tasks = flags.task or [os.path.join(ROOT, "examples", t) for t in SUITE]
     print(f"{'kernel':24s} {'instrs':>8s} {'mode':>10s} {'trace s':>8s} {'IR s':>7s} {'trace/s':>11s} "
-          f"{'trace+IR/s':>11s} {'IR us/i':>7s} loops blocks")
+          f"{'trace+IR/s':>11s} {'IR us/i':>7s} loops blocks nested traced%")
     for task in tasks:
         for mode in ("0", "1"):
             best = None
@@ -79,9 +81,10 @@ def speed(flags):
                 row = tuple(json.loads(proc.stdout.strip().splitlines()[-1]))
                 if best is None or row[1] + row[2] < best[1] + best[2]:
                     best = row
-            n, tr, ir, loops, blocks = best
+            n, tr, ir, loops, blocks, nested, objects = best
             print(f"{os.path.basename(task):24s} {n:8d} {'replicate' if mode == '1' else 'plain':>10s} {tr:8.3f} "
-                  f"{ir:7.3f} {n / tr:11,.0f} {n / (tr + ir):11,.0f} {ir / n * 1e6:7.2f} {loops:5d} {blocks:6d}")
+                  f"{ir:7.3f} {n / tr:11,.0f} {n / (tr + ir):11,.0f} {ir / n * 1e6:7.2f} {loops:5d} {blocks:6d} "
+                  f"{nested:6d} {100 * objects / n:6.1f}")
     return 0
 
 

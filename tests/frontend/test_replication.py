@@ -20,6 +20,7 @@ ADV = os.path.join(kltest.HERE, "replication", "adversarial.py")
 EXAMPLES = os.path.join(kltest.ROOT, "examples")
 CURRENT = os.path.join(kltest.HERE, "current")
 _STATS = re.compile(r"replicated (\d+) loops \((\d+) iterations\), (\d+) rolled back")
+_NESTED = re.compile(r"rolled back, (\d+) nested")
 SHORT = {"KL_TRACE_REPLICATE_MIN_TRIPS": "6"}
 
 
@@ -36,12 +37,19 @@ def stats(result):
     return tuple(map(int, m.groups())) if m else None
 
 
+def nested(result):
+    """How many of the replicated loops held inner loops (nested replication)."""
+    m = _NESTED.search(result.stderr)
+    return int(m.group(1)) if m else None
+
+
 class Agreement(unittest.TestCase):
     maxDiff = 2000
 
     def same(self, *args, env=None, flags=()):
         """Assert both ways agree; returns the replicated run's (loops, iterations, rolled back)."""
         plain, rep = both(*args, env=env, flags=flags)
+        self.last = rep
         self.assertEqual(plain.rc, rep.rc, plain.stdout + plain.stderr + rep.stdout + rep.stderr)
         if plain.rc == 0:
             self.assertTrue(plain.text == rep.text, f"the IR differs with replication: {args}")
@@ -78,7 +86,41 @@ class Adversarial(Agreement):
 
     def test_nested_loops_replicate_the_inner_one(self):
         loops, _, _ = self.kernel("nested", rows=8192)
-        self.assertEqual(loops, 2)  # the inner loop, once per outer iteration; the outer one plainly
+        self.assertEqual(loops, 2)  # the inner loop (32 trips: long enough on its own), once per outer iteration
+
+    def test_outer_loop_over_a_short_inner_loop_replicates(self):
+        self.assertEqual(self.kernel("nested_short_inner", rows=10240), (1, 20 - 5, 0))
+        self.assertEqual(nested(self.last), 1)
+
+    def test_three_levels(self):
+        self.assertEqual(self.kernel("nested_three_levels", rows=10240), (1, 20 - 5, 0))
+        self.assertEqual(nested(self.last), 1)
+
+    def test_inner_trip_count_following_the_outer_variable_falls_back(self):
+        self.assertEqual(self.kernel("nested_inner_trips_follow_outer", rows=10240)[0], 0)
+        self.assertEqual(self.kernel("nested_inner_trips_affine", rows=10240)[0], 0)
+
+    def test_tiles_of_the_inner_loop_read_after_the_outer_loop(self):
+        self.assertEqual(self.kernel("nested_tile_after_outer", rows=10240)[0], 1)
+
+    def test_exception_in_the_inner_loop_of_a_late_iteration(self):
+        self.assertIsNone(self.kernel("nested_late_exception", rows=10240))
+
+    def test_break_in_the_inner_loop(self):
+        self.assertEqual(self.kernel("nested_break", rows=10240)[0], 0)
+
+    def test_kernel_closure_around_a_front_end_function(self):
+        # Calls are checked before the loop runs (loopcalls.py) only when every callee is front-end code.
+        self.assertEqual(self.kernel("wrapped_front_end_call")[0], 0)
+
+    def test_stateful_helper_in_the_inner_loop(self):
+        self.assertEqual(self.kernel("nested_helper_in_inner", rows=10240)[0], 0)
+
+    def test_psum_accumulation_over_a_short_inner_loop(self):
+        loops, _, _ = self.same("--kernel-file", ADV, "--kernel", "nested_psum", "--arg", "a=10240x64:bfloat16",
+                                "--arg", "w=10240x128:bfloat16")
+        self.assertEqual(loops, 1)
+        self.assertEqual(nested(self.last), 1)
 
     def test_exception_in_a_late_iteration(self):
         self.assertIsNone(self.kernel("late_exception", rows=4096))
@@ -158,8 +200,13 @@ class Examples(Agreement):
                 continue
             with self.subTest(example=name):
                 replicated[name] = self.same("--task", os.path.join(EXAMPLES, name), flags=kltest.APP_FLAGS)[0]
+                if name == "matmul_optimized":
+                    self.optimized = self.last
         for name in ("matmul_basic_tiled", "matmul_blocked", "matmul_hoisted"):
             self.assertGreater(replicated[name], 0, name)
+        # matmul_optimized's loops of 8 and 16 trips all hold inner loops: only nested replication takes them.
+        self.assertGreater(replicated["matmul_optimized"], 0)
+        self.assertGreater(nested(self.optimized), 0)
 
     def test_short_loops_of_every_example(self):
         for name in sorted(os.listdir(EXAMPLES)):

@@ -4,7 +4,7 @@ import json
 import os
 import sys
 
-from . import dtypes, hwprofile, sandbox
+from . import dtypes, hwprofile, replay, sandbox
 from .numerics import fields as numerics_fields
 from .errors import TraceError
 from .replicate import STATS
@@ -400,10 +400,10 @@ def main(argv=None):
         size = write_output(flags, text)
         if not flags.list_kernels and not flags.numerics:
             target = f" -> {flags.output}" if flags.output else ""
-            sys.stderr.write(f"kltrace: {len(T.instrs)} instructions, "
-                             f"{sum(1 for b in T.buffers if not b.dropped)} buffers{target}; replicated "
+            n_instrs, n_bufs = replay.counts(T)
+            sys.stderr.write(f"kltrace: {n_instrs} instructions, {n_bufs} buffers{target}; replicated "
                              f"{STATS['loops']} loops ({STATS['iterations']} iterations), "
-                             f"{STATS['rolled_back']} rolled back\n")
+                             f"{STATS['rolled_back']} rolled back, {STATS['nested']} nested\n")
             sys.stderr.flush()
         if _NONCE is not None:
             _report({"done": {"bytes": size}})

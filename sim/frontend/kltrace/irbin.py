@@ -8,7 +8,7 @@ C++ reader needs no parser on the hot path.
 import json
 import struct
 
-from . import dtypes, irblock
+from . import dtypes, irblock, replay
 from .irjson import IR_VERSION, _attr_text
 from .irrecords import _BUFFER, _HEADER, _INSTR, _MEMORY, _OPERAND, _ROLE, _SECTION, FORMAT_VERSION, MAGIC, NONE
 
@@ -42,9 +42,8 @@ def _section(tag, record_size, count, payload):
 
 def render(tracer, kernel_name, api, args):
     """The IR as bytes."""
-    live = [b for b in tracer.buffers if not b.dropped]
-    for i, b in enumerate(live):
-        b.id = i
+    blocks = tracer.blocks
+    _number(tracer.buffers, blocks)
     strings = _Strings()
     kernel = {"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args}
     if tracer.lnc != 1:  # absent for one core: a single-core IR stays byte-identical
@@ -54,43 +53,78 @@ def render(tracer, kernel_name, api, args):
                        "diagnostics": [{"severity": s, "message": m, "file": f, "line": l}
                                        for s, m, f, l in tracer.diagnostics]},
                       separators=(",", ":")).encode("utf-8")
-    buffers, shapes = _buffers(live, strings)
+    buffers, nbufs, shapes = _buffers(tracer.buffers, blocks, strings)
     pools = _Pools(strings)
-    instrs = pools.instructions(tracer.instrs, getattr(tracer, "blocks", ()), tracer.buffers)
+    instrs, ninstrs = pools.instructions(tracer.instrs, blocks, tracer.buffers)
     sections = [
         _section(b"META", 0, 1, meta),
-        _section(b"BUFS", _BUFFER.size, len(live), buffers),
+        _section(b"BUFS", _BUFFER.size, nbufs, buffers),
         _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
         _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
         _section(b"OPND", _OPERAND.size, pools.n_operands, b"".join(pools.operands)),
         _section(b"OPLS", 4, len(pools.lists), struct.pack(f"<{len(pools.lists)}I", *pools.lists)),
         _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
         _section(b"INTS", 4, len(pools.ints), struct.pack(f"<{len(pools.ints)}i", *pools.ints)),
-        _section(b"INST", _INSTR.size, len(tracer.instrs), instrs),
+        _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
     return _HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections)) + b"".join(sections)
 
 
-def _buffers(live, strings):
+def _live(buffers, first, stop):
+    return sum(1 for b in buffers[first:stop] if not b.dropped)
+
+
+def _number(buffers, blocks):
+    """Give every live buffer its id in the order plain tracing makes them: a block's buffers (which exist only
+    as their template's) take the ids between the buffers before and after it."""
+    n = 0
+    pos = 0
+    for blk in blocks:
+        for b in buffers[pos:blk.bstart]:
+            if not b.dropped:
+                b.id = n
+                n += 1
+        pos = blk.bstart
+        n += blk.count * _live(buffers, blk.bstart - blk.nb, blk.bstart)
+    for b in buffers[pos:]:
+        if not b.dropped:
+            b.id = n
+            n += 1
+
+
+def _buffers(buffers, blocks, strings):
+    """(BUFS payload, record count, SHPE values); a block's buffers repeat its template's records."""
     shapes = []
     shape_at = {}
     out = []
     pack = _BUFFER.pack
     # A record holds no buffer id: the many tiles a loop makes with one name, shape and line share it.
     records = {}
-    for b in live:
-        key = (b.name, b.dtype, b.shape, b.decl, b.memory, b.role)
-        rec = records.get(key)
-        if rec is None:
-            begin = shape_at.get(b.shape)
-            if begin is None:
-                begin = shape_at[b.shape] = len(shapes)
-                shapes.extend(b.shape)
-            rec = records[key] = pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
-                                      b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape))
-        out.append(rec)
-    return b"".join(out), shapes
+    n = 0
+    pos = 0
+    ends = [(blk.bstart, blk) for blk in blocks] + [(len(buffers), None)]
+    for stop, blk in ends:
+        for b in buffers[pos:stop]:
+            if b.dropped:
+                continue
+            key = (b.name, b.dtype, b.shape, b.decl, b.memory, b.role)
+            rec = records.get(key)
+            if rec is None:
+                begin = shape_at.get(b.shape)
+                if begin is None:
+                    begin = shape_at[b.shape] = len(shapes)
+                    shapes.extend(b.shape)
+                rec = records[key] = pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
+                                          b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape))
+            out.append(rec)
+            n += 1
+        pos = stop
+        if blk is not None:
+            live = _live(buffers, blk.bstart - blk.nb, blk.bstart)
+            out.append(b"".join(out[len(out) - live:]) * blk.count)
+            n += live * blk.count
+    return b"".join(out), n, shapes
 
 
 class _Pools:
@@ -118,6 +152,7 @@ class _Pools:
         self.loc_ids = {}
         self._attr_cache = {}
         self._plain_types = {}
+        self._made = []
 
     def operand(self, ap):
         i = self.operand_at.get(ap)
@@ -160,6 +195,38 @@ class _Pools:
             self.ints.extend(pid)
         return begin
 
+    def iter_pids(self, prefix, values, pid, suffixes=((),)):
+        """iter_pid of (prefix + (v,) + x, pid) for every v in values and, per v, every x in suffixes (the values of
+        a nested loop's inner loops), in that order; when none was used before (the usual case) they are added in
+        one piece."""
+        keys = [(prefix + (v,) + x, pid) for v in values for x in suffixes]
+        n = len(keys)
+        if list(map(self._ints_at.get, keys)).count(None) != n or len(set(keys)) != n:
+            return [self.iter_pid(it, p) for it, p in keys]
+        if len(suffixes) != 1:
+            flat = []
+            for it, p in keys:
+                flat.extend(it)
+                flat.extend(p)
+            begins = []
+            at = len(self.ints)
+            for it, p in keys:
+                begins.append(at)
+                at += len(it) + len(p)
+        else:
+            x = suffixes[0]
+            w = len(prefix) + 1 + len(x) + len(pid)
+            flat = [0] * (w * n)
+            for k, v in enumerate(prefix):
+                flat[k::w] = [v] * n
+            flat[len(prefix)::w] = values
+            for k, v in enumerate(x + pid):
+                flat[len(prefix) + 1 + k::w] = [v] * n
+            begins = range(len(self.ints), len(self.ints) + w * n, w)
+        self.ints.extend(flat)
+        self._ints_at.update(zip(keys, begins))
+        return begins
+
     def head(self, ins):
         """(op, engine, attrs) string indices of an instruction."""
         attrs = ins.attrs
@@ -176,22 +243,35 @@ class _Pools:
         return h[0], h[1], a
 
     def instructions(self, instrs, blocks, buffers):
-        """The INST payload; the replicated iterations of `blocks` (replicate.py) are written as blocks when
-        irblock can vouch for them, record by record otherwise (the bytes are the same either way)."""
+        """(INST payload, record count); the replicated iterations of `blocks` (replicate.py) are written from their
+        template as blocks when irblock can vouch for them, made into objects and written record by record
+        otherwise (the bytes are the same either way)."""
         pos = 0
-        for block in blocks:
-            start = block[0]
-            if start < pos:
-                continue
-            self._records(instrs, pos, start)
-            pos = start
-            end = irblock.write(self, instrs, buffers, block)
-            if end is not None:
-                pos = end
-        self._records(instrs, pos, len(instrs))
-        return b"".join(self.records)
+        shift = 0  # records of blocks written so far: a traced record's id is its index plus this
+        for blk in blocks:
+            self._records(instrs, pos, blk.start, shift)
+            pos = blk.start
+            if not irblock.write(self, instrs, buffers, blk, blk.start + shift):
+                self._replay(instrs, buffers, blk, blk.start + shift)
+            shift += blk.q * blk.count
+        self._records(instrs, pos, len(instrs), shift)
+        return b"".join(self.records), len(instrs) + shift
 
-    def _records(self, instrs, first, stop):
+    def _replay(self, instrs, buffers, blk, first_id):
+        """A block written from objects made for it, its buffers numbered as _number numbered them."""
+        made, bufs = [], []
+        replay.write_iterations(instrs[blk.ta:blk.ta + blk.q], blk.slots, blk.producers, blk.fresh, blk.step,
+                                blk.prefix, blk.values, made, bufs)
+        ids = [b.id for b in buffers[blk.bstart - blk.nb:blk.bstart] if not b.dropped]
+        n = ids[-1] + 1 if ids else -1
+        for b in bufs:
+            if not b.dropped:
+                b.id = n
+                n += 1
+        self._made.append(made)  # alive while rendering: the identity caches hold id()s of its operands
+        self._records(made, 0, len(made), first_id)
+
+    def _records(self, instrs, first, stop, shift):
         pack = _INSTR.pack
         append = self.records.append
         list_at = self.list_at
@@ -237,5 +317,5 @@ class _Pools:
             if it is not last_it or pid is not last_pid:
                 last_it, last_pid = it, pid
                 ib = self.iter_pid(it, pid)
-            append(pack(ins.elements, ins.nbytes, i, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
+            append(pack(ins.elements, ins.nbytes, i + shift, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
                         len(pid)))

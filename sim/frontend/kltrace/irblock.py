@@ -10,27 +10,32 @@ The bytes must be exactly what irbin's record-by-record path writes: new operand
 their indices in first-use order, a moving operand on a buffer made before the loop is looked up in the
 pool (the same tile may have been loaded before), and a block is written only when that can be vouched
 for: operands on the iteration's own buffers keep their equalities from one iteration to the next (equal
-steps) and the first and last written iterations hold the objects the template predicts. Otherwise
-write() returns None and the caller writes the records one by one.
+steps) and the template's constant operands and patterns are pooled already. Otherwise write() returns False
+and the caller makes the iterations into objects (replay.py) and writes them record by record. The written
+iterations exist nowhere but here (replicate.py keeps them as a replay.Block): buffer ids and iteration values
+are worked out by arithmetic from the template's.
 """
 import struct
 
+from . import replay
 from .irrecords import _INSTR, _OPERAND
 
 
-def write(pools, instrs, buffers, block):
-    """Append the block's operand, list and instruction records to `pools`; the index after the block, or
-    None when it must be written record by record."""
-    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
-    stop = start + q * count
-    if q == 0 or count <= 0 or ta + q != start or stop > len(instrs) or bstart + nb * count > len(buffers):
-        return None
-    plan = _plan(pools, instrs[ta:start], step, fresh)
-    if plan is None or not _predicted(instrs, buffers, block, plan, 1) or \
-            not _predicted(instrs, buffers, block, plan, count):
-        return None
-    _commit(pools, instrs, buffers, block, plan)
-    return stop
+# A template of more records (a nested loop's iteration) is written record by record: compiling straight-line
+# code for it costs more than the few iterations such a loop writes.
+MAX_RECORDS = 64
+
+
+def write(pools, instrs, buffers, blk, first_id):
+    """Append the block's operand, list and instruction records to `pools` (its first record has id
+    `first_id`); False when it must be written record by record."""
+    if blk.q == 0 or blk.q > MAX_RECORDS or blk.count <= 0 or blk.ta + blk.q != blk.start or blk.nb > blk.bstart:
+        return False
+    plan = _plan(pools, instrs[blk.ta:blk.start], blk.step, blk.fresh)
+    if plan is None:
+        return False
+    _commit(pools, buffers, blk, plan, first_id)
+    return True
 
 
 def _plan(pools, tmpl, step, fresh):
@@ -78,58 +83,21 @@ def _plan(pools, tmpl, step, fresh):
     return consts, classes, slot_of, heads
 
 
-def _predicted(instrs, buffers, block, plan, m):
-    """Whether written iteration m holds the objects and values the template predicts."""
-    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
-    _, classes, slot_of, heads = plan
-    bufs = buffers[bstart + (m - 1) * nb:bstart + m * nb]
-    first = instrs[start + (m - 1) * q]
-    it, pid = first.iter, first.pid
-    if it != prefix + (values[m - 1],) or pid != heads[0][-1].pid:
-        return False
-    # Ids of the iteration's own buffers step by the live ones per iteration (ids are given in buffer order).
-    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
-    if any(b.id != buffers[bstart + f].id + (m - 1) * live for f, b in enumerate(bufs) if not b.dropped):
-        return False
-    k = 0
-    for j, h in enumerate(heads):
-        t = h[-1]
-        ins = instrs[start + (m - 1) * q + j]
-        if (ins.op, ins.engine, ins.elements, ins.nbytes, ins.pid) != (t.op, t.engine, t.elements, t.nbytes, t.pid):
-            return False
-        if ins.attrs is not t.attrs or ins.loc is not t.loc or ins.iter is not it or ins.pid is not pid:
-            return False
-        if len(ins.dst) != len(t.dst) or len(ins.src) != len(t.src) or len(it) != len(t.iter):
-            return False
-        for ap, tp in zip(ins.dst + ins.src, t.dst + t.src):
-            s = slot_of[k]
-            dp, do = step[2 * k], step[2 * k + 1]
-            k += 1
-            if s >= 0:
-                if ap != tp:
-                    return False
-                continue
-            kind, ref = classes[-1 - s][:2]
-            b = bufs[ref] if kind == "f" else ref
-            if ap[0] is not b or ap[1:] != (tp[1] + m * dp, tp[2], tp[3] + m * do, tp[4], tp[5]):
-                return False
-    return True
-
-
-def _commit(pools, instrs, buffers, block, plan):
+def _commit(pools, buffers, blk, plan, first_id):
     """Write the block with a function made for its template's shape (see _compile); the values of this
     template reach it as one tuple."""
-    start, ta, q, count, step, bstart, nb, fresh, prefix, values = block
     consts, classes, slot_of, heads = plan
+    q = blk.q
+    prefix = blk.prefix
+    order, per = replay.inner_suffixes([h[-1] for h in heads], len(prefix) + 1)
     shape = (tuple(c[0] for c in classes), tuple(s if s < 0 else None for s in slot_of),
-             tuple((h[6], h[7], h[9]) for h in heads))
+             tuple((h[6], h[7], h[9]) for h in heads), per, tuple(len(x) for x in order))
     build = _compiled.get(shape)
     if build is None:
         build = _compiled[shape] = _compile(shape)
     ipack = _packers.get(q)
     if ipack is None:
         ipack = _packers[q] = struct.Struct("<" + _INSTR.format[1:] * q).pack
-    loop_values = values
     sget = pools.strings.get
     fields = []
     for _, ref, p0, dp, pc, off, do, pat, dt in classes:
@@ -140,10 +108,12 @@ def _commit(pools, instrs, buffers, block, plan):
     ops_out = []
     recs_out = []
     pid = heads[0][-1].pid
-    live = sum(1 for b in buffers[bstart:bstart + nb] if not b.dropped)
-    ids = [b.id for b in buffers[bstart:bstart + nb]]
-    pools.n_operands = build(tuple(fields), count, start, prefix, loop_values, pid, len(prefix) + 1, len(pid), ids,
-                             live, pools.iter_pid, pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
+    # The template's new buffers come just before the block: iteration m's are theirs plus m times the live ones.
+    tmpl = buffers[blk.bstart - blk.nb:blk.bstart]
+    live = sum(1 for b in tmpl if not b.dropped)
+    ids = [b.id + live for b in tmpl]
+    pools.n_operands = build(tuple(fields), blk.count, first_id, prefix, blk.values, pid, len(prefix) + 1, len(pid),
+                             ids, live, pools.iter_pids(prefix, blk.values, pid, order), pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
                              ops_out.append, recs_out.append, _OPERAND.pack, ipack)
     pools.operands.append(b"".join(ops_out))
     pools.records.append(b"".join(recs_out))
@@ -157,7 +127,7 @@ def _compile(shape):
     """Straight-line code for one iteration of a template of this shape (a loop over iterations around it):
     per operand class its index (new, or looked up in the pool), per instruction its list and record. New
     operands and lists take indices in first-use order, as irbin's record-by-record path gives them."""
-    kinds, slots, lens = shape
+    kinds, slots, lens, per, slen = shape
     names = []
     for c in range(len(kinds)):
         names += [f"r{c}", f"p{c}", f"dp{c}", f"pc{c}", f"f{c}", f"do{c}", f"pat{c}", f"dt{c}", f"pb{c}", f"ds{c}",
@@ -166,7 +136,7 @@ def _compile(shape):
     names += [f"c{k}" for k in range(nconst)]
     for j in range(len(lens)):
         names += [f"el{j}", f"nb{j}", f"o{j}", f"e{j}", f"a{j}", f"lc{j}", f"nl{j}"]
-    body = ["def build(K, count, start, prefix, values, pid, nit, npid, ids, live, iter_pid, operand_at, list_at,",
+    body = ["def build(K, count, start, prefix, values, pid, nit, npid, ids, live, ibs, operand_at, list_at,",
             "          lists, n, oa, ra, opack, ipack):",
             "    (" + ", ".join(names) + ",) = K",
             "    oget = operand_at.get",
@@ -174,7 +144,8 @@ def _compile(shape):
             "    ident = start",
             "    for m in range(1, count + 1):",
             "        b = (m - 1) * live",
-            "        ib = iter_pid(prefix + (values[m - 1],), pid)"]
+            f"        ib = (m - 1) * {len(slen)}"]
+    body += [f"        ib{s} = ibs[ib + {s}]" for s in range(len(slen))]
     for c, kind in enumerate(kinds):
         body += [f"        x = p{c} + m * dp{c}", f"        y = f{c} + m * do{c}"]
         record = f"oa(opack(y, {{}}, pb{c}, ds{c}, x if x >= 0 else 0, pc{c} if x >= 0 else 1, dm{c}, x >= 0))"
@@ -202,7 +173,8 @@ def _compile(shape):
             get, pool = ("local.get", "local") if own else ("lget", "list_at")
             body += [f"        l{j} = {get}(key)", f"        if l{j} is None:",
                      f"            l{j} = {pool}[key] = len(lists)", "            lists.extend(key)"]
-        fields.append(f"el{j}, nb{j}, ident + {j}, o{j}, e{j}, a{j}, l{j}, lc{j}, ib, {nd}, {ns}, nl{j}, nit, npid")
+        fields.append(f"el{j}, nb{j}, ident + {j}, o{j}, e{j}, a{j}, l{j}, lc{j}, ib{per[j]}, {nd}, {ns}, nl{j}, "
+                      f"nit + {slen[per[j]]}, npid")
     body += ["        ra(ipack(" + ", ".join(fields) + "))", f"        ident += {len(lens)}", "    return n"]
     scope = {}
     exec(compile("\n".join(body) + "\n", "<kltrace block writer>", "exec"), scope)
@@ -219,8 +191,4 @@ def _may_meet(kinds, slots, lens):
         if is_own:
             own.append(tuple(s if s is not None and kinds[-1 - s] == "f" else None for s in slots[k:k + nd + ns]))
         k += nd + ns
-    for a in range(len(own)):
-        for b in range(a):
-            if len(own[a]) == len(own[b]) and own[a] == own[b]:
-                return True
-    return False
+    return len(set(own)) != len(own)

@@ -7,7 +7,7 @@ import json
 import math
 import numbers
 
-from . import dtypes
+from . import dtypes, replay
 
 IR_VERSION = 1
 _dump = json.dumps
@@ -84,6 +84,7 @@ def _attr_text(attrs, plain_types, attr_cache):
 
 def render(tracer, kernel_name, api, args):
     """The IR document as a string."""
+    replay.materialize(tracer)  # the JSON form is an export: the replicated iterations are made into objects
     live = [b for b in tracer.buffers if not b.dropped]
     for i, b in enumerate(live):
         b.id = i

@@ -5,8 +5,12 @@ body computes can depend on the loop variable except through affine arithmetic o
 indexing of the front end. This module accepts a `for` statement only when its body is straight-line code
 built from a small set of statements and expressions, and says what the run-time checks must still prove:
 
-- no branches, loops, `try`, `with`, `assert`, `del`, `global`, comprehensions, lambdas, comparisons,
-  boolean operators or conditional expressions (control flow could then follow the loop variable);
+- no branches, `try`, `with`, `assert`, `del`, `global`, comprehensions, lambdas, comparisons, boolean
+  operators or conditional expressions (control flow could then follow the loop variable);
+- inner `for` loops are allowed when their range does not depend on the loop variable and their bodies
+  follow the same rules (the loop is then `nested`: its iterations hold the inner loops' records, traced
+  plainly inside it, replicate.py); a value carried from one inner iteration to the next is followed by
+  walking the inner body until the names that depend on the loop variable stop growing;
 - arithmetic on values derived from the loop variable only `+`, `-` and `*`, and `*` never with such values
   on both sides (so every integer the body computes is affine in the loop variable: three traced
   iterations then fix it); other operators only on values that are the same in every iteration;
@@ -15,7 +19,11 @@ built from a small set of statements and expressions, and says what the run-time
 - a name the body reads before assigning it is carried from one iteration to the next: it must stay the
   same object (checked at run time: `carried`), as `acc += nl.matmul(...)` keeps its PSUM tile.
 
-Calls are allowed here; replicate.py watches them while the first iterations run (only front-end code).
+Calls are allowed here; replicate.py makes sure only front-end code runs: when every call in the body names
+its function by a name or an attribute chain (`nl.load`, `nisa.nc_matmul`) whose root the body does not
+assign (`calls`), it resolves them once when the loop starts, and checks the names the body reads from outside
+(`reads`) hold inert values (numbers, strings, tensors, front-end modules...); otherwise it watches the calls
+with a profile hook while the first iterations run.
 """
 import ast
 import dis
@@ -28,12 +36,15 @@ _UNARY = (ast.USub, ast.UAdd)
 
 class LoopShape:
     """What the run-time checks need to know about one replicable loop body."""
-    __slots__ = ("target", "carried", "tensor_names")
+    __slots__ = ("target", "carried", "tensor_names", "nested", "calls", "reads")
 
-    def __init__(self, target, carried, tensor_names):
+    def __init__(self, target, carried, tensor_names, nested=False, calls=None, reads=frozenset()):
         self.target = target              # the loop variable's name
         self.carried = carried            # names read before they are assigned in the body (and assigned)
         self.tensor_names = tensor_names  # names that must hold a front-end tensor at every iteration end
+        self.nested = nested              # the body holds inner `for` loops
+        self.calls = calls                # the called functions as name chains (('nl', 'load'), ...), or None
+        self.reads = reads                # names read from outside the body that are not call roots
 
 
 class _Reject(Exception):
@@ -98,7 +109,15 @@ def _analyse(node):
             raise _Reject()
     if node.target.id in walker.assigned:
         raise _Reject()
-    return LoopShape(node.target.id, carried, frozenset(walker.tensor_names))
+    if walker.tensor_names & walker.inner_copied:
+        raise _Reject()  # a name an inner loop binds to something other than a call result, then subscripted
+    calls = walker.calls
+    if calls is not None and any(c[0] in walker.assigned for c in calls):
+        calls = None  # a method of something the body made: only the profile hook can tell what runs
+    roots = {c[0] for c in calls} if calls is not None else set()
+    reads = frozenset(n for n in walker.read_first if n not in roots and n != node.target.id)
+    return LoopShape(node.target.id, carried, frozenset(walker.tensor_names), walker.nested,
+                     None if calls is None else tuple(sorted(calls)), reads)
 
 
 class _Body:
@@ -110,13 +129,19 @@ class _Body:
         self.assign_count = {}
         self.read_first = set()   # names read while not yet assigned in this iteration
         self.tensor_names = set()
+        self.nested = False
+        self.calls = set()        # name chains of the called functions; None once one is not a chain
+        self.inner = 0            # depth of inner loops around the statement being read
+        self.counting = True      # False on the repeated walks of an inner body (assignments counted once)
+        self.inner_copied = set() # names an inner loop assigns from anything but a call: their value at the
+                                  # iteration's end need not be what an earlier inner iteration subscripted
 
     # ------------------------------------------------------------------ statements
     def statement(self, s):
         if isinstance(s, ast.Assign):
             taint = self.expr(s.value)
             for t in s.targets:
-                self.store(t, taint)
+                self.store(t, taint, s.value)
         elif isinstance(s, ast.AugAssign):
             if not isinstance(s.op, _AUG_OPS):
                 raise _Reject()
@@ -124,12 +149,14 @@ class _Body:
             if isinstance(t, ast.Name):
                 self.read(t.id)
                 taint = self.expr(s.value) or t.id in self.tainted
-                self.store(t, taint)
+                self.store(t, taint, s.value if isinstance(s.value, ast.Call) else None)
             elif isinstance(t, ast.Subscript):
                 self.expr(s.value)
                 self.store(t, False)
             else:
                 raise _Reject()
+        elif isinstance(s, ast.For):
+            self.inner_loop(s)
         elif isinstance(s, ast.Expr):
             if not isinstance(s.value, (ast.Call, ast.Constant)):
                 raise _Reject()
@@ -137,17 +164,44 @@ class _Body:
         elif not isinstance(s, ast.Pass):
             raise _Reject()
 
-    def store(self, t, taint):
+    def inner_loop(self, s):
+        """An inner `for`: its range must be the same in every iteration of the loop being replicated (so
+        is its trip count); its body is walked until the taint stops growing (values carried between inner
+        iterations)."""
+        if not isinstance(s.target, ast.Name) or s.orelse or not s.body:
+            raise _Reject()
+        if self.expr(s.iter):
+            raise _Reject()  # the inner trip count would follow the loop variable
+        self.nested = True
+        self.inner += 1
+        counting = self.counting
+        for _ in range(8):
+            before = len(self.tainted)
+            self.store(s.target, False)
+            for stmt in s.body:
+                self.statement(stmt)
+            self.counting = False
+            if len(self.tainted) == before:
+                break
+        else:
+            raise _Reject()
+        self.counting = counting
+        self.inner -= 1
+
+    def store(self, t, taint, value=None):
         if isinstance(t, ast.Name):
             self.assigned.add(t.id)
-            self.assign_count[t.id] = self.assign_count.get(t.id, 0) + 1
+            if self.counting:
+                self.assign_count[t.id] = self.assign_count.get(t.id, 0) + 1
+            if self.inner and not isinstance(value, ast.Call):
+                self.inner_copied.add(t.id)
             if taint:
                 self.tainted.add(t.id)
         elif isinstance(t, ast.Tuple):
             for e in t.elts:
                 if not isinstance(e, ast.Name):
                     raise _Reject()
-                self.store(e, taint)
+                self.store(e, taint, value)
         elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             self.read(t.value.id)
             self.expr(t.slice)
@@ -176,6 +230,11 @@ class _Body:
         if isinstance(e, ast.Call):
             if self.expr(e.func):
                 raise _Reject()  # the function itself chosen by the loop variable
+            chain = _chain(e.func)
+            if chain is None:
+                self.calls = None
+            elif self.calls is not None:
+                self.calls.add(chain)
             taint = False
             for a in e.args:
                 if isinstance(a, ast.Starred):
@@ -224,6 +283,18 @@ class _Body:
                 taint |= self.expr(x)
             return taint
         raise _Reject()
+
+
+def _chain(e):
+    """('nl', 'load') for `nl.load`, ('f',) for `f`; None for anything else."""
+    names = []
+    while isinstance(e, ast.Attribute):
+        names.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name):
+        return None
+    names.append(e.id)
+    return tuple(reversed(names))
 
 
 def clear():

@@ -21,13 +21,19 @@ class TracedRange:
         self.kind = kind
 
     def __iter__(self):
-        if T.replicator is not None:
-            T.replicator.abort()  # a loop in the body of a loop being replicated: that one runs plainly
+        outer = T.replicator
+        held = False
+        if outer is not None:
+            # A loop in the body of a loop being replicated: it runs plainly inside the outer one's iteration,
+            # or the outer one is traced plainly (replicate._Replicator.holds).
+            held = outer.holds(sys._getframe(1), len(self.r))
+            if not held:
+                outer.abort()
         depth = T.push_loop()
         iters = T.iters
         t = T
         try:
-            if self.kind in _REPLICABLE:
+            if self.kind in _REPLICABLE and not held:
                 values = replicate.iterate(self.r, depth, sys._getframe(1))
                 if values is not None:
                     yield from values

@@ -1,4 +1,6 @@
-"""Writing the replicated iterations of a loop (replicate.py): buffers and instructions from a template.
+"""The replicated iterations of a loop (replicate.py): kept as blocks, and made into buffers and instructions
+from their template only when a writer needs the objects (the JSON form; the binary writer writes most blocks
+straight from the template, irblock.py).
 
 A template is one traced iteration: its instructions, the fields of the buffers it made, and per operand
 the step of its partition start and offset per iteration. Writing hundreds of thousands of records one
@@ -12,21 +14,132 @@ from .tracer import Buffer, Instr
 _builders = {}  # template shape -> compiled function(m, it, K, S, instrs_out, bufs_out)
 
 
+class Block:
+    """The iterations a loop replicated, not made into objects: iteration m (1..count) is the template (the
+    traced records tracer.instrs[ta:ta + q] and buffers tracer.buffers[bstart - nb:bstart]) with every operand's
+    partition start and offset advanced by m times its step. They come before tracer.instrs[start] and
+    tracer.buffers[bstart] (the loop's last iteration, traced)."""
+    __slots__ = ("start", "ta", "q", "count", "step", "bstart", "nb", "fresh", "prefix", "values", "slots",
+                 "producers")
+
+    def __init__(self, start, ta, q, step, bstart, nb, fresh, prefix, values, slots, producers):
+        self.start = start
+        self.ta = ta
+        self.q = q
+        self.count = len(values)
+        self.step = step
+        self.bstart = bstart
+        self.nb = nb
+        self.fresh = fresh          # id(template buffer) -> its index among the template's new buffers
+        self.prefix = prefix        # the enclosing loops' values
+        self.values = values        # this loop's value in each written iteration
+        self.slots = slots          # the template's new buffers' fields (replicate._buffer_slots)
+        self.producers = producers  # per new buffer: None, an index into the template, or an older instruction
+
+
+def counts(tracer):
+    """(instructions, live buffers) of the trace, the blocks' included."""
+    n = len(tracer.instrs)
+    nb = sum(1 for b in tracer.buffers if not b.dropped)
+    for blk in tracer.blocks:
+        n += blk.q * blk.count
+        nb += blk.count * sum(1 for b in tracer.buffers[blk.bstart - blk.nb:blk.bstart] if not b.dropped)
+    return n, nb
+
+
+def materialize(tracer):
+    """Make every block's iterations into objects, in place: afterwards tracer.instrs and tracer.buffers hold
+    what plain tracing holds and tracer.blocks is empty."""
+    blocks = tracer.blocks
+    if not blocks:
+        return
+    instrs, buffers = [], []
+    pos = bpos = 0
+    for blk in blocks:
+        tmpl = tracer.instrs[blk.ta:blk.ta + blk.q]
+        instrs.extend(tracer.instrs[pos:blk.start])
+        buffers.extend(tracer.buffers[bpos:blk.bstart])
+        pos, bpos = blk.start, blk.bstart
+        write_iterations(tmpl, blk.slots, blk.producers, blk.fresh, blk.step, blk.prefix, blk.values, instrs,
+                         buffers)
+    instrs.extend(tracer.instrs[pos:])
+    buffers.extend(tracer.buffers[bpos:])
+    tracer.instrs = instrs
+    tracer.buffers = buffers
+    tracer.blocks = []
+
+
 def write_iterations(tmpl, slots, producers, fresh_index, step, prefix, values, instrs_out, bufs_out):
     """Append iterations 1..len(values) after the template (the template's iteration plus m = 1, 2, ...).
     `producers[i]`: None, an index into tmpl, or an instruction made before the loop; `values`: the loop
     variable of each written iteration."""
-    shape, consts = _template(tmpl, producers, fresh_index, step)
+    suffixes = inner_suffixes(tmpl, len(prefix) + 1)
+    if len(tmpl) > MAX_COMPILED:
+        _write_plainly(tmpl, slots, producers, fresh_index, step, prefix, values, suffixes, instrs_out, bufs_out)
+        return
+    shape, consts = _template(tmpl, producers, fresh_index, step, suffixes)
     build = _builders.get(shape)
     if build is None:
         build = _builders[shape] = _compile(shape, len(slots))
+    order = suffixes[0]
     for m, v in enumerate(values, 1):
-        build(m, prefix + (v,), consts, slots, instrs_out, bufs_out)
+        base = prefix + (v,)
+        build(m, tuple(base + x for x in order), consts, slots, instrs_out, bufs_out)
 
 
-def _template(tmpl, producers, fresh_index, step):
+# Templates of more records (a nested loop's iteration) are written by one generic loop: compiling code for them
+# costs more than the few iterations such a loop has.
+MAX_COMPILED = 64
+
+
+def _write_plainly(tmpl, slots, producers, fresh_index, step, prefix, values, suffixes, instrs_out, bufs_out):
+    order, per = suffixes
+    rows = []  # per record: its operands as (template AP, index of its new buffer or -1, partition step, offset step)
+    k = 0
+    for ins in tmpl:
+        ops = []
+        for ap in ins.dst + ins.src:
+            ops.append((ap, fresh_index.get(id(ap[0]), -1), step[k], step[k + 1]))
+            k += 2
+        rows.append((ins, len(ins.dst), ops))
+    for m, v in enumerate(values, 1):
+        base = prefix + (v,)
+        its = [base + x for x in order]
+        bufs = [new_buffer(sl) for sl in slots]
+        made = []
+        for (ins, nd, ops), s in zip(rows, per):
+            aps = []
+            for ap, f, dp, do in ops:
+                if f < 0 and dp == 0 and do == 0:
+                    aps.append(ap)
+                else:
+                    aps.append((ap[0] if f < 0 else bufs[f], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4], ap[5]))
+            made.append(Instr(ins.op, ins.engine, aps[:nd], aps[nd:], ins.elements, ins.nbytes, ins.attrs, ins.loc,
+                              its[s], ins.pid, ins.ranges))
+        for b, p in zip(bufs, producers):
+            if p is not None:
+                b.producer = made[p] if type(p) is int else p
+        instrs_out.extend(made)
+        bufs_out.extend(bufs)
+
+
+def inner_suffixes(tmpl, n):
+    """(the distinct values of inner loops in the template's records, first seen first; per record the index of
+    its own): a nested loop's records carry its inner loops' values after its own (`iter`[n:])."""
+    index = {}
+    per = []
+    for ins in tmpl:
+        x = ins.iter[n:]
+        k = index.get(x)
+        if k is None:
+            k = index[x] = len(index)
+        per.append(k)
+    return tuple(index), tuple(per)
+
+
+def _template(tmpl, producers, fresh_index, step, suffixes):
     """(shape, constants): the shape decides the code, the constants are what it reads, in the same order."""
-    shape = []
+    shape = [suffixes[1]]
     consts = []
     k = 0
     for ins in tmpl:
@@ -60,8 +173,9 @@ def _template(tmpl, producers, fresh_index, step):
 
 
 def _compile(shape, nbufs):
-    instr_shape, prods = shape
-    lines = ["def build(m, it, K, S, instrs_out, bufs_out):"]
+    per, *instr_shape = shape[0]  # per record: which of the iteration's `iter` tuples it carries
+    prods = shape[1]
+    lines = ["def build(m, its, K, S, instrs_out, bufs_out):"]
     for b in range(nbufs):
         lines.append(f"    b{b} = nb(S[{b}])")
     k = 0
@@ -80,7 +194,7 @@ def _compile(shape, nbufs):
                     k += 8
             lists.append("[" + ", ".join(parts) + "]")
         lines.append(f"    i{q} = Instr(K[{k}], K[{k + 1}], {lists[0]}, {lists[1]}, K[{k + 2}], K[{k + 3}], "
-                     f"K[{k + 4}], K[{k + 5}], it, K[{k + 6}], K[{k + 7}])")
+                     f"K[{k + 4}], K[{k + 5}], its[{per[q]}], K[{k + 6}], K[{k + 7}])")
         k += 8
     for b, p in enumerate(prods):
         if p == "o":

@@ -2,18 +2,21 @@
 
 The IR of a replicated loop is exactly what plain tracing gives, or the loop is traced plainly. A loop is a
 candidate when its body passes the static reading of loopcheck.py (straight-line, affine integer arithmetic
-only) and it has at least MIN_TRIPS iterations. Then:
+only, inner loops with fixed ranges) and it has at least MIN_TRIPS iterations (MIN_NESTED with inner loops,
+which then run plainly inside its iterations: see INNER_OWN). Then:
 
-  iterations 0..3   run normally; in iteration 1 a profile hook watches that only front-end code is called
-                    (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
+  iterations 0..3   run normally; unless every call of the body was resolved to front-end code when the loop
+                    started (loopcalls.py), in iteration 1 a profile hook watches that only front-end code is
+                    called (no kernel helper, no builtin called by the kernel: list.append, min, ...), and at each
                     iteration's end the run-time conditions are checked: carried names keep their object, subscripted
-                    names hold tensors, no nested loop started, no placement arena;
+                    names hold tensors, no inner loop it does not hold started, no placement arena;
   decide            iterations 1, 2 and 3 must record the same instructions and new buffers up to operand
                     partition starts and offsets that grow by a constant step, reference only buffers made
                     before the loop or in the same iteration, and leave the tracer's state and the flags of
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
-  last iteration    runs next, out of order and watched by the hook, and must match the prediction; only then are iterations
-                    4..n-2 written from iteration 3 plus their steps and placed before it. Running the last
+  last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
+                    only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
+                    not made into objects) placed before it. Running the last
                     one for real leaves the kernel's Python state (the loop variable, the tiles bound in
                     the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
@@ -30,8 +33,9 @@ import os
 import sys
 from operator import attrgetter
 
+from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .replay import write_iterations
+from .replay import Block
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -39,36 +43,38 @@ WARMUP = 4
 # The checks of one loop cost about as much as a dozen plain iterations: shorter loops are traced plainly.
 # KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
 MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
+# A loop whose body holds inner loops (loopcheck: nested) has many records per iteration, so the checks pay off
+# from fewer iterations. Its inner loops run plainly inside it, unless one has INNER_OWN iterations or more
+# (that one is replicated on its own and the outer loop traced plainly, as the inner loop saves more), or the
+# outer iteration has already recorded NESTED_MAX instructions (a template that large costs more to check
+# and write than the iterations it saves).
+MIN_NESTED = WARMUP + 2
+INNER_OWN = 32
+NESTED_MAX = 1024
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
 
 
-def _spellings(path):
-    """Every way a front-end file may be named in code objects: as imported (a sys.path entry such as
-    'tests/../sim/frontend' stays unnormalised there), made absolute and normalised, and with links resolved."""
-    return tuple(dict.fromkeys((path, os.path.abspath(path), os.path.realpath(path))))
-
-
-_FRONTEND = tuple(p + os.sep for p in _spellings(os.path.dirname(os.path.dirname(__file__))))
+_FRONTEND = FRONTEND
 _BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
 assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
                       "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
-STATS = {"loops": 0, "iterations": 0, "rolled_back": 0}
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0}
 
 
 def iterate(r, depth, frame):
     """The loop values of range r at loop depth `depth` (a generator, as TracedRange.__iter__ is), or None
     when this loop is not a candidate."""
-    if len(r) < MIN_TRIPS or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
+    if len(r) < MIN_NESTED or not T.replicate or T.values or T.arenas or sys.getprofile() is not None:
         return None
     if not _kernel_file(frame.f_code.co_filename):
         return None  # a loop inside the front end itself (fori_loop) or a library
     shape = loop_shape(frame)
-    if shape is None or _may_be_caught(frame):
+    if shape is None or (len(r) < MIN_TRIPS and not shape.nested) or _may_be_caught(frame):
         return None
     return _run(_Replicator(frame, shape, r, depth), r, depth)
 
@@ -93,7 +99,7 @@ def _may_be_caught(frame):
 
 
 _handlers = {}  # code -> (start, end) byte offsets its exception handlers cover
-_RUNNER = _spellings(os.path.join(os.path.dirname(__file__), "runner.py"))
+_RUNNER = spellings(os.path.join(os.path.dirname(__file__), "runner.py"))
 
 
 def _kernel_file(filename):
@@ -122,7 +128,7 @@ def _run(rep, r, depth):
                 i += 1
                 continue
             rep.begin(i)
-            if i == WATCHED:
+            if i == WATCHED and rep.watch:
                 sys.setprofile(rep.hook)
                 yield v
                 sys.setprofile(None)
@@ -135,11 +141,14 @@ def _run(rep, r, depth):
                     iters[depth] = v
                     t.iter_tuple = tuple(iters)
                     rep.begin_last()
-                    sys.setprofile(rep.hook)
+                    if rep.watch:
+                        sys.setprofile(rep.hook)
                     yield v
-                    sys.setprofile(None)
+                    if rep.watch:
+                        sys.setprofile(None)
                     if rep.finish_last():
                         STATS["loops"] += 1
+                        STATS["nested"] += rep.shape.nested
                         STATS["iterations"] += n - 1 - WARMUP
                         return
                     STATS["rolled_back"] += 1
@@ -171,14 +180,24 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
+        self.keys = {}
+        self.pre = {}        # iteration -> _pre_loop of it, once it has ended
+        self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
         if event == "call" or event == "c_call":
             if not frame.f_code.co_filename.startswith(_FRONTEND):
                 self.bad = True  # kernel code called (a helper, a builtin): anything may happen there
 
+    def holds(self, frame, trips):
+        """Whether an inner loop starting in `frame` with `trips` iterations runs plainly inside this loop's
+        iteration (see INNER_OWN and NESTED_MAX); otherwise the caller aborts this loop."""
+        return (self.active and self.shape.nested and frame is self.frame and trips < INNER_OWN
+                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX)
+
     def abort(self):
-        """A nested loop starts in the body: this loop is traced plainly (the inner one may replicate)."""
+        """An inner loop this loop does not hold starts in the body: this loop is traced plainly (the inner one
+        may replicate)."""
         self.bad = True
         if sys.getprofile() == self.hook:
             sys.setprofile(None)
@@ -237,7 +256,11 @@ class _Replicator:
         return all(isinstance(self._lookup(n, local), Tensor) for n in self.shape.tensor_names)
 
     def _pre_loop(self, i):
-        """Buffers made before the loop that iteration i touches, in a deterministic order."""
+        """Buffers made before the loop that iteration i touches, in a deterministic order. Kept once the
+        iteration has ended: later iterations cannot add to it, and the carried tensors keep their objects."""
+        done = self.pre.get(i)
+        if done is not None:
+            return done
         seen = {}
         a, _ = self.marks[i]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
@@ -255,7 +278,10 @@ class _Replicator:
             b = v.buf
             if id(b) not in loop_ids:
                 seen[id(b)] = b
-        return list(seen.values())
+        out = list(seen.values())
+        if i < len(self.ends):
+            self.pre[i] = out
+        return out
 
     def _tensors(self):
         return [v for v in map(self._lookup, self.shape.carried) if isinstance(v, Tensor)]
@@ -333,13 +359,22 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
+        keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
         for ins in instrs:
             it = ins.iter
-            if len(it) != depth + 1 or it[depth] != value:
+            if len(it) <= depth or it[depth] != value:
                 return None
-            attrs = _value_key(ins.attrs)
-            ranges = _value_key(ins.ranges)
-            if attrs is None or ranges is None:
+            attrs = ins.attrs
+            if attrs is not None:
+                attrs = keys.get(id(attrs), _MISSING)
+                if attrs is _MISSING:
+                    attrs = keys[id(ins.attrs)] = _value_key(ins.attrs)
+            ranges = ins.ranges
+            if ranges is not None:
+                ranges = keys.get(id(ranges), _MISSING)
+                if ranges is _MISSING:
+                    ranges = keys[id(ins.ranges)] = _value_key(ins.ranges)
+            if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
             for ap in ins.dst + ins.src:
@@ -354,7 +389,8 @@ class _Replicator:
                 ops.append((ref, ap[2], ap[4], ap[5]))
                 dyn.append(ap[1])
                 dyn.append(ap[3])
-            static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], ins.pid,
+            static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], it[depth + 1:],
+                           ins.pid,
                            ranges, len(ins.dst), tuple(ops)))
         for b in T.buffers[c:d]:
             p = b.producer
@@ -418,7 +454,7 @@ class _Replicator:
                                      "trace again with KL_TRACE_REPLICATE=0 (and please report this kernel)")
         del t.instrs[a:]
         del t.buffers[c:]
-        while t.blocks and t.blocks[-1][0] >= a:
+        while t.blocks and t.blocks[-1].start >= a:
             t.blocks.pop()
         nd, warned, api, ordinal, nshared, stand_ins, indirect = self.saved
         del t.diagnostics[nd:]
@@ -437,35 +473,20 @@ class _Replicator:
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
-        """Write iterations 4..n-2 from iteration 3 and put them before the last one's records."""
+        """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
+        objects: replay.Block)."""
         t = T
         a, c = self.marks[WARMUP]
-        last_instrs = t.instrs[a:]
-        last_bufs = t.buffers[c:]
-        del t.instrs[a:]
-        del t.buffers[c:]
         ta, tc = self.marks[WARMUP - 1]
         te, td = self.ends[WARMUP - 1]
+        assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
         tmpl = t.instrs[ta:te]
-        producers = [_producer_ref(b.producer, tmpl) for b in t.buffers[tc:td]]
+        index = {id(ins): k for k, ins in enumerate(tmpl)}
+        producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
-        # irbin writes these iterations as one block from the template (irblock.py) instead of record by record.
-        prefix, values = tuple(t.iters[:self.depth]), [r[j] for j in range(WARMUP, len(r) - 1)]
-        t.blocks.append((len(t.instrs), ta, te - ta, len(values), self.step, len(t.buffers), td - tc,
-                         self.fresh[WARMUP - 1], prefix, values))
-        write_iterations(tmpl, self.buf_slots[WARMUP - 1], producers, self.fresh[WARMUP - 1], self.step, prefix, values,
-                         t.instrs, t.buffers)
-        t.instrs.extend(last_instrs)
-        t.buffers.extend(last_bufs)
-
-
-def _producer_ref(p, tmpl):
-    if p is None:
-        return None
-    for k, ins in enumerate(tmpl):
-        if ins is p:
-            return k
-    return p
+        values = [r[j] for j in range(WARMUP, len(r) - 1)]
+        t.blocks.append(Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[WARMUP - 1],
+                              tuple(t.iters[:self.depth]), values, self.buf_slots[WARMUP - 1], producers))
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)

@@ -242,3 +242,145 @@ def caught_overrun(a):
     y = nl.load(a[0:128, 0:64])
     nl.store(out, value=y)
     return out
+
+
+@nki.jit
+def nested_short_inner(a):
+    """Nested replication: a short inner loop (4 trips) runs plainly inside each outer iteration."""
+    n = a.shape[0] // 512
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        for j in nl.affine_range(4):
+            x = nl.load(a[(k * 4 + j) * 128:(k * 4 + j + 1) * 128, :])
+            nl.store(out[(k * 4 + j) * 128:(k * 4 + j + 1) * 128, :], value=nl.multiply(x, 2.0))
+    return out
+
+
+@nki.jit
+def nested_three_levels(a):
+    """Three levels: the outer loop holds two short ones, one inside the other."""
+    n = a.shape[0] // 512
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        for i in nl.affine_range(2):
+            for j in nl.affine_range(2):
+                r = (k * 4 + i * 2 + j) * 128
+                x = nl.load(a[r:r + 128, :])
+                nl.store(out[r:r + 128, :], value=nl.add(x, 1.0))
+    return out
+
+
+@nki.jit
+def nested_inner_trips_follow_outer(a):
+    """The inner trip count depends on the outer variable: the outer loop must be traced plainly."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n // 8):
+        for j in nl.affine_range(k % 3 + 1):
+            x = nl.load(a[(k * 8 + j) * 128:(k * 8 + j + 1) * 128, :])
+            nl.store(out[(k * 8 + j) * 128:(k * 8 + j + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def nested_inner_trips_affine(a):
+    """The inner trip count grows with the outer variable (affinely): still not one template."""
+    n = a.shape[0] // 128
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n // 8):
+        for j in nl.affine_range(k + 1):
+            x = nl.load(a[j * 128:(j + 1) * 128, :])
+            nl.store(out, value=x)
+    return out
+
+
+@nki.jit
+def nested_tile_after_outer(a):
+    """Tiles made in the inner loop are read after the outer loop: they must be the last iteration's."""
+    n = a.shape[0] // 256
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        for j in nl.affine_range(2):
+            x = nl.load(a[(k * 2 + j) * 128:(k * 2 + j + 1) * 128, :])
+            y = nl.add(x, 1.0)
+    nl.store(out, value=nl.multiply(y, x))
+    return out
+
+
+@nki.jit
+def nested_late_exception(a):
+    """The inner loop reads past the end of `a` in the last outer iterations: the trace fails as plainly."""
+    n = a.shape[0] // 256
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n + 2):
+        for j in nl.affine_range(2):
+            x = nl.load(a[(k * 2 + j) * 128:(k * 2 + j + 1) * 128, :])
+            nl.store(out, value=x)
+    return out
+
+
+@nki.jit
+def nested_break(a):
+    """An early exit inside the inner loop (a break on the outer variable)."""
+    n = a.shape[0] // 256
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        for j in nl.affine_range(2):
+            if k == n - 3:
+                break
+            x = nl.load(a[(k * 2 + j) * 128:(k * 2 + j + 1) * 128, :])
+            nl.store(out[(k * 2 + j) * 128:(k * 2 + j + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def nested_helper_in_inner(a):
+    """A kernel helper with state is called in the inner loop: only the profile hook can see it."""
+    n = a.shape[0] // 256
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        for j in nl.affine_range(2):
+            x = nl.load(_rows(a, k * 2 + j))
+            TRACE_LOG.append(k)
+            nl.store(out[(k * 2 + j) * 128:(k * 2 + j + 1) * 128, :], value=x)
+    return out
+
+
+@nki.jit
+def nested_psum(a, w):
+    """matmul_optimized's shape: a PSUM tile zeroed per outer iteration, accumulated over a short inner loop and
+    folded into an SBUF accumulator made before the loop."""
+    n = a.shape[0] // 512
+    out = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.shared_hbm)
+    acc = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.sbuf)
+    for k in nl.affine_range(n):
+        part = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)
+        for j in nl.affine_range(4):
+            lhs = nl.load(w[(k * 4 + j) * 128:(k * 4 + j + 1) * 128, :])
+            rhs = nl.load(a[(k * 4 + j) * 128:(k * 4 + j + 1) * 128, :])
+            part[...] += nl.matmul(lhs, rhs, transpose_x=True)
+        acc[...] = nl.add(acc, part)
+    nl.store(out, value=acc)
+    return out
+
+
+def _logging_wrapper(f):
+    def wrapped(*args):
+        TRACE_LOG.append(len(TRACE_LOG))
+        return f(*args)
+    return wrapped
+
+
+_logged_multiply = _logging_wrapper(nl.multiply)
+
+
+@nki.jit
+def wrapped_front_end_call(a):
+    """A kernel-made closure around a front-end function, called through a module-level name: the call is not
+    front-end code although the function it wraps is (the static call check must refuse it)."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=_logged_multiply(x, 2.0))
+    return out
