@@ -13,6 +13,7 @@ import types
 
 from .tracer import T
 
+
 def spellings(path):
     """Every way a front-end file may be named in code objects: as imported (a sys.path entry such as
     'tests/../sim/frontend' stays unnormalised there), made absolute and normalised, and with links resolved."""
