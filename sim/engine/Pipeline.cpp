@@ -40,12 +40,12 @@ Pipeline::Pipeline(const HardwareProfile& hw)
                                                                {}} {}
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
-    const std::vector<BufferFacts>& facts = ir.bufferFacts();
+    const BufferFactsTable facts = ir.bufferFacts();
     m_buffers.assign(facts.size(), {});
     m_deps.reset(facts.size());
     m_spills.reset(facts.size());
-    m_facts = facts.data();
-    m_ownFacts.clear();
+    m_facts = facts;
+    m_ownUses.clear();
     m_bankBytes = partitionBytes(m_hw.psum.bankBytes);
     m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = ir.lastMatmul();
     m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = ir.lastOn(Engine::Tensor);
@@ -58,8 +58,8 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     }
     // Some operand named a buffer that did not exist yet when its instruction was added: work the uses
     // out here, and refuse an operand whose buffer never came.
-    m_ownFacts = facts;
-    m_facts = m_ownFacts.data();
+    m_ownUses = ir.bufferUses();
+    m_facts = BufferFactsTable(ir.kindFacts().data(), m_ownUses.data(), m_ownUses.size());
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const Instruction& in = instrs[i];
@@ -69,13 +69,13 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
                 if (ap.buffer >= facts.size()) {
                     return makeError(ErrorCode::Parse,
                                      fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i,
-                                                 in.id, ap.buffer));
+                                                 ir.id(i), ap.buffer));
                 }
-                m_ownFacts[ap.buffer].lastUse = i;
+                m_ownUses[ap.buffer].lastUse = i;
             }
         }
         for (const AccessPattern& ap : dsts) {
-            m_ownFacts[ap.buffer].written = true;
+            m_ownUses[ap.buffer].setWritten();
         }
     }
     return {};
@@ -197,7 +197,8 @@ Expected<void> Pipeline::pastLimitError(const KernelIr& ir, std::uint32_t index)
                                                                  "time"));
     return makeError(
         ErrorCode::Unsupported,
-        fmt::format("simulation stopped at instruction #{} (id {}, {}): {}", index, in.id, opName(in.op), what), {}, 0,
+        fmt::format("simulation stopped at instruction #{} (id {}, {}): {}", index, ir.id(index), opName(in.op), what),
+        {}, 0,
         "the hardware profile (clocks, bandwidths, latencies) or the Kernel IR (elements, bytes) holds "
         "numbers far outside real hardware");
 }

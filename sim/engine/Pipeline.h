@@ -149,8 +149,8 @@ private:
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
     std::vector<BufferState> m_buffers;
-    const BufferFacts* m_facts = nullptr; ///< the IR's, or m_ownFacts when the IR's uses are incomplete
-    std::vector<BufferFacts> m_ownFacts;
+    BufferFactsTable m_facts; ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
+    std::vector<BufferUse> m_ownUses;
     std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;
     const std::uint32_t* m_operandBase = nullptr; ///< first operand index of the instruction being scheduled

@@ -8,17 +8,17 @@ namespace kl::sim {
 
 void WaitCauseAnalysis::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_stats = {};
-    m_waited.assign(ir.instructions().size(), {});
+    m_stall.assign(ir.instructions().size(), 0);
+    m_waiters.assign(ir.instructions().size(), 0);
 }
 
 void WaitCauseAnalysis::record(const InstructionEvent& e) {
     const auto c = static_cast<std::size_t>(e.cause);
     ++m_stats.count[c];
     m_stats.stallPs[c] += e.stall;
-    if (e.cause == WaitCause::Dependency && e.waitOn < m_waited.size()) {
-        Waited& w = m_waited[e.waitOn];
-        ++w.waiters;
-        w.stall += e.stall;
+    if (e.cause == WaitCause::Dependency && e.waitOn < m_stall.size()) {
+        ++m_waiters[e.waitOn]; // fewer than 2^32: instructions are at most 2^26 (IrLimits)
+        m_stall[e.waitOn] += e.stall;
     }
 }
 
@@ -37,11 +37,11 @@ void WaitCauseAnalysis::finish(SimResult& result) {
     constexpr std::size_t kKeep = 10;
     std::vector<WaitCauseStats::Blocker> all;
     all.reserve(kKeep + 1);
-    for (std::size_t i = 0; i < m_waited.size(); ++i) {
-        if (m_waited[i].waiters == 0) {
+    for (std::size_t i = 0; i < m_stall.size(); ++i) {
+        if (m_waiters[i] == 0) {
             continue;
         }
-        const WaitCauseStats::Blocker b{static_cast<std::uint32_t>(i), m_waited[i].waiters, m_waited[i].stall};
+        const WaitCauseStats::Blocker b{static_cast<std::uint32_t>(i), m_waiters[i], m_stall[i]};
         if (all.size() == kKeep && !byStall(b, all.back())) {
             continue;
         }
@@ -52,7 +52,8 @@ void WaitCauseAnalysis::finish(SimResult& result) {
     }
     m_stats.topBlockers = std::move(all);
     result.waits = std::move(m_stats);
-    m_waited = {};
+    m_stall = {};
+    m_waiters = {};
 }
 
 } // namespace kl::sim
