@@ -83,11 +83,9 @@ KernelIr synthesise(std::size_t target) {
     const std::uint32_t rhsB = ir.addBuffer(rhs);
     const std::uint32_t outB = ir.addBuffer(out);
     constexpr int kSteps = 64;
-    std::uint32_t id = 0;
     auto add = [&](Op op, Engine engine, std::initializer_list<AccessPattern> dst,
                    std::initializer_list<AccessPattern> src, std::uint32_t line) {
         Instruction in;
-        in.id = id++;
         in.op = op;
         in.engine = engine;
         const std::array<SourceLoc, 1> loc{{{0, line}}};

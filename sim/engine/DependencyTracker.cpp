@@ -10,12 +10,17 @@ Region regionOf(const KernelIr& ir, const AccessPattern& ap) {
 }
 
 void DependencyTracker::reset(std::size_t bufferCount) {
-    m_records.assign(bufferCount, {});
+    m_slot.assign(bufferCount, kNoIndex);
+    m_lists.clear();
     m_spare.clear();
 }
 
 void DependencyTracker::query(std::uint32_t buffer, const Region& region, bool isWrite, Ready& ready) const {
-    for (const Record& r : m_records[buffer]) {
+    const std::uint32_t slot = m_slot[buffer];
+    if (slot == kNoIndex) {
+        return;
+    }
+    for (const Record& r : m_lists[slot]) {
         if ((isWrite || r.write) && r.end > ready.time && r.region.overlaps(region)) {
             ready.time = r.end;
             ready.instr = r.instr;
@@ -25,11 +30,17 @@ void DependencyTracker::query(std::uint32_t buffer, const Region& region, bool i
 
 void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool isWrite, TimePs end,
                                std::uint32_t instr) {
-    auto& list = m_records[buffer];
-    if (list.capacity() == 0 && !m_spare.empty()) {
-        list = std::move(m_spare.back());
-        m_spare.pop_back();
+    std::uint32_t& slot = m_slot[buffer];
+    if (slot == kNoIndex) {
+        if (m_spare.empty()) {
+            slot = static_cast<std::uint32_t>(m_lists.size());
+            m_lists.emplace_back();
+        } else {
+            slot = m_spare.back();
+            m_spare.pop_back();
+        }
     }
+    auto& list = m_lists[slot];
     std::erase_if(list,
                   [&](const Record& r) { return region.contains(r.region) && r.end <= end && (isWrite || !r.write); });
     list.push_back({region, end, instr, isWrite});
@@ -70,11 +81,11 @@ void DependencyTracker::record(std::uint32_t buffer, const Region& region, bool 
 }
 
 void DependencyTracker::release(std::uint32_t buffer) {
-    auto& list = m_records[buffer];
-    if (list.capacity() > 0) {
-        list.clear();
-        m_spare.push_back(std::move(list));
-        list = {};
+    std::uint32_t& slot = m_slot[buffer];
+    if (slot != kNoIndex) {
+        m_lists[slot].clear();
+        m_spare.push_back(slot);
+        slot = kNoIndex;
     }
 }
 

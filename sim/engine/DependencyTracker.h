@@ -69,10 +69,13 @@ private:
         std::uint32_t instr = 0;
         bool write = false;
     };
-    std::vector<std::vector<Record>> m_records;
-    /// Emptied record lists of freed buffers, reused by new ones: a kernel allocates a fresh tile per
-    /// loop iteration, and recycling the storage avoids a malloc/free pair per tile.
-    std::vector<std::vector<Record>> m_spare;
+    /// Per buffer, its list in m_lists (kNoIndex before its first access and after its release): 4 bytes per
+    /// buffer, and a list only for the buffers live now.
+    std::vector<std::uint32_t> m_slot;
+    std::vector<std::vector<Record>> m_lists;
+    /// Lists of freed buffers, emptied and reused by new ones: a kernel allocates a fresh tile per loop
+    /// iteration, and recycling the storage avoids a malloc/free pair per tile.
+    std::vector<std::uint32_t> m_spare;
 };
 
 } // namespace kl::sim

@@ -41,12 +41,13 @@ Pipeline::Pipeline(const HardwareProfile& hw)
                                                                {}} {}
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
-    const std::vector<BufferFacts>& facts = ir.bufferFacts();
+    const BufferFactsTable facts = ir.bufferFacts();
     m_buffers.assign(facts.size(), {});
+    m_bufferState.assign(facts.size(), kUnallocated);
     m_deps.reset(facts.size());
     m_spills.reset(facts.size());
-    m_facts = facts.data();
-    m_ownFacts.clear();
+    m_facts = facts;
+    m_ownUses.clear();
     m_bankBytes = partitionBytes(m_hw.psum.bankBytes);
     m_laneLastUse[static_cast<std::size_t>(Lane::LoadStationary)] = ir.lastMatmul();
     m_laneLastUse[static_cast<std::size_t>(Lane::MultiplyMoving)] = ir.lastOn(Engine::Tensor);
@@ -59,8 +60,8 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     }
     // Some operand named a buffer that did not exist yet when its instruction was added: work the uses
     // out here, and refuse an operand whose buffer never came.
-    m_ownFacts = facts;
-    m_facts = m_ownFacts.data();
+    m_ownUses = ir.bufferUses();
+    m_facts = BufferFactsTable(ir.kindFacts().data(), m_ownUses.data(), m_ownUses.size());
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const Instruction& in = instrs[i];
@@ -70,13 +71,13 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
                 if (ap.buffer >= facts.size()) {
                     return makeError(ErrorCode::Parse,
                                      fmt::format("instruction #{} (id {}) refers to buffer {}, which does not exist", i,
-                                                 in.id, ap.buffer));
+                                                 ir.id(i), ap.buffer));
                 }
-                m_ownFacts[ap.buffer].lastUse = i;
+                m_ownUses[ap.buffer].lastUse = i;
             }
         }
         for (const AccessPattern& ap : dsts) {
-            m_ownFacts[ap.buffer].written = true;
+            m_ownUses[ap.buffer].setWritten();
         }
     }
     return {};
@@ -192,7 +193,8 @@ Expected<void> Pipeline::pastLimitError(const KernelIr& ir, std::uint32_t index)
                                                                  "time"));
     return makeError(
         ErrorCode::Unsupported,
-        fmt::format("simulation stopped at instruction #{} (id {}, {}): {}", index, in.id, opName(in.op), what), {}, 0,
+        fmt::format("simulation stopped at instruction #{} (id {}, {}): {}", index, ir.id(index), opName(in.op), what),
+        {}, 0,
         "the hardware profile (clocks, bandwidths, latencies) or the Kernel IR (elements, bytes) holds "
         "numbers far outside real hardware");
 }
@@ -272,8 +274,9 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
-            if (st.state != kUnallocated) {
-                if (st.state == kSpilled) [[unlikely]] {
+            std::uint8_t& state = m_bufferState[ap.buffer];
+            if (state != kUnallocated) {
+                if (state == kSpilled) [[unlikely]] {
                     if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
                         t = back;
                         capCause = WaitCause::Spill;
@@ -301,7 +304,7 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.resident(ap.buffer, mem);
             }
-            st.state = kOpen;
+            state = kOpen;
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
             st.allocStart = fit.overflow ? -1 : 0;
@@ -322,7 +325,7 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
         // The first spill of the run: from now on the policy follows the resident tiles itself.
         std::vector<std::pair<std::uint32_t, Memory>> open;
         for (std::uint32_t b = 0; b < m_buffers.size(); ++b) {
-            if (m_buffers[b].state == kOpen && m_facts[b].memory != Memory::Hbm) {
+            if (m_bufferState[b] == kOpen && m_facts[b].memory != Memory::Hbm) {
                 open.emplace_back(b, m_facts[b].memory);
             }
         }
@@ -350,7 +353,7 @@ std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memor
         for (std::size_t j = 0; j < k && !seen; ++j) {
             seen = ops[j].buffer == b;
         }
-        if (!seen && m_buffers[b].state == kOpen && m_facts[b].memory == memory) {
+        if (!seen && m_bufferState[b] == kOpen && m_facts[b].memory == memory) {
             sum += reserved(m_facts[b]);
         }
     }
@@ -390,6 +393,7 @@ DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std
 
 void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     BufferState& st = m_buffers[buffer];
+    std::uint8_t& state = m_bufferState[buffer];
     const BufferFacts& f = m_facts[buffer];
     TimePs start = 0;
     std::uint32_t queue = 0;
@@ -398,7 +402,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     const std::int64_t bytes = reserved(f);
     unitOf(f.memory).close(bytes, st.allocStart, t.end);
     m_spills.evicted(buffer, f.memory);
-    st.state = kSpilled;
+    state = kSpilled;
     st.lastEnd = t.end; // the reload reads what this wrote
     MemoryEvent e;
     e.time = t.end;
@@ -412,6 +416,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
 
 TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t buffer, std::uint32_t index) {
     BufferState& st = m_buffers[buffer];
+    std::uint8_t& state = m_bufferState[buffer];
     const BufferFacts& f = m_facts[buffer];
     const std::int64_t bytes = reserved(f);
     bool spilled = false;
@@ -422,7 +427,7 @@ TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t
     TimePs start = 0;
     std::uint32_t queue = 0;
     const DmaUnit::Transfer t = tileTransfer(DmaKind::Reload, buffer, index, fit.time, start, queue);
-    st.state = kOpen;
+    state = kOpen;
     st.allocStart = start;
     st.lastEnd = t.end;
     // Later users in program order wait for the data as for a write of the whole tile.
@@ -469,12 +474,13 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
             BufferState& st = m_buffers[ap.buffer];
+            std::uint8_t& state = m_bufferState[ap.buffer];
             const BufferFacts& f = m_facts[ap.buffer];
             st.lastEnd = std::max(st.lastEnd, end);
-            if (f.lastUse != index || st.state != kOpen || f.memory == Memory::Hbm) {
+            if (f.lastUse != index || state != kOpen || f.memory == Memory::Hbm) {
                 continue;
             }
-            st.state = kFreed;
+            state = kFreed;
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.evicted(ap.buffer, f.memory);
             }
@@ -563,7 +569,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
-        if (m_spills.tracking() && m_buffers[src[0].buffer].state == kSpilled) [[unlikely]] {
+        if (m_spills.tracking() && m_bufferState[src[0].buffer] == kSpilled) [[unlikely]] {
             weightsBack = reload(ir, in, src[0].buffer, index);
         }
     }

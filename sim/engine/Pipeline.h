@@ -41,10 +41,10 @@ public:
 private:
     /// Per buffer, what changes while scheduling; what does not (sizes, memory, last use) is read from
     /// the IR's BufferFacts.
+    /// Per buffer (with its state in m_bufferState: the three together would be padded to 24 bytes).
     struct BufferState {
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
-        std::uint8_t state = 0; ///< kUnallocated, kOpen, kFreed or kSpilled
     };
     static constexpr std::uint8_t kUnallocated = 0;
     static constexpr std::uint8_t kOpen = 1;
@@ -149,8 +149,9 @@ private:
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
     std::vector<BufferState> m_buffers;
-    const BufferFacts* m_facts = nullptr; ///< the IR's, or m_ownFacts when the IR's uses are incomplete
-    std::vector<BufferFacts> m_ownFacts;
+    std::vector<std::uint8_t> m_bufferState; ///< per buffer: kUnallocated, kOpen, kFreed or kSpilled
+    BufferFactsTable m_facts;                ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
+    std::vector<BufferUse> m_ownUses;
     std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;
     const std::uint32_t* m_operandBase = nullptr; ///< first operand index of the instruction being scheduled

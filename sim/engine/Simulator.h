@@ -14,9 +14,8 @@ class SimListener;
 
 /// The one place that knows the whole topology (llvm-mca's createDefaultPipeline): builds a Pipeline for
 /// a HardwareProfile, attaches the standard listeners (SummaryCollector, TimelineRecorder, OccupancyRecorder,
-/// DmaRecorder, OverlapAnalysis, WaitCauseAnalysis, SpillRecorder; the overlap reads the DMA series, so it
-/// finishes after the DMA recorder), runs the IR, then makes the summary in a pass after every listener
-/// (standard and extra) has finished (SummaryCollector::summarise) and freezes the result.
+/// DmaRecorder, OverlapAnalysis, WaitCauseAnalysis, SpillRecorder), runs the IR, then makes the summary in a pass after
+/// every listener (standard and extra) has finished (SummaryCollector::summarise) and freezes the result.
 /// Single-threaded and re-entrant: call it from a worker thread and hand the result to the GUI.
 class Simulator {
 public:

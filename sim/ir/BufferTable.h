@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/BufferFacts.h"
 #include "ir/IrTypes.h"
 
 #include <cstddef>
@@ -76,13 +77,13 @@ public:
     };
 
     BufferTable(const std::vector<BufferKind>& kinds, const std::vector<std::string>& names,
-                const std::vector<std::int64_t>& shapes, const std::vector<std::uint32_t>& kindOf)
-        : m_kinds(&kinds), m_names(&names), m_shapes(&shapes), m_kindOf(&kindOf) {}
+                const std::vector<std::int64_t>& shapes, const std::vector<BufferUse>& uses)
+        : m_kinds(&kinds), m_names(&names), m_shapes(&shapes), m_uses(&uses) {}
 
-    [[nodiscard]] std::size_t size() const { return m_kindOf->size(); }
-    [[nodiscard]] bool empty() const { return m_kindOf->empty(); }
+    [[nodiscard]] std::size_t size() const { return m_uses->size(); }
+    [[nodiscard]] bool empty() const { return m_uses->empty(); }
     [[nodiscard]] BufferView operator[](std::size_t i) const {
-        const BufferKind& k = (*m_kinds)[(*m_kindOf)[i]];
+        const BufferKind& k = (*m_kinds)[(*m_uses)[i].kind()];
         return {(*m_names)[k.name],
                 {m_shapes->data() + k.shapeBegin, k.dims},
                 k.memory,
@@ -98,7 +99,7 @@ private:
     const std::vector<BufferKind>* m_kinds;
     const std::vector<std::string>* m_names;
     const std::vector<std::int64_t>* m_shapes;
-    const std::vector<std::uint32_t>* m_kindOf;
+    const std::vector<BufferUse>* m_uses;
 };
 
 } // namespace kl::sim

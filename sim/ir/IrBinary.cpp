@@ -307,7 +307,6 @@ private:
         std::memcpy(m_shapes.data(), m_source.view(shapes.offset, shapes.count * 8), shapes.count * 8);
         std::unordered_map<std::string, std::uint32_t> kindOfRecord;
         m_ir.reserveBuffers(s.count);
-        adviseHugePages(m_ir.bufferFacts().data(), s.count * sizeof(BufferFacts));
         // The records of one kind are mostly consecutive (a loop's tiles): the previous record is compared first.
         std::string previous;
         std::uint32_t previousKind = 0;
@@ -381,32 +380,30 @@ private:
         });
         const std::uint32_t base = all.empty() ? 0 : m_ir.addPattern(all);
         const Section& ops = require(m_sections, "OPND", kOperandRecord);
-        m_dtypeOf.assign(m_strings.size(), std::nullopt);
-        // Each pool is read into an exact-size array and goes into the KernelIr whole (one allocation of its final
-        // size there): every instruction then points into them, so instructions that share operands, frames or
-        // loop values share one copy.
-        std::vector<AccessPattern> operands;
-        operands.reserve(ops.count);
-        adviseHugePages(operands.data(), ops.count * sizeof(AccessPattern));
-        forEachRecord(m_source, ops,
-                      [&](std::uint64_t i, const std::byte* r) { operands.push_back(operand(ops, i, r, all, base)); });
-        const std::uint32_t operandBase = m_ir.appendOperands(operands);
-        m_operandCount = ops.count;
-        operands = {};
         const Section& locs = require(m_sections, "LOCS", 8);
-        std::vector<SourceLoc> frames(locs.count);
-        forEachRecord(m_source, locs, [&](std::uint64_t i, const std::byte* r) {
-            frames[i] = location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
-        });
-        m_locBase = m_ir.appendLocs(frames);
-        m_locCount = locs.count;
-        frames = {};
-        // Loop values and operand lists are stored as the KernelIr keeps them: appended straight from the file's
-        // bytes (one read of the whole section into the reused block), with no array of their own here.
         const Section& ints = require(m_sections, "INTS", 4);
+        const Section& lists = require(m_sections, "OPLS", 4);
+        m_dtypeOf.assign(m_strings.size(), std::nullopt);
+        // Each pool goes into the KernelIr, reserved at its final size, a block of records at a time (no array of
+        // its own here): every instruction then points into them, so instructions that share operands, frames or
+        // loop values share one copy.
+        m_ir.reservePools(ops.count, lists.count, locs.count, ints.count);
+        std::uint32_t operandBase = 0;
+        appendInBlocks<AccessPattern>(
+            ops, operandBase, [&](std::uint64_t i, const std::byte* r) { return operand(ops, i, r, all, base); },
+            [this](std::span<const AccessPattern> block) { return m_ir.appendOperands(block); });
+        m_operandCount = ops.count;
+        appendInBlocks<SourceLoc>(
+            locs, m_locBase,
+            [&](std::uint64_t, const std::byte* r) {
+                return location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
+            },
+            [this](std::span<const SourceLoc> block) { return m_ir.appendLocs(block); });
+        m_locCount = locs.count;
+        // Loop values and operand lists are stored as the KernelIr keeps them: appended straight from the file's
+        // bytes (one read of the whole section into the reused block).
         m_intBase = m_ir.appendInts(viewValues<std::int32_t>(ints));
         m_intCount = ints.count;
-        const Section& lists = require(m_sections, "OPLS", 4);
         const auto entries = viewValues<std::uint32_t>(lists);
         for (std::size_t k = 0; k < entries.size(); ++k) {
             if (entries[k] >= m_operandCount) {
@@ -416,6 +413,32 @@ private:
         }
         m_operandBase = m_ir.appendOperandIndices(entries, operandBase);
         m_listCount = lists.count;
+    }
+
+    /// Converts the records of `s` with `convert(index, record)` into a reused block and hands each full block to
+    /// `append` (which returns where the block went); `first` gets the first block's place.
+    template <typename T, typename Convert, typename Append>
+    void appendInBlocks(const Section& s, std::uint32_t& first, Convert&& convert, Append&& append) {
+        constexpr std::size_t kBlock = 4096;
+        std::vector<T> block;
+        block.reserve(std::min<std::uint64_t>(s.count, kBlock));
+        first = 0;
+        bool any = false;
+        const auto flush = [&] {
+            const std::uint32_t at = append(std::span<const T>(block));
+            first = any ? first : at;
+            any = true;
+            block.clear();
+        };
+        forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
+            block.push_back(convert(i, r));
+            if (block.size() == kBlock) {
+                flush();
+            }
+        });
+        if (!block.empty() || !any) {
+            flush();
+        }
     }
 
     AccessPattern operand(const Section& s, std::uint64_t i, const std::byte* r, std::span<const PatternDim> dims,
@@ -492,7 +515,6 @@ private:
             std::uint64_t{ints} + iters + pids > m_intCount) {
             fail(ErrorCode::Parse, "a size, id or pool range out of range");
         }
-        in.id = id;
         in.op = opOf(op);
         in.engine = engineOf(engine);
         if (attrs != kNone) {
@@ -506,7 +528,9 @@ private:
         in.iterBegin = m_intBase + ints;
         in.iterCount = iters;
         in.pidCount = pids;
+        const std::size_t index = m_ir.instructions().size();
         m_ir.addPooledInstruction(in);
+        m_ir.setId(index, id);
     }
 
     DType dtypeOf(std::uint32_t i) {
@@ -552,6 +576,9 @@ private:
                 fail(ErrorCode::Parse, "attrs." + read.error());
             }
             m_attrsOf[i] = m_ir.addAttrs(*read);
+            if (m_ir.attrsCount() > kMaxAttrSets) {
+                fail(ErrorCode::Unsupported, fmt::format("more than {} distinct attribute sets", kMaxAttrSets));
+            }
         }
         return *m_attrsOf[i];
     }

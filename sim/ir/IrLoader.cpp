@@ -175,8 +175,8 @@ public:
                  fmt::format("more than {} instructions, or operands, in one Kernel IR", ir.instructions().size()));
         }
         Instruction in;
-        in.id = static_cast<std::uint32_t>(
-            intField(j, "id", 0, lim::kMaxId, static_cast<std::int64_t>(ir.instructions().size())));
+        const auto index = ir.instructions().size();
+        const auto id = static_cast<std::uint32_t>(intField(j, "id", 0, lim::kMaxId, static_cast<std::int64_t>(index)));
         const std::string opText = requiredString(j, "op");
         in.op = parseOp(opText);
         if (in.op == Op::Unknown) {
@@ -189,7 +189,12 @@ public:
         in.elements = intField(j, "elements", 0, lim::kMaxSize, 0);
         in.bytes = intField(j, "bytes", 0, lim::kMaxSize, 0);
         if (const auto it = j.find("attrs"); it != j.end() && it->is_object()) {
-            within("attrs", [&] { in.attrsIndex = ir.addAttrs(readAttrs(*it)); });
+            within("attrs", [&] {
+                in.attrsIndex = ir.addAttrs(readAttrs(*it));
+                if (ir.attrsCount() > kMaxAttrSets) {
+                    fail(ErrorCode::Unsupported, fmt::format("more than {} distinct attribute sets", kMaxAttrSets));
+                }
+            });
         }
         m_dst.clear();
         m_src.clear();
@@ -206,6 +211,7 @@ public:
         readInt32s(j, "iter", m_iter);
         readInt32s(j, "pid", m_pid);
         ir.addInstruction(in, m_dst, m_src, m_locs, m_iter, m_pid);
+        ir.setId(index, id);
     }
 
     /// Operands refer to buffers by id; resolved to indices once all buffers are known (the spec orders

@@ -86,6 +86,10 @@ std::uint32_t KernelIr::addBufferKind(const Buffer& buffer) {
     k.dtype = buffer.dtype;
     k.role = buffer.role;
     k.dims = static_cast<std::uint8_t>(buffer.shape.size());
+    // Checked by the readers: on chip 1..128 partitions, HBM 1.
+    m_kindFacts.push_back({bytesPerPartitionOf(buffer.memory, buffer.shape, buffer.dtypeBytes),
+                           static_cast<std::int32_t>(partitionsOf(buffer.memory, buffer.shape)), buffer.dtypeBytes,
+                           buffer.memory, buffer.dtype});
     return it->second;
 }
 
@@ -111,19 +115,16 @@ std::uint32_t KernelIr::addAttrs(const InstrAttrs& attrs) {
 
 std::uint32_t KernelIr::addBufferOfKind(std::uint32_t kind) {
     assert(kind < m_kinds.size());
-    const BufferKind& k = m_kinds[kind];
-    const std::span<const std::int64_t> shape(m_shapes.data() + k.shapeBegin, k.dims);
-    const std::size_t index = m_kindOf.size();
-    BufferFacts& f = m_bufferFacts.emplace_back();
-    f.bytesPerPartition = bytesPerPartitionOf(k.memory, shape, k.dtypeBytes);
-    // Checked by the readers: on chip 1..128, HBM 1.
-    f.partitions = static_cast<std::int32_t>(partitionsOf(k.memory, shape));
-    f.dtypeBytes = k.dtypeBytes;
-    f.memory = k.memory;
-    f.dtype = k.dtype;
-    ++m_bufferCount[std::min<std::size_t>(static_cast<std::size_t>(k.memory), m_bufferCount.size() - 1)];
-    m_kindOf.push_back(kind);
+    const std::size_t index = m_uses.size();
+    m_uses.push_back({kind, kNoIndex});
+    ++m_bufferCount[std::min<std::size_t>(static_cast<std::size_t>(m_kindFacts[kind].memory),
+                                          m_bufferCount.size() - 1)];
     return static_cast<std::uint32_t>(index);
+}
+
+void KernelIr::reserveBuffers(std::size_t buffers) {
+    m_uses.reserve(buffers);
+    adviseHugePages(m_uses.data(), buffers * sizeof(BufferUse));
 }
 
 std::uint32_t KernelIr::addPattern(std::span<const PatternDim> dims) {
@@ -177,6 +178,13 @@ template <typename T> void growForAppend(std::vector<T>& pool, std::size_t more)
 
 } // namespace
 
+void KernelIr::reservePools(std::size_t operands, std::size_t operandIndices, std::size_t locs, std::size_t ints) {
+    growForAppend(m_operands, operands);
+    growForAppend(m_operandIndex, operandIndices);
+    growForAppend(m_locs, locs);
+    growForAppend(m_ints, ints);
+}
+
 std::uint32_t KernelIr::appendOperands(std::span<const AccessPattern> operands) {
     const auto begin = static_cast<std::uint32_t>(m_operands.size());
     growForAppend(m_operands, operands.size());
@@ -215,17 +223,33 @@ void KernelIr::addPooledInstruction(const Instruction& in) {
     recordInstruction(in);
 }
 
+void KernelIr::setId(std::size_t index, std::uint32_t id) {
+    assert(index < m_instructions.size());
+    if (m_ids.empty()) {
+        if (id == index) {
+            return;
+        }
+        m_ids.resize(m_instructions.size());
+        for (std::size_t i = 0; i < m_ids.size(); ++i) {
+            m_ids[i] = static_cast<std::uint32_t>(i);
+        }
+    }
+    m_ids[index] = id;
+}
+
 void KernelIr::recordInstruction(const Instruction& in) {
     const auto index = static_cast<std::uint32_t>(m_instructions.size());
     const auto use = [&](OperandList ops, bool write) {
         for (const AccessPattern& ap : ops) {
-            if (ap.buffer >= m_bufferFacts.size()) {
+            if (ap.buffer >= m_uses.size()) {
                 m_forwardBufferRefs = true; // added later, or never (the simulator reports that)
                 continue;
             }
-            BufferFacts& f = m_bufferFacts[ap.buffer];
-            f.lastUse = index;
-            f.written = f.written || write;
+            BufferUse& u = m_uses[ap.buffer];
+            u.lastUse = index;
+            if (write) {
+                u.setWritten();
+            }
         }
     };
     use(dsts(in), true);
@@ -237,6 +261,9 @@ void KernelIr::recordInstruction(const Instruction& in) {
     m_lastOn[static_cast<std::size_t>(in.engine < Engine::Count ? in.engine : Engine::Vector)] = index;
     m_lastMatmul = matmul ? index : m_lastMatmul;
     m_instructions.push_back(in);
+    if (!m_ids.empty()) {
+        m_ids.push_back(index);
+    }
 }
 
 void KernelIr::reserve(std::size_t instructions) {
@@ -254,13 +281,13 @@ std::size_t KernelIr::memoryBytes() const {
     }
     // The kind index: a node (key string, value, hash, next) per kind plus its bucket.
     const std::size_t kindIndex = m_kindIndex.size() * (sizeof(std::string) + 32) + m_kindIndex.bucket_count() * 8;
-    return m_instructions.capacity() * sizeof(Instruction) + m_operands.capacity() * sizeof(AccessPattern) +
-           m_operandIndex.capacity() * sizeof(std::uint32_t) + m_patternDims.capacity() * sizeof(PatternDim) +
-           m_locs.capacity() * sizeof(SourceLoc) + m_ints.capacity() * sizeof(std::int32_t) +
-           m_bufferFacts.capacity() * sizeof(BufferFacts) + m_kindOf.capacity() * sizeof(std::uint32_t) +
-           m_kinds.capacity() * sizeof(BufferKind) + m_shapes.capacity() * sizeof(std::int64_t) + names + kindIndex +
-           m_attrs.capacity() * sizeof(InstrAttrs) + m_attrsIndex.size() * (sizeof(std::string) + 32) +
-           m_attrsIndex.bucket_count() * 8;
+    return m_instructions.capacity() * sizeof(Instruction) + m_ids.capacity() * sizeof(std::uint32_t) +
+           m_operands.capacity() * sizeof(AccessPattern) + m_operandIndex.capacity() * sizeof(std::uint32_t) +
+           m_patternDims.capacity() * sizeof(PatternDim) + m_locs.capacity() * sizeof(SourceLoc) +
+           m_ints.capacity() * sizeof(std::int32_t) + m_uses.capacity() * sizeof(BufferUse) +
+           m_kindFacts.capacity() * sizeof(KindFacts) + m_kinds.capacity() * sizeof(BufferKind) +
+           m_shapes.capacity() * sizeof(std::int64_t) + names + kindIndex + m_attrs.capacity() * sizeof(InstrAttrs) +
+           m_attrsIndex.size() * (sizeof(std::string) + 32) + m_attrsIndex.bucket_count() * 8;
 }
 
 std::int64_t elementCount(const KernelIr& ir, const AccessPattern& ap) {

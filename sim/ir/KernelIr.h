@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ir/BufferFacts.h"
 #include "ir/BufferTable.h"
 #include "ir/IrTypes.h"
 #include "ir/OperandList.h"
@@ -13,8 +14,6 @@
 #include <vector>
 
 namespace kl::sim {
-
-inline constexpr std::uint32_t kNoIndex = 0xffffffffu;
 
 /// A buffer as a reader builds it (KernelIr::addBuffer); the IR keeps it as a BufferKind and reads it back as
 /// a BufferView.
@@ -48,25 +47,29 @@ struct InstrAttrs {
 };
 static_assert(sizeof(InstrAttrs) == 16);
 
-/// One IR instruction. Operands, source frames and loop indices are ranges into the KernelIr pools.
+/// One IR instruction. Operands, source frames and loop indices are ranges into the KernelIr pools. Its IR `id` is
+/// kept apart (KernelIr::id: nothing when every id is the instruction's index, as the front end writes them), and
+/// `elements` and `bytes` are 42-bit fields (the IR allows 0..2^40, IrLimits) sharing their words with the counts and
+/// the attributes' index, so that an instruction is 32 bytes.
 struct Instruction {
-    std::uint32_t id = 0;
     Op op = Op::Unknown;
     Engine engine = Engine::Vector;
-    std::uint8_t dstCount = 0;
-    std::uint8_t srcCount = 0;
     std::uint8_t locCount = 0;
     std::uint8_t iterCount = 0;
-    std::uint8_t pidCount = 0;
     std::uint32_t operandBegin = 0; ///< first entry in the operand index pool: dst operands first, then src
     std::uint32_t locBegin = 0;
     std::uint32_t iterBegin = 0; ///< iteration values followed by pid values
-    std::int64_t elements = 0;
-    std::int64_t bytes = 0;
-    std::uint32_t attrsIndex = 0; ///< KernelIr::attrs(); 0 is the default (no attributes)
+    std::int64_t elements : 42 = 0;
+    std::uint64_t dstCount : 7 = 0; ///< at most 64 (IrLimits)
+    std::uint64_t srcCount : 7 = 0;
+    std::uint64_t pidCount : 8 = 0;
+    std::int64_t bytes : 42 = 0;
+    std::uint64_t attrsIndex : 22 = 0; ///< KernelIr::attrs(); 0 is the default (no attributes)
 };
 /// Instructions are most of the IR: keep the record small (docs/kernel-ir.md, "In memory").
-static_assert(sizeof(Instruction) == 48);
+static_assert(sizeof(Instruction) == 32);
+/// Distinct attribute sets an IR may hold (Instruction::attrsIndex; a program has a handful): readers refuse more.
+inline constexpr std::size_t kMaxAttrSets = std::size_t{1} << 22;
 
 struct KernelArg {
     std::string name;
@@ -79,21 +82,6 @@ struct IrDiagnostic {
     std::string message;
     SourceLoc loc;
 };
-
-/// What the simulator reads about a buffer on every access, kept compact and up to date by KernelIr as
-/// buffers and instructions are added: no pass over the program and no pointer chasing into Buffer's
-/// name and shape while simulating.
-/// One per buffer, so kept to 24 bytes (a loop that allocates its tiles has about one buffer per instruction).
-struct BufferFacts {
-    std::int64_t bytesPerPartition = 0; ///< Buffer::bytesPerPartition()
-    std::uint32_t lastUse = kNoIndex;   ///< the last instruction (program order) that reads or writes it
-    std::int32_t partitions = 1;        ///< Buffer::partitions(): 1..128 on chip, 1 in HBM
-    std::int32_t dtypeBytes = 0;
-    Memory memory = Memory::Hbm;
-    DType dtype = DType::Unknown;
-    bool written = false; ///< some instruction writes it
-};
-static_assert(sizeof(BufferFacts) == 24);
 
 /// The Kernel IR of one traced kernel (docs/kernel-ir.md), stored compactly: instructions are fixed-size
 /// values and every variable-length part (operands, pattern dimensions, source frames, loop indices) is a
@@ -113,7 +101,7 @@ public:
     std::vector<std::string> files;
     std::vector<IrDiagnostic> diagnostics;
 
-    [[nodiscard]] BufferTable buffers() const { return {m_kinds, m_names, m_shapes, m_kindOf}; }
+    [[nodiscard]] BufferTable buffers() const { return {m_kinds, m_names, m_shapes, m_uses}; }
     [[nodiscard]] const std::vector<Instruction>& instructions() const { return m_instructions; }
     [[nodiscard]] OperandList dsts(const Instruction& in) const {
         return {m_operands.data(), m_operandIndex.data() + in.operandBegin, in.dstCount};
@@ -139,8 +127,16 @@ public:
         return {m_ints.data() + in.iterBegin + in.iterCount, in.pidCount};
     }
     [[nodiscard]] const InstrAttrs& attrs(const Instruction& in) const { return m_attrs[in.attrsIndex]; }
-    /// The index of `attrs` for Instruction::attrsIndex (added if new; equal attributes share one).
+    /// The index of `attrs` for Instruction::attrsIndex (added if new; equal attributes share one). A reader checks
+    /// attrsCount() against kMaxAttrSets.
     std::uint32_t addAttrs(const InstrAttrs& attrs);
+    [[nodiscard]] std::size_t attrsCount() const { return m_attrs.size(); }
+    /// The IR `id` of the instruction at `index` (its index unless setId said otherwise).
+    [[nodiscard]] std::uint32_t id(std::size_t index) const {
+        return m_ids.empty() ? static_cast<std::uint32_t>(index) : m_ids[index];
+    }
+    /// Sets the IR `id` of an instruction already added; ids equal to their index take no memory.
+    void setId(std::size_t index, std::uint32_t id);
     /// The innermost source frame (the NKI call), or an empty location.
     [[nodiscard]] SourceLoc innermostLoc(const Instruction& in) const {
         return in.locCount > 0 ? m_locs[in.locBegin] : SourceLoc{};
@@ -157,7 +153,10 @@ public:
     /// Per buffer, parallel to buffers(). Uses are counted only for operands whose buffer existed when the
     /// instruction was added; if some did not, hasForwardBufferRefs() is true and a reader must work the
     /// uses out from the instructions itself (and report operands whose buffer never came).
-    [[nodiscard]] const std::vector<BufferFacts>& bufferFacts() const { return m_bufferFacts; }
+    [[nodiscard]] BufferFactsTable bufferFacts() const { return {m_kindFacts.data(), m_uses.data(), m_uses.size()}; }
+    /// The two tables bufferFacts() reads (for a simulator that works the uses out itself).
+    [[nodiscard]] const std::vector<KindFacts>& kindFacts() const { return m_kindFacts; }
+    [[nodiscard]] const std::vector<BufferUse>& bufferUses() const { return m_uses; }
     [[nodiscard]] bool hasForwardBufferRefs() const { return m_forwardBufferRefs; }
     /// The last instruction issued to each engine (kNoIndex if none), and the last TensorE matmul.
     [[nodiscard]] std::uint32_t lastOn(Engine engine) const { return m_lastOn[static_cast<std::size_t>(engine)]; }
@@ -186,14 +185,14 @@ public:
     std::uint32_t appendInts(std::span<const std::int32_t> values);
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
     void addPooledInstruction(const Instruction& in);
+    /// Room for exactly this many entries in the pools a reader appends in blocks (appendOperands, ... called once
+    /// per block): each pool grows once, to its final size, backed by huge pages where the system allows it.
+    void reservePools(std::size_t operands, std::size_t operandIndices, std::size_t locs, std::size_t ints);
     void reserve(std::size_t instructions);
     /// Room for the instructions only (their pools appended whole).
     void reserveInstructions(std::size_t instructions) { m_instructions.reserve(instructions); }
     /// Room for exactly this many buffers (a reader that knows the count: no growth by doubling).
-    void reserveBuffers(std::size_t buffers) {
-        m_bufferFacts.reserve(buffers);
-        m_kindOf.reserve(buffers);
-    }
+    void reserveBuffers(std::size_t buffers);
     /// Entries in the largest pool (operands, pattern dimensions, locations, loop values): offsets into the
     /// pools are 32-bit, so a loader stops well before this reaches 2^32.
     [[nodiscard]] std::size_t largestPool() const {
@@ -210,9 +209,11 @@ private:
     std::vector<BufferKind> m_kinds;
     std::vector<std::string> m_names;
     std::vector<std::int64_t> m_shapes;
-    std::vector<std::uint32_t> m_kindOf;                        ///< per buffer
+    std::vector<KindFacts> m_kindFacts;                         ///< per kind, parallel to m_kinds
+    std::vector<BufferUse> m_uses;                              ///< per buffer
     std::unordered_map<std::string, std::uint32_t> m_kindIndex; ///< a kind's fields as bytes -> its index
     std::vector<Instruction> m_instructions;
+    std::vector<std::uint32_t> m_ids; ///< per instruction, or empty while every id is its index
     std::vector<InstrAttrs> m_attrs{InstrAttrs{}};
     std::unordered_map<std::string, std::uint32_t> m_attrsIndex; ///< attributes' fields as bytes -> index
     std::vector<AccessPattern> m_operands;                       ///< distinct operands
@@ -222,7 +223,6 @@ private:
     std::vector<std::int32_t> m_ints;
     std::size_t m_dmaCount = 0;
     std::size_t m_matmulCount = 0;
-    std::vector<BufferFacts> m_bufferFacts;
     bool m_forwardBufferRefs = false;
     std::array<std::size_t, 3> m_bufferCount{}; ///< per Memory
     std::array<std::uint32_t, static_cast<std::size_t>(Engine::Count)> m_lastOn{kNoIndex, kNoIndex, kNoIndex, kNoIndex,

@@ -10,34 +10,38 @@ namespace kl::sim {
 
 void OverlapAnalysis::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_perCore = ir.lnc > 1 ? kComputeLanes + static_cast<std::uint32_t>(hw.dma.queues) : 0;
-    m_lanes.reset(kComputeLanes * static_cast<std::size_t>(std::max(ir.lnc, 1)));
-    m_union.clear();
-    m_computeActive = 0;
+    const auto cores = static_cast<std::size_t>(std::max(ir.lnc, 1));
+    m_lanes.reset(kComputeLanes * cores);
+    m_queues.reset(std::max<std::size_t>(static_cast<std::size_t>(hw.dma.queues) * cores, 1));
+    m_compute.clear();
+    m_dma.clear();
+    m_settled = 0;
+    m_stats = {};
 }
 
-void OverlapAnalysis::append(std::size_t lane, TimePs start, TimePs end) {
+void OverlapAnalysis::append(Lists& lists, std::size_t list, TimePs start, TimePs end) {
     if (end <= start) {
         return; // empty: the union ignores it
     }
-    // A lane runs in order, so starts never decrease: an interval touching the lane's last one extends
+    // A lane (or queue) runs in order, so starts never decrease: an interval touching the list's last one extends
     // it (busy lanes run back to back, so most instructions add nothing).
-    if (Interval* last = m_lanes.last(lane); last != nullptr && start <= last->second) {
+    if (Interval* last = lists.last(list); last != nullptr && start <= last->second) {
         last->second = std::max(last->second, end);
         return;
     }
-    m_lanes.push(lane, {start, end});
+    lists.push(list, {start, end});
 }
 
 void OverlapAnalysis::record(const InstructionEvent& e) {
     if (e.engine == Engine::Dma) {
-        return; // from the DMA series at the end
+        return; // from its transfer (onDmaTransfer)
     }
     // One list per compute lane of every core: core c's lanes follow core c - 1's.
     const std::size_t base = kComputeLanes * laneCore(e.lane, m_perCore);
     if (e.lsStart >= 0) {
-        append(base + static_cast<std::size_t>(Lane::LoadStationary), e.lsStart, e.lsEnd);
+        append(m_lanes, base + static_cast<std::size_t>(Lane::LoadStationary), e.lsStart, e.lsEnd);
     }
-    append(base + localLane(e.lane, m_perCore), e.mainStart, e.end);
+    append(m_lanes, base + localLane(e.lane, m_perCore), e.mainStart, e.end);
 }
 
 void OverlapAnalysis::onInstructions(std::span<const InstructionEvent> events) {
@@ -46,54 +50,58 @@ void OverlapAnalysis::onInstructions(std::span<const InstructionEvent> events) {
     }
 }
 
-void OverlapAnalysis::addToUnion(const Interval& iv) {
-    if (!m_union.empty() && iv.first <= m_union.back().second) {
-        if (iv.second > m_union.back().second) {
-            m_computeActive += iv.second - m_union.back().second;
-            m_union.back().second = iv.second;
-        }
+void OverlapAnalysis::onDmaTransfer(const DmaTransferEvent& e) {
+    // As the DMA series counts a transfer: active from its start to its end on its queue.
+    append(m_queues, std::min<std::size_t>(e.queue, m_queues.size() - 1), e.start, e.end);
+}
+
+void OverlapAnalysis::addToUnion(Intervals& to, const Interval& iv) {
+    if (!to.empty() && iv.first <= to.back().second) {
+        to.back().second = std::max(to.back().second, iv.second);
         return;
     }
-    m_union.push_back(iv);
-    m_computeActive += iv.second - iv.first;
+    to.push_back(iv);
+}
+
+void OverlapAnalysis::settle(TimePs time) {
+    m_lanes.drainBefore(time, [this](const Interval& iv) { addToUnion(m_compute, iv); });
+    m_queues.drainBefore(time, [this](const Interval& iv) { addToUnion(m_dma, iv); });
+    // Both unions are final before `time`: measure [m_settled, time) of each and of their intersection.
+    const auto clipped = [&](TimePs from, TimePs to) {
+        return std::max<TimePs>(0, std::min(to, time) - std::max(from, m_settled));
+    };
+    for (const Interval& c : m_compute) {
+        m_stats.computeActivePs += clipped(c.first, c.second);
+    }
+    for (const Interval& d : m_dma) {
+        m_stats.dmaActivePs += clipped(d.first, d.second);
+    }
+    for (std::size_t i = 0, j = 0; i < m_compute.size() && j < m_dma.size();) {
+        m_stats.overlapPs +=
+            clipped(std::max(m_compute[i].first, m_dma[j].first), std::min(m_compute[i].second, m_dma[j].second));
+        (m_compute[i].second < m_dma[j].second ? i : j) += 1;
+    }
+    // Intervals ending by `time` are measured whole; the ones still open stay (at most one per side after the
+    // merge, plus the ones starting at or after an open one's end, none of which exist yet).
+    const auto ended = [time](const Interval& iv) { return iv.second <= time; };
+    m_compute.erase(m_compute.begin(), std::ranges::find_if_not(m_compute, ended));
+    m_dma.erase(m_dma.begin(), std::ranges::find_if_not(m_dma, ended));
+    m_settled = std::max(m_settled, time);
 }
 
 void OverlapAnalysis::onWatermark(TimePs time) {
-    // Later intervals start at or after `time`; the union's last interval stays open to them.
-    m_lanes.drainBefore(time, [this](const Interval& iv) { addToUnion(iv); });
-}
-
-TimePs OverlapAnalysis::overlapWithDma(const Intervals& intervals, const DmaSeries& dma, TimePs& dmaActive) {
-    dmaActive = 0;
-    TimePs overlap = 0;
-    std::size_t i = 0;
-    const std::size_t points = dma.timePs.size();
-    for (std::size_t k = 0; k + 1 < points; ++k) {
-        if (dma.activeTransfers[k] == 0) {
-            continue;
-        }
-        const TimePs from = dma.timePs[k];
-        const TimePs to = dma.timePs[k + 1];
-        dmaActive += to - from;
-        while (i < intervals.size() && intervals[i].second <= from) {
-            ++i;
-        }
-        for (std::size_t j = i; j < intervals.size() && intervals[j].first < to; ++j) {
-            overlap += std::min(to, intervals[j].second) - std::max(from, intervals[j].first);
-        }
-    }
-    return overlap;
+    // Later intervals start at or after `time`.
+    settle(time);
 }
 
 void OverlapAnalysis::finish(SimResult& result) {
-    m_lanes.drainAll([this](const Interval& iv) { addToUnion(iv); });
-    OverlapStats s;
-    s.computeActivePs = m_computeActive;
-    s.overlapPs = overlapWithDma(m_union, result.dma, s.dmaActivePs);
-    s.dmaExposedPs = s.dmaActivePs - s.overlapPs;
-    result.overlap = s;
+    settle(std::numeric_limits<TimePs>::max());
+    m_stats.dmaExposedPs = m_stats.dmaActivePs - m_stats.overlapPs;
+    result.overlap = m_stats;
     m_lanes.reset(0);
-    m_union = {};
+    m_queues.reset(0);
+    m_compute = {};
+    m_dma = {};
 }
 
 } // namespace kl::sim

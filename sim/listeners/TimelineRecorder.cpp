@@ -13,7 +13,7 @@ void TimelineRecorder::onStart(const KernelIr& ir, const HardwareProfile&) {
 TimelineData::Record TimelineRecorder::toRecord(const InstructionEvent& e) const {
     const Instruction& in = m_ir->instructions()[e.index];
     TimelineData::Record r;
-    r.irId = in.id;
+    r.irId = m_ir->id(e.index);
     r.mainStartPs = e.mainStart;
     r.endPs = e.end;
     r.lane = e.lane;

@@ -3,23 +3,61 @@
 #include "ir/KernelIr.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace kl::sim {
 
+namespace {
+
+/// Recent instructions whose tallies are kept in place; a power of two (slots by mask).
+constexpr std::uint32_t kWindow = 1u << 16;
+
+} // namespace
+
 void WaitCauseAnalysis::onStart(const KernelIr& ir, const HardwareProfile&) {
     m_stats = {};
-    m_waited.assign(ir.instructions().size(), {});
+    m_instructions = static_cast<std::uint32_t>(ir.instructions().size());
+    const std::uint32_t size = std::bit_ceil(std::clamp<std::uint32_t>(m_instructions, 1, kWindow));
+    m_stall.assign(size, 0);
+    m_waiters.assign(size, 0);
+    m_base = 0;
+    m_left = {};
+    m_late = {};
+}
+
+void WaitCauseAnalysis::slideTo(std::uint32_t index) {
+    const auto size = static_cast<std::uint32_t>(m_stall.size());
+    const std::uint32_t base = index - size + 1;
+    // The tallies of [m_base, base) leave; beyond one window's worth of them there are none (never in the window).
+    const std::uint32_t end = base - m_base > size ? m_base + size : base;
+    for (std::uint32_t i = m_base; i < end; ++i) {
+        const std::uint32_t slot = i & (size - 1);
+        if (m_waiters[slot] != 0) {
+            m_left.push({i, m_waiters[slot], m_stall[slot]});
+            m_waiters[slot] = 0;
+            m_stall[slot] = 0;
+        }
+    }
+    m_base = base;
 }
 
 void WaitCauseAnalysis::record(const InstructionEvent& e) {
     const auto c = static_cast<std::size_t>(e.cause);
     ++m_stats.count[c];
     m_stats.stallPs[c] += e.stall;
-    if (e.cause == WaitCause::Dependency && e.waitOn < m_waited.size()) {
-        Waited& w = m_waited[e.waitOn];
-        ++w.waiters;
-        w.stall += e.stall;
+    if (e.cause != WaitCause::Dependency || e.waitOn >= m_instructions) {
+        return;
     }
+    if (e.waitOn < m_base) [[unlikely]] {
+        m_late.push({e.waitOn, 1, e.stall});
+        return;
+    }
+    if (e.waitOn - m_base >= m_stall.size()) {
+        slideTo(e.waitOn);
+    }
+    const std::size_t slot = e.waitOn & (m_stall.size() - 1);
+    ++m_waiters[slot];
+    m_stall[slot] += e.stall;
 }
 
 void WaitCauseAnalysis::onInstructions(std::span<const InstructionEvent> events) {
@@ -29,6 +67,16 @@ void WaitCauseAnalysis::onInstructions(std::span<const InstructionEvent> events)
 }
 
 void WaitCauseAnalysis::finish(SimResult& result) {
+    // Everything still in the window leaves it; the late waits join their instructions' tallies.
+    for (std::uint32_t i = m_base; i < m_instructions && i - m_base < m_stall.size(); ++i) {
+        const std::size_t slot = i & (m_stall.size() - 1);
+        if (m_waiters[slot] != 0) {
+            m_left.push({i, m_waiters[slot], m_stall[slot]});
+        }
+    }
+    const std::vector<Tally> left = m_left.take();
+    std::vector<Tally> late = m_late.take();
+    std::ranges::sort(late, {}, &Tally::index);
     // Full order (stall, then index): ties never depend on anything but the program. The ten best are
     // kept in order while scanning (no list of every waited-on instruction).
     const auto byStall = [](const auto& a, const auto& b) {
@@ -37,22 +85,50 @@ void WaitCauseAnalysis::finish(SimResult& result) {
     constexpr std::size_t kKeep = 10;
     std::vector<WaitCauseStats::Blocker> all;
     all.reserve(kKeep + 1);
-    for (std::size_t i = 0; i < m_waited.size(); ++i) {
-        if (m_waited[i].waiters == 0) {
-            continue;
-        }
-        const WaitCauseStats::Blocker b{static_cast<std::uint32_t>(i), m_waited[i].waiters, m_waited[i].stall};
+    const auto offer = [&](const WaitCauseStats::Blocker& b) {
         if (all.size() == kKeep && !byStall(b, all.back())) {
-            continue;
+            return;
         }
         all.insert(std::upper_bound(all.begin(), all.end(), b, byStall), b);
         if (all.size() > kKeep) {
             all.pop_back();
         }
+    };
+    // Both lists are by index: merge them, adding up the tallies of one instruction.
+    auto l = left.begin();
+    auto k = late.begin();
+    while (l != left.end() || k != late.end()) {
+        const std::uint32_t index = k == late.end() || (l != left.end() && l->index <= k->index) ? l->index : k->index;
+        WaitCauseStats::Blocker b{index, 0, 0};
+        for (; l != left.end() && l->index == index; ++l) {
+            b.waiters += l->waiters;
+            b.stallPs += l->stall;
+        }
+        for (; k != late.end() && k->index == index; ++k) {
+            b.waiters += k->waiters;
+            b.stallPs += k->stall;
+        }
+        offer(b);
     }
     m_stats.topBlockers = std::move(all);
     result.waits = std::move(m_stats);
-    m_waited = {};
+    m_stall = {};
+    m_waiters = {};
+}
+
+std::vector<WaitCauseAnalysis::Tally> WaitCauseAnalysis::Tallies::take() {
+    std::size_t n = 0;
+    for (const auto& b : m_blocks) {
+        n += b.size();
+    }
+    std::vector<Tally> all;
+    all.reserve(n);
+    for (auto& b : m_blocks) {
+        all.insert(all.end(), b.begin(), b.end());
+        b = {};
+    }
+    m_blocks = {};
+    return all;
 }
 
 } // namespace kl::sim

@@ -76,7 +76,6 @@ KernelIr loadCopyStore(bool buffersFirst) {
     }
     const auto add = [&](Op op, Engine engine, AccessPattern dst, AccessPattern src) {
         Instruction in;
-        in.id = static_cast<std::uint32_t>(ir.instructions().size());
         in.op = op;
         in.engine = engine;
         ir.addInstruction(in, std::span(&dst, 1), std::span(&src, 1));
@@ -114,10 +113,10 @@ TEST(EdgeCases, AnOperandWithoutABufferIsRefusedNamingItsInstruction) {
     AccessPattern dangling;
     dangling.buffer = 9;
     Instruction in;
-    in.id = 77;
     in.op = Op::TensorCopy;
     in.engine = Engine::Vector;
     ir.addInstruction(in, std::span(&dangling, 1), {});
+    ir.setId(ir.instructions().size() - 1, 77);
     auto r = Simulator::run(ir, profile("trn1"));
     ASSERT_FALSE(r.has_value());
     EXPECT_NE(r.error().message.find("instruction #3 (id 77) refers to buffer 9, which does not exist"),

@@ -87,13 +87,13 @@ std::optional<std::string> firstDifference(const sim::KernelIr& a, const sim::Ke
     for (std::size_t i = 0; i < a.instructions().size(); ++i) {
         const auto& x = a.instructions()[i];
         const auto& y = b.instructions()[i];
-        const bool same = x.id == y.id && x.op == y.op && x.engine == y.engine && x.elements == y.elements &&
+        const bool same = a.id(i) == b.id(i) && x.op == y.op && x.engine == y.engine && x.elements == y.elements &&
                           x.bytes == y.bytes && sameAttrs(a.attrs(x), b.attrs(y)) &&
                           sameOperands(a, a.dsts(x), b, b.dsts(y)) && sameOperands(a, a.srcs(x), b, b.srcs(y)) &&
                           sameLocs(a.locs(x), b.locs(y)) && std::ranges::equal(a.iter(x), b.iter(y)) &&
                           std::ranges::equal(a.pid(x), b.pid(y));
         if (!same) {
-            return fmt::format("instruction #{} (id {}) differs", i, x.id);
+            return fmt::format("instruction #{} (id {}) differs", i, a.id(i));
         }
     }
     return std::nullopt;

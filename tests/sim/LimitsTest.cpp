@@ -186,7 +186,6 @@ TEST(SimLimits, TimePastTheLimitStopsTheRun) {
     const std::array<AccessPattern, 1> dst{ap};
     for (int i = 0; i < 200; ++i) {
         Instruction in;
-        in.id = static_cast<std::uint32_t>(i);
         in.op = Op::TensorTensor;
         in.engine = Engine::Vector;
         in.elements = std::int64_t{1} << 40;
@@ -219,12 +218,14 @@ TEST(SimLimits, BytesPastTheLimitStopTheRun) {
     AccessPattern dst = src;
     dst.buffer = s;
     dst.partCount = 128;
+    // 2^54 bytes per transfer, from a destination pattern larger than the loader allows (only code can build it;
+    // Instruction::bytes itself holds at most 2^41, and 0 means "from the destination").
+    const std::array<PatternDim, 1> huge{{{1, std::int64_t{1} << 45}}};
+    dst.patternBegin = ir.addPattern(huge);
     for (int i = 0; i < 1100; ++i) {
         Instruction in;
-        in.id = static_cast<std::uint32_t>(i);
         in.op = Op::DmaCopy;
         in.engine = Engine::Dma;
-        in.bytes = std::int64_t{1} << 52; // larger than the loader allows: only code can build it
         ir.addInstruction(in, std::array{dst}, std::array{src});
     }
     auto r = Simulator::run(ir, hw);
