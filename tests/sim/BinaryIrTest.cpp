@@ -147,8 +147,8 @@ private:
             putInt<std::uint16_t>(b, 0);
             putInt<std::uint16_t>(b, onChip ? 128 : 0);
             for (const std::uint8_t v :
-                 {std::uint8_t{onChip ? 1 : 2}, std::uint8_t{onChip ? 1 : 0}, std::uint8_t{0}, std::uint8_t{0},
-                  std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}}) {
+                 {static_cast<std::uint8_t>(onChip ? 1 : 2), static_cast<std::uint8_t>(onChip ? 1 : 0), std::uint8_t{0},
+                  std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}}) {
                 b.push_back(std::byte{v});
             }
         };
