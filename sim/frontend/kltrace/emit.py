@@ -191,25 +191,7 @@ def emit(op, engine, dsts, srcs, attrs=None, mask=None, space=None, loc=None):
                 v.buf.written = True
             return None
     src_ranges = ranges
-    src_aps = []
-    for v in srcs:
-        b = v.buf
-        dims = v.dims
-        if ranges is None and dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
-            ap = b.rap
-            if ap is None:
-                ap = b.rap = _make_ap(v, None, dims, 0, b)
-            ap = ap[0]
-        else:
-            ap = _make_ap(v, ranges, dims, v.off, b)[0]
-        if b.memory != "hbm":
-            if b.zeroed and (b.mm_keys is None or (ap[1], ap[3]) not in b.mm_keys):
-                materialize_zeros(b, loc)
-            elif not b.written:
-                raise kernel_error(f"{op} reads tile '{b.name}' before anything was written to it",
-                                   "load or compute the tile before using it (uninitialized on-chip memory)")
-        b.pinned = True
-        src_aps.append(ap)
+    src_aps = _source_operands(op, srcs, ranges, loc)
     if ranges is not None and space is not None and dsts and tuple(dsts[0].shape) != tuple(space):
         # The mask was given over the source's space (bn_stats reads [P, 512], writes [P, 6]): only its
         # partition bounds carry over to the destination.
@@ -322,19 +304,20 @@ def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
     return Tensor(buf, 0, dims, dtype, None, True, shape)
 
 
-def emit_new(op, engine, res, srcs, attrs, loc):
-    """`emit(op, engine, [res], srcs, attrs, loc=loc)` without a mask, for `res` fresh from new_tile."""
+def _source_operands(op, srcs, ranges, loc):
+    """The operands an instruction reads, under mask `ranges` (None: unmasked); every on-chip source must
+    hold data (a pending nl.zeros is written first). A whole unmasked tile reuses its buffer's cached AP."""
     src_aps = []
     for v in srcs:
         b = v.buf
         dims = v.dims
-        if dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
+        if ranges is None and dims is b.rdims and v.off == 0 and v.dtype == b.dtype:
             ap = b.rap
             if ap is None:
                 ap = b.rap = _make_ap(v, None, dims, 0, b)
             ap = ap[0]
         else:
-            ap = _make_ap(v, None, dims, v.off, b)[0]
+            ap = _make_ap(v, ranges, dims, v.off, b)[0]
         if b.memory != "hbm":
             if b.zeroed and (b.mm_keys is None or (ap[1], ap[3]) not in b.mm_keys):
                 materialize_zeros(b, loc)
@@ -343,6 +326,12 @@ def emit_new(op, engine, res, srcs, attrs, loc):
                                    "load or compute the tile before using it (uninitialized on-chip memory)")
         b.pinned = True
         src_aps.append(ap)
+    return src_aps
+
+
+def emit_new(op, engine, res, srcs, attrs, loc):
+    """`emit(op, engine, [res], srcs, attrs, loc=loc)` without a mask, for `res` fresh from new_tile."""
+    src_aps = _source_operands(op, srcs, None, loc)
     if INDIRECT_SEEN[0] and IndirectTensor in map(type, srcs):
         attrs = _read_index_tiles(srcs, (), src_aps, attrs, op, loc)
     b = res.buf
