@@ -12,6 +12,7 @@
 #include "gui/ReviewController.h"
 #include "gui/ReviewSession.h"
 #include "gui/RunChoices.h"
+#include "gui/RunJob.h"
 #include "gui/SimulationRunner.h"
 #include "gui/TeachingController.h"
 #include "gui/TeamController.h"
@@ -756,21 +757,9 @@ void MainWindow::startRun() {
         return;
     }
     m_timelineArea->setCurrentWidget(m_page);
-    core::RunRequest request;
-    const QFileInfo info(m_runTarget);
-    if (info.isDir()) {
-        request.trace.taskDir = m_runTarget.toStdString();
-    } else {
-        request.trace.kernelFile = m_runTarget.toStdString();
-        for (const QString& arg : m_kernelArgs) {
-            request.trace.argSpecs.push_back(arg.toStdString());
-        }
-    }
-    request.hardware = m_runChoices->hardware().toStdString();
-    request.trace.lnc = m_runChoices->lnc().toStdString();
     TimingLog::mark("run started");
     setRunning(true);
-    m_runner->start(request);
+    m_runner->start(runRequestFor(m_runTarget, m_kernelArgs, m_runChoices->hardware(), m_runChoices->lnc()));
 }
 
 void MainWindow::showRun(const std::shared_ptr<const core::RunOutcome>& outcome) {

@@ -36,7 +36,7 @@ QString SimulationRunner::progressText(const core::RunProgress& p) {
 }
 
 void SimulationRunner::report(const core::RunProgress& progress) {
-    if (progress.stage != m_markedStage) {
+    if (progress.stage != m_markedStage && !m_stagesMarkedByHeadStart) {
         m_markedStage = progress.stage;
         static constexpr const char* kStages[] = {"tracing started", "IR loading started", "simulation started",
                                                   "simulation done"};
@@ -72,31 +72,31 @@ void SimulationRunner::start(const core::RunRequest& request) {
     m_running = true;
     m_progress = {};
     m_markedStage.reset();
+    std::shared_ptr<RunHeadStart> headStart = std::exchange(m_headStart, nullptr);
+    if (headStart && !(headStart->request() == request)) {
+        headStart->cancel();
+        headStart.reset();
+    } else if (headStart) {
+        headStart->adopt();
+    }
+    m_stagesMarkedByHeadStart = headStart != nullptr;
     m_clock.start();
     m_tick.start();
     QPointer<SimulationRunner> self(this);
-    QThread* worker = QThread::create([self, wanted = m_jobs.stillWanted(generation), generation, request] {
-        auto shouldCancel = [&] { return !wanted(); };
-        auto onProgress = [&](const core::RunProgress& progress) {
-            postTo(self, [self, generation, progress] {
+    QThread* worker = QThread::create([self, wanted = m_jobs.stillWanted(generation), generation, request, headStart] {
+        std::function<bool()> shouldCancel = [wanted] { return !wanted(); };
+        std::function<void(const core::RunProgress&)> onProgress = [self, generation](const core::RunProgress& p) {
+            postTo(self, [self, generation, p] {
                 if (self->m_jobs.isCurrent(generation)) {
-                    self->report(progress);
+                    self->report(p);
                 }
             });
         };
-        auto traced = core::traceAndSimulate(request, shouldCancel, {}, onProgress);
-        kl::Expected<std::shared_ptr<const core::RunOutcome>> outcome =
-            traced ? kl::Expected<std::shared_ptr<const core::RunOutcome>>(
-                         std::make_shared<const core::RunOutcome>(std::move(*traced)))
-                   : std::unexpected(traced.error());
-        // The timeline's rows, the plots' series and the line costs cost time in proportion to the instructions:
-        // built here, so that the GUI thread only installs them.
-        RunDisplay display;
-        if (outcome && !shouldCancel()) {
-            display = RunDisplay::build((*outcome)->result);
-        }
-        postTo(self, [self, generation, outcome, display = std::move(display)]() mutable {
-            self->deliver(generation, std::move(outcome), std::move(display));
+        RunJobResult job =
+            headStart ? headStart->join(shouldCancel, onProgress) : runJob(request, shouldCancel, onProgress);
+        const auto outcome = job.outcome;
+        postTo(self, [self, generation, job = std::move(job)]() mutable {
+            self->deliver(generation, std::move(job.outcome), std::move(job.display));
         });
         if (!outcome || shouldCancel()) {
             return;
@@ -110,6 +110,13 @@ void SimulationRunner::start(const core::RunRequest& request) {
     });
     connect(worker, &QThread::finished, worker, &QObject::deleteLater);
     worker->start();
+}
+
+void SimulationRunner::offerHeadStart(std::shared_ptr<RunHeadStart> headStart) {
+    if (m_headStart) {
+        m_headStart->cancel();
+    }
+    m_headStart = std::move(headStart);
 }
 
 void SimulationRunner::cancel() {

@@ -3,6 +3,7 @@
 #include "gui/JobGeneration.h"
 #include "gui/RunDisplay.h"
 #include "gui/RunFindings.h"
+#include "gui/RunHeadStart.h"
 #include "run/RunPipeline.h"
 
 #include <QElapsedTimer>
@@ -36,6 +37,9 @@ public:
 
     void start(const core::RunRequest& request);
     void cancel();
+    /// A run begun before the window (RunHeadStart): the next start() adopts it when it asks for the same request
+    /// and cancels it otherwise. Offering another (or null) cancels one not adopted yet.
+    void offerHeadStart(std::shared_ptr<RunHeadStart> headStart);
     [[nodiscard]] bool isRunning() const { return m_running; }
     [[nodiscard]] quint64 generation() const { return m_jobs.current(); }
     /// The status line for a progress report (what stageChanged carries).
@@ -60,6 +64,8 @@ private:
     bool m_running = false;
     core::RunProgress m_progress;                ///< the last report of the current run
     std::optional<core::RunStage> m_markedStage; ///< the last stage the timing log marked in the current run
+    bool m_stagesMarkedByHeadStart = false;      ///< the current run is an adopted head start, which marks them
+    std::shared_ptr<RunHeadStart> m_headStart;   ///< offered, not adopted yet
     RunDisplay m_display;
     QElapsedTimer m_clock; ///< since start()
     QTimer m_tick;         ///< re-sends the status line while running

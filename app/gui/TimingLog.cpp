@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -29,6 +30,12 @@ double processStartSeconds() {
     }
     const long ticks = ::sysconf(_SC_CLK_TCK);
     return ticks > 0 ? std::strtod(field.c_str(), nullptr) / static_cast<double>(ticks) : -1;
+}
+
+/// mark() is called from workers too (RunHeadStart): the lines and the last step are kept whole under one lock.
+std::mutex& logLock() {
+    static std::mutex lock;
+    return lock;
 }
 
 /// When the last mark() or phase() was printed.
@@ -57,6 +64,7 @@ long long TimingLog::msSinceProcessStart() {
 
 void TimingLog::mark(const char* what) {
     if (enabled()) {
+        const std::lock_guard lock(logLock());
         std::fprintf(stderr, "kernellens: %s at %lld ms\n", what, msSinceProcessStart());
         std::fflush(stderr);
         lastStep() = std::chrono::steady_clock::now();
@@ -65,6 +73,7 @@ void TimingLog::mark(const char* what) {
 
 void TimingLog::phase(const char* what) {
     if (enabled()) {
+        const std::lock_guard lock(logLock());
         const auto now = std::chrono::steady_clock::now();
         std::fprintf(stderr, "kernellens: GUI thread: %s %.2f ms\n", what,
                      std::chrono::duration<double, std::milli>(now - lastStep()).count());

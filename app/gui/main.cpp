@@ -1,6 +1,9 @@
 // kernellens: the desktop workbench. Opens what it is given on the command line.
 #include "gui/MainWindow.h"
+#include "gui/RunHeadStart.h"
+#include "gui/SimulationRunner.h"
 #include "gui/Theme.h"
+#include "gui/WorkspaceTrust.h"
 #include "gui/Workspaces.h"
 
 #include <QApplication>
@@ -30,23 +33,29 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
     parser.process(app);
+    const QStringList paths = parser.positionalArguments();
+    // A trusted task's run begins now, so that tracing it overlaps building the window (RunHeadStart).
+    auto headStart = paths.size() == 1
+                         ? kl::app::RunHeadStart::forPath(paths.front(), kl::app::WorkspaceTrust::defaultStorePath())
+                         : nullptr;
 
     kl::app::applyTheme(app, kl::app::themeFromName(parser.isSet(theme)
                                                         ? parser.value(theme)
                                                         : QSettings().value(QStringLiteral("theme")).toString()));
     kl::app::MainWindow window;
+    window.runner()->offerHeadStart(std::move(headStart));
     // The workspace's docks are chosen before the first show, so the window opens at its size with them.
     if (kl::app::Workspaces::Kind kind;
         parser.isSet(workspace) && kl::app::Workspaces::fromName(parser.value(workspace), &kind)) {
         window.workspaces()->switchTo(kind);
     }
     window.show();
-    const QStringList paths = parser.positionalArguments();
     if (paths.isEmpty()) {
         window.showStartPage();
     }
     for (const QString& path : paths) {
         window.openPath(path);
     }
+    window.runner()->offerHeadStart(nullptr); // not adopted: the window ran something else, or nothing
     return app.exec();
 }

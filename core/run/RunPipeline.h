@@ -31,6 +31,9 @@ struct RunRequest {
     /// Profile name or path to a profile JSON. Empty: the task's `hardware` (when tracing a task folder), else
     /// the default for the kernel's NKI API (sim::chooseHardware).
     std::string hardware;
+
+    /// The same run: a run begun early (the GUI's head start) is adopted only for an equal request.
+    bool operator==(const RunRequest&) const = default;
 };
 
 /// A traced and simulated kernel. The IR is kept so that what-if runs re-simulate without re-tracing.

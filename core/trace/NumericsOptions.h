@@ -21,6 +21,7 @@ struct NumericsOptions {
 
     /// The front-end flags for these options ("--numerics", "--seed", "3", ...); nothing when not enabled.
     [[nodiscard]] std::vector<std::string> frontendFlags() const;
+    bool operator==(const NumericsOptions&) const = default;
 };
 
 } // namespace kl::core

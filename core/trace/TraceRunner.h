@@ -42,6 +42,8 @@ struct TraceRequest {
     /// When the OS sandbox cannot be set up on this machine, run the kernel without it instead of failing with
     /// ErrorCode::SandboxUnavailable (CLI: --no-sandbox). Where the sandbox works it is used regardless.
     bool allowUnsandboxed = false;
+
+    bool operator==(const TraceRequest&) const = default;
 };
 
 struct TraceOutcome {
