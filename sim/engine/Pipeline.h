@@ -39,9 +39,9 @@ public:
     [[nodiscard]] Expected<void> run(const KernelIr& ir);
 
 private:
-    /// Per buffer, what changes while scheduling; what does not (sizes, memory, last use) is read from
-    /// the IR's BufferFacts.
-    /// Per buffer (with its state in m_bufferState: the three together would be padded to 24 bytes).
+    /// Per open or spilled tile, what changes while scheduling; what does not (sizes, memory, last use) is read
+    /// from the IR's BufferFacts. Held in a slot (m_slots) only while the tile is open or spilled: a loop's tiles
+    /// are a new buffer every iteration, so a state per buffer would hold the whole run's while few are live.
     struct BufferState {
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
@@ -148,7 +148,15 @@ private:
     TimePs m_mmPrevStart = 0;
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
-    std::vector<BufferState> m_buffers;
+    /// The state of open or spilled tile `buffer`.
+    [[nodiscard]] BufferState& slotOf(std::uint32_t buffer) { return m_slots[m_slotOf[buffer]]; }
+    /// Gives `buffer` a slot (it is being opened).
+    BufferState& takeSlot(std::uint32_t buffer);
+    void releaseSlot(std::uint32_t buffer) { m_freeSlots.push_back(m_slotOf[buffer]); }
+
+    std::vector<BufferState> m_slots;        ///< open or spilled tiles' states, reused once freed
+    std::vector<std::uint32_t> m_freeSlots;  ///< slots of m_slots free for reuse
+    std::vector<std::uint32_t> m_slotOf;     ///< per buffer: its slot while open or spilled
     std::vector<std::uint8_t> m_bufferState; ///< per buffer: kUnallocated, kOpen, kFreed or kSpilled
     BufferFactsTable m_facts;                ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
     std::vector<BufferUse> m_ownUses;
