@@ -45,7 +45,6 @@ Expected<void> Pipeline::prepare(const KernelIr& ir) {
     m_slots.clear();
     m_freeSlots.clear();
     m_slotOf.assign(facts.size(), kNoIndex);
-    m_bufferState.assign(facts.size(), kUnallocated);
     m_deps.reset(facts.size());
     m_spills.reset(facts.size());
     m_facts = facts;
@@ -111,7 +110,7 @@ Expected<void> Pipeline::prepareCores(const KernelIr& ir) {
     m_parked.mmPrevStart = 0;
     m_parked.sbuf = MemoryUnit(partitionBytes(m_hw.sbuf.partitionBytes));
     m_parked.psum = MemoryUnit(partitionBytes(m_hw.psum.partitionBytes));
-    m_parked.spills.reset(m_bufferState.size());
+    m_parked.spills.reset(m_slotOf.size());
     m_lastOfCore = {kNoIndex, kNoIndex};
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
@@ -279,6 +278,7 @@ Pipeline::BufferState& Pipeline::takeSlot(std::uint32_t buffer) {
         m_freeSlots.pop_back();
     }
     m_slotOf[buffer] = slot;
+    m_slots[slot] = {};
     return m_slots[slot];
 }
 
@@ -288,7 +288,7 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
     TimePs t = notBefore;
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            std::uint8_t& state = m_bufferState[ap.buffer];
+            const std::uint8_t state = stateOf(ap.buffer);
             if (state != kUnallocated) {
                 if (state == kSpilled) [[unlikely]] {
                     if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
@@ -318,7 +318,6 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.resident(ap.buffer, mem);
             }
-            state = kOpen;
             BufferState& st = takeSlot(ap.buffer);
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
@@ -339,8 +338,8 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
     if (fit.overflow && !m_spills.tracking()) {
         // The first spill of the run: from now on the policy follows the resident tiles itself.
         std::vector<std::pair<std::uint32_t, Memory>> open;
-        for (std::uint32_t b = 0; b < m_bufferState.size(); ++b) {
-            if (m_bufferState[b] == kOpen && m_facts[b].memory != Memory::Hbm) {
+        for (std::uint32_t b = 0; b < m_slotOf.size(); ++b) {
+            if (stateOf(b) == kOpen && m_facts[b].memory != Memory::Hbm) {
                 open.emplace_back(b, m_facts[b].memory);
             }
         }
@@ -368,7 +367,7 @@ std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memor
         for (std::size_t j = 0; j < k && !seen; ++j) {
             seen = ops[j].buffer == b;
         }
-        if (!seen && m_bufferState[b] == kOpen && m_facts[b].memory == memory) {
+        if (!seen && stateOf(b) == kOpen && m_facts[b].memory == memory) {
             sum += reserved(m_facts[b]);
         }
     }
@@ -408,7 +407,6 @@ DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std
 
 void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     BufferState& st = slotOf(buffer);
-    std::uint8_t& state = m_bufferState[buffer];
     const BufferFacts& f = m_facts[buffer];
     TimePs start = 0;
     std::uint32_t queue = 0;
@@ -417,7 +415,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     const std::int64_t bytes = reserved(f);
     unitOf(f.memory).close(bytes, st.allocStart, t.end);
     m_spills.evicted(buffer, f.memory);
-    state = kSpilled;
+    st.spilled = true;
     st.lastEnd = t.end; // the reload reads what this wrote
     MemoryEvent e;
     e.time = t.end;
@@ -431,7 +429,6 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
 
 TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t buffer, std::uint32_t index) {
     BufferState& st = slotOf(buffer);
-    std::uint8_t& state = m_bufferState[buffer];
     const BufferFacts& f = m_facts[buffer];
     const std::int64_t bytes = reserved(f);
     bool spilled = false;
@@ -442,7 +439,7 @@ TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t
     TimePs start = 0;
     std::uint32_t queue = 0;
     const DmaUnit::Transfer t = tileTransfer(DmaKind::Reload, buffer, index, fit.time, start, queue);
-    state = kOpen;
+    st.spilled = false;
     st.allocStart = start;
     st.lastEnd = t.end;
     // Later users in program order wait for the data as for a write of the whole tile.
@@ -488,7 +485,7 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
                                std::uint16_t lane) {
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            std::uint8_t& state = m_bufferState[ap.buffer];
+            const std::uint8_t state = stateOf(ap.buffer);
             // Only open and spilled tiles have a state: HBM buffers stay unallocated, and a freed tile's last end
             // is never read again.
             if (state != kOpen && state != kSpilled) {
@@ -500,7 +497,6 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
             if (f.lastUse != index || state != kOpen || f.memory == Memory::Hbm) {
                 continue;
             }
-            state = kFreed;
             releaseSlot(ap.buffer);
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.evicted(ap.buffer, f.memory);
@@ -590,7 +586,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
-        if (m_spills.tracking() && m_bufferState[src[0].buffer] == kSpilled) [[unlikely]] {
+        if (m_spills.tracking() && stateOf(src[0].buffer) == kSpilled) [[unlikely]] {
             weightsBack = reload(ir, in, src[0].buffer, index);
         }
     }

@@ -45,6 +45,7 @@ private:
     struct BufferState {
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
+        bool spilled = false; ///< written out to HBM (kSpilled), else open (kOpen)
     };
     static constexpr std::uint8_t kUnallocated = 0;
     static constexpr std::uint8_t kOpen = 1;
@@ -150,15 +151,24 @@ private:
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
     /// The state of open or spilled tile `buffer`.
     [[nodiscard]] BufferState& slotOf(std::uint32_t buffer) { return m_slots[m_slotOf[buffer]]; }
-    /// Gives `buffer` a slot (it is being opened).
+    /// kUnallocated, kOpen, kFreed or kSpilled.
+    [[nodiscard]] std::uint8_t stateOf(std::uint32_t buffer) const {
+        const std::uint32_t slot = m_slotOf[buffer];
+        return slot == kNoIndex ? kUnallocated : slot == kFreedSlot ? kFreed : m_slots[slot].spilled ? kSpilled : kOpen;
+    }
+    /// Gives `buffer` a slot: it is open from now on.
     BufferState& takeSlot(std::uint32_t buffer);
-    void releaseSlot(std::uint32_t buffer) { m_freeSlots.push_back(m_slotOf[buffer]); }
+    /// `buffer` is freed: its slot is reused.
+    void releaseSlot(std::uint32_t buffer) {
+        m_freeSlots.push_back(m_slotOf[buffer]);
+        m_slotOf[buffer] = kFreedSlot;
+    }
+    static constexpr std::uint32_t kFreedSlot = kNoIndex - 1; ///< m_slotOf of a freed tile (kNoIndex: unallocated)
 
-    std::vector<BufferState> m_slots;        ///< open or spilled tiles' states, reused once freed
-    std::vector<std::uint32_t> m_freeSlots;  ///< slots of m_slots free for reuse
-    std::vector<std::uint32_t> m_slotOf;     ///< per buffer: its slot while open or spilled
-    std::vector<std::uint8_t> m_bufferState; ///< per buffer: kUnallocated, kOpen, kFreed or kSpilled
-    BufferFactsTable m_facts;                ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
+    std::vector<BufferState> m_slots;       ///< open or spilled tiles' states, reused once freed
+    std::vector<std::uint32_t> m_freeSlots; ///< slots of m_slots free for reuse
+    std::vector<std::uint32_t> m_slotOf;    ///< per buffer: its slot while open or spilled, or kNoIndex / kFreedSlot
+    BufferFactsTable m_facts;               ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
     std::vector<BufferUse> m_ownUses;
     std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;

@@ -209,6 +209,11 @@ std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
 std::uint32_t KernelIr::appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base) {
     const auto begin = static_cast<std::uint32_t>(m_operandIndex.size());
     growForAppend(m_operandIndex, indices.size());
+    if (base == 0) { // the first operands appended (a reader's one block of them): the indices as they are
+        assert(std::ranges::all_of(indices, [&](std::uint32_t i) { return i < m_operands.size(); }));
+        m_operandIndex.insert(m_operandIndex.end(), indices.begin(), indices.end());
+        return begin;
+    }
     for (const std::uint32_t i : indices) {
         assert(std::size_t{base} + i < m_operands.size());
         m_operandIndex.push_back(base + i);
