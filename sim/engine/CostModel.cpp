@@ -34,7 +34,7 @@ CostModel::CostModel(const HardwareProfile& hw) : m_hw(hw) {}
 
 double CostModel::freeElements(const KernelIr& ir, const Instruction& in) {
     const auto dst = ir.dsts(in);
-    if (!dst.empty() && dst.front().buffer != kNoIndex) {
+    if (!dst.empty() && dst.front().buffer != AccessPattern::kNoBuffer) {
         const std::int64_t parts = std::max<std::int64_t>(operandPartitions(ir, dst.front()), 1);
         if (in.elements > 0) {
             return static_cast<double>(in.elements) / static_cast<double>(parts);
@@ -42,7 +42,7 @@ double CostModel::freeElements(const KernelIr& ir, const Instruction& in) {
         return static_cast<double>(elementCount(ir, dst.front()));
     }
     const auto src = ir.srcs(in);
-    if (!src.empty() && src.front().buffer != kNoIndex) {
+    if (!src.empty() && src.front().buffer != AccessPattern::kNoBuffer) {
         return static_cast<double>(elementCount(ir, src.front()));
     }
     return static_cast<double>(std::max<std::int64_t>(in.elements, 1));

@@ -42,8 +42,9 @@ Pipeline::Pipeline(const HardwareProfile& hw)
 
 Expected<void> Pipeline::prepare(const KernelIr& ir) {
     const BufferFactsTable facts = ir.bufferFacts();
-    m_buffers.assign(facts.size(), {});
-    m_bufferState.assign(facts.size(), kUnallocated);
+    m_slots.clear();
+    m_freeSlots.clear();
+    m_slotOf.assign(facts.size(), kNoIndex);
     m_deps.reset(facts.size());
     m_spills.reset(facts.size());
     m_facts = facts;
@@ -109,7 +110,7 @@ Expected<void> Pipeline::prepareCores(const KernelIr& ir) {
     m_parked.mmPrevStart = 0;
     m_parked.sbuf = MemoryUnit(partitionBytes(m_hw.sbuf.partitionBytes));
     m_parked.psum = MemoryUnit(partitionBytes(m_hw.psum.partitionBytes));
-    m_parked.spills.reset(m_buffers.size());
+    m_parked.spills.reset(m_slotOf.size());
     m_lastOfCore = {kNoIndex, kNoIndex};
     const auto& instrs = ir.instructions();
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
@@ -267,14 +268,27 @@ void Pipeline::recordAccesses(OperandList ops, bool isWrite, TimePs end, std::ui
     }
 }
 
+Pipeline::BufferState& Pipeline::takeSlot(std::uint32_t buffer) {
+    std::uint32_t slot = 0;
+    if (m_freeSlots.empty()) {
+        slot = static_cast<std::uint32_t>(m_slots.size());
+        m_slots.emplace_back();
+    } else {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    }
+    m_slotOf[buffer] = slot;
+    m_slots[slot] = {};
+    return m_slots[slot];
+}
+
 TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32_t index, TimePs notBefore,
                           WaitCause& capCause) {
     m_newlyOpened.clear();
     TimePs t = notBefore;
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            BufferState& st = m_buffers[ap.buffer];
-            std::uint8_t& state = m_bufferState[ap.buffer];
+            const std::uint8_t state = stateOf(ap.buffer);
             if (state != kUnallocated) {
                 if (state == kSpilled) [[unlikely]] {
                     if (const TimePs back = reload(ir, in, ap.buffer, index); back > t) {
@@ -304,7 +318,7 @@ TimePs Pipeline::allocate(const KernelIr& ir, const Instruction& in, std::uint32
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.resident(ap.buffer, mem);
             }
-            state = kOpen;
+            BufferState& st = takeSlot(ap.buffer);
             st.lastEnd = 0;
             // Overflow is marked by a negative allocStart until commit; the flag travels in the event.
             st.allocStart = fit.overflow ? -1 : 0;
@@ -324,8 +338,8 @@ MemoryUnit::Fit Pipeline::makeRoom(const KernelIr& ir, const Instruction& in, st
     if (fit.overflow && !m_spills.tracking()) {
         // The first spill of the run: from now on the policy follows the resident tiles itself.
         std::vector<std::pair<std::uint32_t, Memory>> open;
-        for (std::uint32_t b = 0; b < m_buffers.size(); ++b) {
-            if (m_bufferState[b] == kOpen && m_facts[b].memory != Memory::Hbm) {
+        for (std::uint32_t b = 0; b < m_slotOf.size(); ++b) {
+            if (stateOf(b) == kOpen && m_facts[b].memory != Memory::Hbm) {
                 open.emplace_back(b, m_facts[b].memory);
             }
         }
@@ -353,7 +367,7 @@ std::int64_t Pipeline::ownBytes(const KernelIr& ir, const Instruction& in, Memor
         for (std::size_t j = 0; j < k && !seen; ++j) {
             seen = ops[j].buffer == b;
         }
-        if (!seen && m_bufferState[b] == kOpen && m_facts[b].memory == memory) {
+        if (!seen && stateOf(b) == kOpen && m_facts[b].memory == memory) {
             sum += reserved(m_facts[b]);
         }
     }
@@ -392,8 +406,7 @@ DmaUnit::Transfer Pipeline::tileTransfer(DmaKind kind, std::uint32_t buffer, std
 }
 
 void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
-    BufferState& st = m_buffers[buffer];
-    std::uint8_t& state = m_bufferState[buffer];
+    BufferState& st = slotOf(buffer);
     const BufferFacts& f = m_facts[buffer];
     TimePs start = 0;
     std::uint32_t queue = 0;
@@ -402,7 +415,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
     const std::int64_t bytes = reserved(f);
     unitOf(f.memory).close(bytes, st.allocStart, t.end);
     m_spills.evicted(buffer, f.memory);
-    state = kSpilled;
+    st.spilled = true;
     st.lastEnd = t.end; // the reload reads what this wrote
     MemoryEvent e;
     e.time = t.end;
@@ -415,8 +428,7 @@ void Pipeline::spillOut(std::uint32_t buffer, std::uint32_t index) {
 }
 
 TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t buffer, std::uint32_t index) {
-    BufferState& st = m_buffers[buffer];
-    std::uint8_t& state = m_bufferState[buffer];
+    BufferState& st = slotOf(buffer);
     const BufferFacts& f = m_facts[buffer];
     const std::int64_t bytes = reserved(f);
     bool spilled = false;
@@ -427,7 +439,7 @@ TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t
     TimePs start = 0;
     std::uint32_t queue = 0;
     const DmaUnit::Transfer t = tileTransfer(DmaKind::Reload, buffer, index, fit.time, start, queue);
-    state = kOpen;
+    st.spilled = false;
     st.allocStart = start;
     st.lastEnd = t.end;
     // Later users in program order wait for the data as for a write of the whole tile.
@@ -451,7 +463,7 @@ TimePs Pipeline::reload(const KernelIr& ir, const Instruction& in, std::uint32_t
 
 void Pipeline::commitAllocations(TimePs start, std::uint16_t lane) {
     for (const std::uint32_t b : m_newlyOpened) {
-        BufferState& st = m_buffers[b];
+        BufferState& st = slotOf(b);
         const BufferFacts& f = m_facts[b];
         const bool overflow = st.allocStart < 0;
         st.allocStart = start;
@@ -473,14 +485,19 @@ void Pipeline::releaseFinished(const KernelIr& ir, const Instruction& in, std::u
                                std::uint16_t lane) {
     for (const auto ops : {ir.dsts(in), ir.srcs(in)}) {
         for (const AccessPattern& ap : ops) {
-            BufferState& st = m_buffers[ap.buffer];
-            std::uint8_t& state = m_bufferState[ap.buffer];
-            const BufferFacts& f = m_facts[ap.buffer];
+            const std::uint8_t state = stateOf(ap.buffer);
+            // Only open and spilled tiles have a state: HBM buffers stay unallocated, and a freed tile's last end
+            // is never read again.
+            if (state != kOpen && state != kSpilled) {
+                continue;
+            }
+            BufferState& st = slotOf(ap.buffer);
             st.lastEnd = std::max(st.lastEnd, end);
+            const BufferFacts& f = m_facts[ap.buffer];
             if (f.lastUse != index || state != kOpen || f.memory == Memory::Hbm) {
                 continue;
             }
-            state = kFreed;
+            releaseSlot(ap.buffer);
             if (m_spills.tracking()) [[unlikely]] {
                 m_spills.evicted(ap.buffer, f.memory);
             }
@@ -569,7 +586,7 @@ void Pipeline::scheduleMatmul(const KernelIr& ir, std::uint32_t index) {
     TimePs weightsBack = 0; // a spilled stationary tile must be back before LoadStationary reads it
     if (!src.empty()) {
         queryDeps(src.first(1), false, cl.dep);
-        if (m_spills.tracking() && m_bufferState[src[0].buffer] == kSpilled) [[unlikely]] {
+        if (m_spills.tracking() && stateOf(src[0].buffer) == kSpilled) [[unlikely]] {
             weightsBack = reload(ir, in, src[0].buffer, index);
         }
     }

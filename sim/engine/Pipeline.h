@@ -39,12 +39,13 @@ public:
     [[nodiscard]] Expected<void> run(const KernelIr& ir);
 
 private:
-    /// Per buffer, what changes while scheduling; what does not (sizes, memory, last use) is read from
-    /// the IR's BufferFacts.
-    /// Per buffer (with its state in m_bufferState: the three together would be padded to 24 bytes).
+    /// Per open or spilled tile, what changes while scheduling; what does not (sizes, memory, last use) is read
+    /// from the IR's BufferFacts. Held in a slot (m_slots) only while the tile is open or spilled: a loop's tiles
+    /// are a new buffer every iteration, so a state per buffer would hold the whole run's while few are live.
     struct BufferState {
         TimePs allocStart = 0;
         TimePs lastEnd = 0;
+        bool spilled = false; ///< written out to HBM (kSpilled), else open (kOpen)
     };
     static constexpr std::uint8_t kUnallocated = 0;
     static constexpr std::uint8_t kOpen = 1;
@@ -148,9 +149,26 @@ private:
     TimePs m_mmPrevStart = 0;
     TimePs m_mark = 0;     ///< no instruction from the current one on starts earlier (advanceWatermark)
     TimePs m_markSent = 0; ///< the last watermark given to the listeners
-    std::vector<BufferState> m_buffers;
-    std::vector<std::uint8_t> m_bufferState; ///< per buffer: kUnallocated, kOpen, kFreed or kSpilled
-    BufferFactsTable m_facts;                ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
+    /// The state of open or spilled tile `buffer`.
+    [[nodiscard]] BufferState& slotOf(std::uint32_t buffer) { return m_slots[m_slotOf[buffer]]; }
+    /// kUnallocated, kOpen, kFreed or kSpilled.
+    [[nodiscard]] std::uint8_t stateOf(std::uint32_t buffer) const {
+        const std::uint32_t slot = m_slotOf[buffer];
+        return slot == kNoIndex ? kUnallocated : slot == kFreedSlot ? kFreed : m_slots[slot].spilled ? kSpilled : kOpen;
+    }
+    /// Gives `buffer` a slot: it is open from now on.
+    BufferState& takeSlot(std::uint32_t buffer);
+    /// `buffer` is freed: its slot is reused.
+    void releaseSlot(std::uint32_t buffer) {
+        m_freeSlots.push_back(m_slotOf[buffer]);
+        m_slotOf[buffer] = kFreedSlot;
+    }
+    static constexpr std::uint32_t kFreedSlot = kNoIndex - 1; ///< m_slotOf of a freed tile (kNoIndex: unallocated)
+
+    std::vector<BufferState> m_slots;       ///< open or spilled tiles' states, reused once freed
+    std::vector<std::uint32_t> m_freeSlots; ///< slots of m_slots free for reuse
+    std::vector<std::uint32_t> m_slotOf;    ///< per buffer: its slot while open or spilled, or kNoIndex / kFreedSlot
+    BufferFactsTable m_facts;               ///< the IR's, or read through m_ownUses when the IR's uses are incomplete
     std::vector<BufferUse> m_ownUses;
     std::int64_t m_bankBytes = 0;
     std::vector<std::uint32_t> m_newlyOpened;

@@ -25,14 +25,17 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     SummaryCollector summary; // counts as a listener; summarise() below reads what every listener left
     SimListener* const standard[] = {&summary, &timeline, &occupancy, &dma, &overlap, &waits, &spills};
 
-    Pipeline pipeline(hw);
-    for (SimListener* l : standard) {
-        pipeline.addListener(l);
+    {
+        // Scoped: the Pipeline's working state is gone before the listeners build the result (the run's peak).
+        Pipeline pipeline(hw);
+        for (SimListener* l : standard) {
+            pipeline.addListener(l);
+        }
+        for (SimListener* l : extra) {
+            pipeline.addListener(l);
+        }
+        KL_TRY(pipeline.run(ir));
     }
-    for (SimListener* l : extra) {
-        pipeline.addListener(l);
-    }
-    KL_TRY(pipeline.run(ir));
     auto result = std::make_shared<SimResult>();
     result->kernelName = ir.kernelName;
     result->hardwareName = hw.name;
@@ -48,6 +51,8 @@ Expected<std::shared_ptr<const SimResult>> Simulator::run(const KernelIr& ir, co
     for (SimListener* l : extra) {
         l->finish(*result);
     }
+    KL_TRY(occupancy.check());
+    KL_TRY(dma.check());
     summary.summarise(*result);
     for (const auto* mem : {&result->sbuf, &result->psum}) {
         if (mem->overflowCount > 0) {

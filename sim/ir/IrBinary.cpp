@@ -27,6 +27,9 @@
 namespace kl::sim {
 
 static_assert(std::endian::native == std::endian::little, "the binary Kernel IR is read in place as little-endian");
+// What the readers accept fits AccessPattern's bit-fields (checked before they are stored).
+static_assert(ir_limits::kMaxBuffers < AccessPattern::kNoBuffer && ir_limits::kMaxExtent < (std::int64_t{1} << 49) &&
+              ir_limits::kMaxPatternDims < 32 && ir_limits::kMaxPartitions <= 128);
 
 namespace {
 
@@ -368,6 +371,11 @@ private:
     /// Pattern dimensions, operands, locations and loop values, each checked once.
     void readPools() {
         const Section& dims = require(m_sections, "DIMS", 16);
+        if (dims.count > AccessPattern::kMaxPatternPool) {
+            fail(ErrorCode::Unsupported, fmt::format("section DIMS at byte offset {} holds {} pattern dimensions; at "
+                                                     "most {} are read",
+                                                     dims.offset, dims.count, AccessPattern::kMaxPatternPool));
+        }
         std::vector<PatternDim> all(dims.count);
         forEachRecord(m_source, dims, [&](std::uint64_t i, const std::byte* r) {
             all[i] = {load<std::int64_t>(r), load<std::int64_t>(r + 8)};
@@ -444,21 +452,22 @@ private:
     AccessPattern operand(const Section& s, std::uint64_t i, const std::byte* r, std::span<const PatternDim> dims,
                           std::uint32_t base) {
         AccessPattern ap;
-        ap.offset = load<std::int64_t>(r);
-        ap.buffer = load<std::uint32_t>(r + 8);
+        const auto offset = load<std::int64_t>(r);
+        const auto buffer = load<std::uint32_t>(r + 8);
         const auto patternBegin = load<std::uint32_t>(r + 12);
         ap.dtype = dtypeOf(load<std::uint32_t>(r + 16));
         const auto partStart = load<std::uint16_t>(r + 20);
         const auto partCount = load<std::uint16_t>(r + 22);
         const auto patternCount = std::to_integer<std::uint8_t>(r[24]);
         const bool hasPart = std::to_integer<std::uint8_t>(r[25]) != 0;
-        const bool bad = ap.buffer >= m_ir.buffers().size() || patternCount > lim::kMaxPatternDims ||
-                         std::uint64_t{patternBegin} + patternCount > dims.size() || ap.offset < -lim::kMaxExtent ||
-                         ap.offset > lim::kMaxExtent ||
+        // Checked before they go into the bit-fields (AccessPattern), which would otherwise cut them.
+        const bool bad = buffer >= m_ir.buffers().size() || patternCount > lim::kMaxPatternDims ||
+                         std::uint64_t{patternBegin} + patternCount > dims.size() || offset < -lim::kMaxExtent ||
+                         offset > lim::kMaxExtent ||
                          (hasPart && (partStart >= lim::kMaxPartitions || partCount > lim::kMaxPartitions - partStart));
         std::optional<std::string> problem;
         if (!bad) {
-            problem = ir_checks::patternProblem(ap.offset, dims.subspan(patternBegin, patternCount));
+            problem = ir_checks::patternProblem(offset, dims.subspan(patternBegin, patternCount));
         }
         if (bad || problem) {
             fail(ErrorCode::Parse, fmt::format("operand #{} (byte offset {}): {}", i, s.offset + i * kOperandRecord,
@@ -466,8 +475,10 @@ private:
                                                        : "buffer, partitions, offset or pattern out of "
                                                          "range"));
         }
-        ap.partStart = hasPart ? partStart : 0;
-        ap.partCount = hasPart ? partCount : 1;
+        ap.offset = offset;
+        ap.buffer = buffer;
+        ap.partStart = hasPart ? partStart : 0u;
+        ap.partCount = hasPart ? partCount : 1u;
         ap.patternBegin = base + patternBegin;
         ap.patternCount = patternCount;
         return ap;
@@ -483,17 +494,39 @@ private:
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
+        // Decoded a block at a time and handed over whole (KernelIr::addPooledInstructions: every operand's
+        // buffer exists, checked with the operands); ids that differ from their index are set after their block.
+        constexpr std::size_t kBlock = 4096;
+        std::vector<Instruction> block;
+        block.reserve(std::min<std::uint64_t>(s.count, kBlock));
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> ids; // (index, id) where they differ
+        const auto flush = [&] {
+            m_ir.addPooledInstructions(block);
+            block.clear();
+            for (const auto& [index, id] : ids) {
+                m_ir.setId(index, id);
+            }
+            ids.clear();
+        };
         forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
             try {
-                addInstruction(r);
+                std::uint32_t id = 0;
+                block.push_back(decodeInstruction(r, id));
+                if (id != i) [[unlikely]] {
+                    ids.emplace_back(static_cast<std::uint32_t>(i), id);
+                }
             } catch (const ReadFailure& f) {
                 throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
                                                                   s.offset + i * kInstrRecord, f.error.message)}};
             }
+            if (block.size() == kBlock) {
+                flush();
+            }
         });
+        flush();
     }
 
-    void addInstruction(const std::byte* r) {
+    Instruction decodeInstruction(const std::byte* r, std::uint32_t& idOut) {
         Instruction in;
         in.elements = load<std::int64_t>(r);
         in.bytes = load<std::int64_t>(r + 8);
@@ -528,9 +561,8 @@ private:
         in.iterBegin = m_intBase + ints;
         in.iterCount = iters;
         in.pidCount = pids;
-        const std::size_t index = m_ir.instructions().size();
-        m_ir.addPooledInstruction(in);
-        m_ir.setId(index, id);
+        idOut = id;
+        return in;
     }
 
     DType dtypeOf(std::uint32_t i) {

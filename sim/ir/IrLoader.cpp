@@ -236,7 +236,7 @@ public:
             return it->second;
         }
         ++m_pendingBufferIds[id];
-        return kNoIndex;
+        return AccessPattern::kNoBuffer;
     }
 
 private:
@@ -272,8 +272,8 @@ private:
                 failMismatch("part", "[first partition, partition count]", *p);
             }
             const std::int64_t first = intValue((*p)[0], "part[0]", 0, lim::kMaxPartitions - 1);
-            ap.partStart = static_cast<std::uint16_t>(first);
-            ap.partCount = static_cast<std::uint16_t>(intValue((*p)[1], "part[1]", 0, lim::kMaxPartitions - first));
+            ap.partStart = static_cast<std::uint32_t>(first);
+            ap.partCount = static_cast<std::uint64_t>(intValue((*p)[1], "part[1]", 0, lim::kMaxPartitions - first));
         }
         ap.offset = intField(o, "offset", -lim::kMaxExtent, lim::kMaxExtent, 0);
         m_dims.clear();
@@ -283,7 +283,12 @@ private:
             }
         }
         checkExtent(ap.offset);
-        ap.patternBegin = ir.addPattern(m_dims);
+        const std::uint32_t begin = ir.addPattern(m_dims);
+        if (begin + m_dims.size() > AccessPattern::kMaxPatternPool) {
+            fail(ErrorCode::Unsupported,
+                 fmt::format("more than {} pattern dimensions in one Kernel IR", AccessPattern::kMaxPatternPool));
+        }
+        ap.patternBegin = begin;
         ap.patternCount = static_cast<std::uint8_t>(m_dims.size());
         ap.dtype = parseDType(stringField(o, "dtype"));
         return ap;

@@ -209,6 +209,11 @@ std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
 std::uint32_t KernelIr::appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base) {
     const auto begin = static_cast<std::uint32_t>(m_operandIndex.size());
     growForAppend(m_operandIndex, indices.size());
+    if (base == 0) { // the first operands appended (a reader's one block of them): the indices as they are
+        assert(std::ranges::all_of(indices, [&](std::uint32_t i) { return i < m_operands.size(); }));
+        m_operandIndex.insert(m_operandIndex.end(), indices.begin(), indices.end());
+        return begin;
+    }
     for (const std::uint32_t i : indices) {
         assert(std::size_t{base} + i < m_operands.size());
         m_operandIndex.push_back(base + i);
@@ -254,15 +259,55 @@ void KernelIr::recordInstruction(const Instruction& in) {
     };
     use(dsts(in), true);
     use(srcs(in), false);
+    countInstruction(in, index);
+    m_instructions.push_back(in);
+    if (!m_ids.empty()) {
+        m_ids.push_back(index);
+    }
+}
+
+void KernelIr::countInstruction(const Instruction& in, std::uint32_t index) {
     const bool matmul = in.op == Op::NcMatmul && in.engine == Engine::Tensor;
     m_dmaCount += in.engine == Engine::Dma ? 1 : 0;
     m_matmulCount += matmul ? 1 : 0;
     // An engine value outside the enum is issued to VectorE by the simulator; count it there.
     m_lastOn[static_cast<std::size_t>(in.engine < Engine::Count ? in.engine : Engine::Vector)] = index;
     m_lastMatmul = matmul ? index : m_lastMatmul;
-    m_instructions.push_back(in);
+}
+
+void KernelIr::addPooledInstructions(std::span<const Instruction> block) {
+    // The loads' hottest loop (a million instructions, two or three operands each): plain pointers, no check per
+    // operand (the caller's contract), and the instructions copied in once per block.
+    auto index = static_cast<std::uint32_t>(m_instructions.size());
+    const AccessPattern* operands = m_operands.data();
+    const std::uint32_t* lists = m_operandIndex.data();
+    BufferUse* uses = m_uses.data();
+    for (const Instruction& in : block) {
+        assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
+        assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
+        assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
+        const std::uint32_t* at = lists + in.operandBegin;
+        const std::uint32_t* dstEnd = at + in.dstCount;
+        const std::uint32_t* end = dstEnd + in.srcCount;
+        for (; at != dstEnd; ++at) {
+            assert(operands[*at].buffer < m_uses.size());
+            BufferUse& u = uses[operands[*at].buffer];
+            u.lastUse = index;
+            u.setWritten();
+        }
+        for (; at != end; ++at) {
+            assert(operands[*at].buffer < m_uses.size());
+            uses[operands[*at].buffer].lastUse = index;
+        }
+        countInstruction(in, index);
+        ++index;
+    }
+    const std::size_t first = m_instructions.size();
+    m_instructions.insert(m_instructions.end(), block.begin(), block.end());
     if (!m_ids.empty()) {
-        m_ids.push_back(index);
+        for (std::size_t i = first; i < m_instructions.size(); ++i) {
+            m_ids.push_back(static_cast<std::uint32_t>(i));
+        }
     }
 }
 

@@ -185,6 +185,10 @@ public:
     std::uint32_t appendInts(std::span<const std::int32_t> values);
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
     void addPooledInstruction(const Instruction& in);
+    /// addPooledInstruction for a block of instructions (a reader decodes them a block at a time): besides the
+    /// ranges, every buffer their operands name must exist already, so the buffer uses are recorded in one tight
+    /// loop with no check per operand.
+    void addPooledInstructions(std::span<const Instruction> block);
     /// Room for exactly this many entries in the pools a reader appends in blocks (appendOperands, ... called once
     /// per block): each pool grows once, to its final size, backed by huge pages where the system allows it.
     void reservePools(std::size_t operands, std::size_t operandIndices, std::size_t locs, std::size_t ints);
@@ -205,6 +209,8 @@ public:
 private:
     /// Buffer facts, engine and matmul bookkeeping for an instruction whose pools are in place.
     void recordInstruction(const Instruction& in);
+    /// The engine and matmul bookkeeping of instruction `index`.
+    void countInstruction(const Instruction& in, std::uint32_t index);
 
     std::vector<BufferKind> m_kinds;
     std::vector<std::string> m_names;

@@ -1,12 +1,18 @@
 #include "listeners/DmaRecorder.h"
 
 #include "hw/HardwareProfile.h"
+#include "hw/ProfileFields.h"
 #include "ir/KernelIr.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
 namespace kl::sim {
+
+// Active transfers are at most the queues of both cores of a logical core (a queue runs one at a time).
+static_assert(kMaxDmaQueues * 2 <= 65535, "DmaSeries::activeTransfers is 16-bit");
 
 void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_series = {};
@@ -19,6 +25,8 @@ void DmaRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
     m_active = 0;
     m_rate = 0;
     m_pending = -1;
+    m_tooLargeAt = -1;
+    m_tooLargeBytes = 0;
     // About one point per step (two per transfer, one per calendar piece), often fewer: reserved, not
     // resized, so pages no point reaches are never touched.
     const std::size_t points = 3 * ir.dmaCount() + 1;
@@ -64,15 +72,21 @@ void DmaRecorder::closePoint() {
         return;
     }
     DmaSeries& s = m_series;
+    if ((m_bytes > DmaSeries::kMaxBytesInFlight || m_bytes < -DmaSeries::kMaxBytesInFlight) && m_tooLargeAt < 0)
+        [[unlikely]] {
+        m_tooLargeAt = m_pending;
+        m_tooLargeBytes = m_bytes;
+    }
+    const auto inFlight = static_cast<std::int32_t>(m_bytes);
     if (s.timePs.back() == m_pending) { // time 0 replaces the initial point
-        s.bytesInFlight.back() = m_bytes;
+        s.bytesInFlight.back() = inFlight;
         s.bytesPerNs.back() = m_rate;
-        s.activeTransfers.back() = static_cast<std::uint32_t>(m_active);
+        s.activeTransfers.back() = static_cast<std::uint16_t>(m_active);
     } else {
         s.timePs.push_back(m_pending);
-        s.bytesInFlight.push_back(m_bytes);
+        s.bytesInFlight.push_back(inFlight);
         s.bytesPerNs.push_back(m_rate);
-        s.activeTransfers.push_back(static_cast<std::uint32_t>(m_active));
+        s.activeTransfers.push_back(static_cast<std::uint16_t>(m_active));
     }
 }
 
@@ -120,6 +134,17 @@ void DmaRecorder::finish(SimResult& result) {
     m_steps.reset(0);
     m_rates = {};
     result.dma = std::move(m_series);
+}
+
+Expected<void> DmaRecorder::check() const {
+    if (m_tooLargeAt >= 0) {
+        return makeError(
+            ErrorCode::Unsupported,
+            fmt::format("{} bytes of DMA transfers are in flight at once at {:.3f} us; the DMA series holds "
+                        "at most {} bytes (2 GiB) in flight: split the largest transfers",
+                        m_tooLargeBytes, static_cast<double>(m_tooLargeAt) / 1e6, DmaSeries::kMaxBytesInFlight));
+    }
+    return {};
 }
 
 } // namespace kl::sim

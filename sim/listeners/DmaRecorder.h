@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/Error.h"
 #include "engine/SimListener.h"
 #include "listeners/TimeOrderedLists.h"
 #include "result/SimResult.h"
@@ -23,6 +24,9 @@ public:
     void onDmaBandwidths(std::span<const DmaBandwidthEvent> events) override;
     void onWatermark(TimePs time) override;
     void finish(SimResult& result) override;
+    /// After finish: an error when the bytes in flight passed what the 32-bit series holds
+    /// (DmaSeries::kMaxBytesInFlight); the run must then be refused, not shown with cut values.
+    [[nodiscard]] Expected<void> check() const;
 
 private:
     /// A transfer's start or end on its queue (the start of a queue's next transfer folded into the end
@@ -58,6 +62,8 @@ private:
     std::int64_t m_active = 0;
     double m_rate = 0;
     TimePs m_pending = -1;
+    TimePs m_tooLargeAt = -1; ///< the first point whose bytes in flight the series cannot hold, if any
+    std::int64_t m_tooLargeBytes = 0;
     DmaSeries m_series;
 };
 

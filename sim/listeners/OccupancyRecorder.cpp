@@ -3,6 +3,8 @@
 #include "hw/HardwareProfile.h"
 #include "ir/KernelIr.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -23,6 +25,8 @@ void OccupancyRecorder::onStart(const KernelIr& ir, const HardwareProfile& hw) {
         t->coreBytes.assign(cores > 1 ? cores : 0, 0);
         t->series.corePeakBytes.assign(cores > 1 ? cores : 0, 0);
         t->pending = -1;
+        t->tooLargeAt = -1;
+        t->tooLargeBytes = 0;
         // At most one point per allocation and per free, plus the first: reserved, not resized.
         const std::size_t points = 2 * ir.bufferCount(t == &m_sbuf ? Memory::Sbuf : Memory::Psum) + 1;
         t->series.timePs.reserve(points);
@@ -60,13 +64,22 @@ void OccupancyRecorder::Track::closePoint() {
     if (pending < 0) {
         return;
     }
+    // partitionBytes is at most bytes (a tile spans at least one partition); both are checked all the same.
+    constexpr std::int64_t kMax = OccupancySeries::kMaxLiveBytes;
+    if ((bytes > kMax || partitionBytes > kMax || bytes < -kMax || partitionBytes < -kMax) && tooLargeAt < 0)
+        [[unlikely]] {
+        tooLargeAt = pending;
+        tooLargeBytes = bytes;
+    }
+    const auto b = static_cast<std::int32_t>(bytes);
+    const auto pb = static_cast<std::int32_t>(partitionBytes);
     if (series.timePs.back() == pending) { // time 0 replaces the initial point
-        series.bytes.back() = bytes;
-        series.partitionBytes.back() = partitionBytes;
+        series.bytes.back() = b;
+        series.partitionBytes.back() = pb;
     } else {
         series.timePs.push_back(pending);
-        series.bytes.push_back(bytes);
-        series.partitionBytes.push_back(partitionBytes);
+        series.bytes.push_back(b);
+        series.partitionBytes.push_back(pb);
     }
 }
 
@@ -103,6 +116,21 @@ void OccupancyRecorder::finish(SimResult& result) {
     }
     result.sbuf = std::move(m_sbuf.series);
     result.psum = std::move(m_psum.series);
+}
+
+Expected<void> OccupancyRecorder::check() const {
+    for (const Track* t : {&m_sbuf, &m_psum}) {
+        if (t->tooLargeAt >= 0) {
+            return makeError(
+                ErrorCode::Unsupported,
+                fmt::format("{} holds {} bytes of live tiles at {:.3f} us; the occupancy series holds at "
+                            "most {} bytes (2 GiB) per memory, and this kernel keeps far more on chip than "
+                            "a NeuronCore has: make its tiles smaller or free them sooner",
+                            t == &m_sbuf ? "SBUF" : "PSUM", t->tooLargeBytes, static_cast<double>(t->tooLargeAt) / 1e6,
+                            OccupancySeries::kMaxLiveBytes));
+        }
+    }
+    return {};
 }
 
 } // namespace kl::sim

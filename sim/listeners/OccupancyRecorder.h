@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/Error.h"
 #include "engine/SimListener.h"
 #include "engine/SimTypes.h"
 #include "listeners/TimeOrderedLists.h"
@@ -23,6 +24,9 @@ public:
     void onMemoryEvents(std::span<const MemoryEvent> events) override;
     void onWatermark(TimePs time) override;
     void finish(SimResult& result) override;
+    /// After finish: an error when some memory's live bytes passed what its 32-bit series holds
+    /// (OccupancySeries::kMaxLiveBytes); the run must then be refused, not shown with cut values.
+    [[nodiscard]] Expected<void> check() const;
 
 private:
     struct Step {
@@ -44,6 +48,8 @@ private:
         std::int64_t partitionBytes = 0;
         std::vector<std::int64_t> coreBytes; ///< with LNC 2: each core's live bytes (empty for one core)
         TimePs pending = -1;                 ///< time of the point being built
+        TimePs tooLargeAt = -1;              ///< the first point whose level the series cannot hold, if any
+        std::int64_t tooLargeBytes = 0;
         void apply(const Step& s);
         void closePoint();
         void drainBefore(TimePs time);

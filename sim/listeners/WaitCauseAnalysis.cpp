@@ -49,7 +49,7 @@ void WaitCauseAnalysis::record(const InstructionEvent& e) {
         return;
     }
     if (e.waitOn < m_base) [[unlikely]] {
-        m_late.push({e.waitOn, 1, e.stall});
+        m_late.push_back({e.waitOn, 1, e.stall});
         return;
     }
     if (e.waitOn - m_base >= m_stall.size()) {
@@ -74,9 +74,10 @@ void WaitCauseAnalysis::finish(SimResult& result) {
             m_left.push({i, m_waiters[slot], m_stall[slot]});
         }
     }
-    const std::vector<Tally> left = m_left.take();
-    std::vector<Tally> late = m_late.take();
-    std::ranges::sort(late, {}, &Tally::index);
+    WaitTallies::Cursor l(m_left); // blocks are never empty: one is added only to take a tally
+    std::vector<WaitTally> late = std::move(m_late);
+    m_late = {};
+    std::ranges::sort(late, {}, &WaitTally::index);
     // Full order (stall, then index): ties never depend on anything but the program. The ten best are
     // kept in order while scanning (no list of every waited-on instruction).
     const auto byStall = [](const auto& a, const auto& b) {
@@ -95,12 +96,11 @@ void WaitCauseAnalysis::finish(SimResult& result) {
         }
     };
     // Both lists are by index: merge them, adding up the tallies of one instruction.
-    auto l = left.begin();
     auto k = late.begin();
-    while (l != left.end() || k != late.end()) {
-        const std::uint32_t index = k == late.end() || (l != left.end() && l->index <= k->index) ? l->index : k->index;
+    while (!l.done() || k != late.end()) {
+        const std::uint32_t index = k == late.end() || (!l.done() && l->index <= k->index) ? l->index : k->index;
         WaitCauseStats::Blocker b{index, 0, 0};
-        for (; l != left.end() && l->index == index; ++l) {
+        for (; !l.done() && l->index == index; l.next()) {
             b.waiters += l->waiters;
             b.stallPs += l->stall;
         }
@@ -110,25 +110,11 @@ void WaitCauseAnalysis::finish(SimResult& result) {
         }
         offer(b);
     }
+    m_left = {};
     m_stats.topBlockers = std::move(all);
     result.waits = std::move(m_stats);
     m_stall = {};
     m_waiters = {};
-}
-
-std::vector<WaitCauseAnalysis::Tally> WaitCauseAnalysis::Tallies::take() {
-    std::size_t n = 0;
-    for (const auto& b : m_blocks) {
-        n += b.size();
-    }
-    std::vector<Tally> all;
-    all.reserve(n);
-    for (auto& b : m_blocks) {
-        all.insert(all.end(), b.begin(), b.end());
-        b = {};
-    }
-    m_blocks = {};
-    return all;
 }
 
 } // namespace kl::sim

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/SimListener.h"
+#include "listeners/WaitTallies.h"
 #include "result/SimResult.h"
 
 #include <cstdint>
@@ -26,11 +27,6 @@ public:
     void finish(SimResult& result) override;
 
 private:
-    struct Tally {
-        std::uint32_t index = 0;
-        std::uint32_t waiters = 0; ///< fewer than 2^32: instructions are at most 2^26 (IrLimits)
-        TimePs stall = 0;
-    };
     void record(const InstructionEvent& e);
     /// Moves the window so that it ends after `index`, keeping the tallies that leave it.
     void slideTo(std::uint32_t index);
@@ -40,25 +36,8 @@ private:
     std::vector<TimePs> m_stall;          ///< the window: slot i % size for instruction i in [m_base, m_base + size)
     std::vector<std::uint32_t> m_waiters; ///< (two arrays: the pair would be padded to 16 bytes)
     std::uint32_t m_base = 0;
-    /// Appended in blocks of 1 MiB, never moved: no growth by doubling, and blocks the allocator maps and unmaps
-    /// whole (many small blocks left the freed memory in the process after the run).
-    class Tallies {
-    public:
-        void push(const Tally& t) {
-            if (m_blocks.empty() || m_blocks.back().size() == kBlock) {
-                m_blocks.emplace_back().reserve(kBlock);
-            }
-            m_blocks.back().push_back(t);
-        }
-        /// All tallies in order, as one array (for sorting and merging at the end).
-        [[nodiscard]] std::vector<Tally> take();
-
-    private:
-        static constexpr std::size_t kBlock = std::size_t{1} << 16;
-        std::vector<std::vector<Tally>> m_blocks;
-    };
-    Tallies m_left; ///< tallies that left the window with waiters, by index
-    Tallies m_late; ///< single waits on instructions that had left the window, in arrival order
+    WaitTallies m_left;            ///< tallies that left the window with waiters, by index
+    std::vector<WaitTally> m_late; ///< single waits on instructions that had left the window (rare), in arrival order
 };
 
 } // namespace kl::sim

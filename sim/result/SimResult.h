@@ -197,10 +197,15 @@ static_assert(TimelineData::kBytesPerInstruction == 20, "TimelineData: 20 bytes 
 static_assert(TimelineData::kBytesPerLoadStationary == 12, "TimelineData: 12 bytes per LoadStationary row");
 
 /// Occupancy of one on-chip memory as a step function: the value holds from `timePs[i]` to `timePs[i+1]`.
+/// The values are 32-bit (a point per tile allocation and free: a loop of a million tiles keeps a million points):
+/// a run whose live bytes in one memory pass kMaxLiveBytes is refused (Simulator::run), never cut; the peaks are
+/// 64-bit.
 struct OccupancySeries {
+    /// The most whole-tile bytes one memory's series holds live (2 GiB - 1; SBUF is 24-32 MiB per core).
+    static constexpr std::int64_t kMaxLiveBytes = 0x7fffffff;
     std::vector<TimePs> timePs;
-    std::vector<std::int64_t> bytes;          ///< whole-tile bytes live
-    std::vector<std::int64_t> partitionBytes; ///< bytes reserved in each partition
+    std::vector<std::int32_t> bytes;          ///< whole-tile bytes live
+    std::vector<std::int32_t> partitionBytes; ///< bytes reserved in each partition (at most `bytes`)
     std::int64_t capacityBytes = 0;
     std::int64_t capacityPartitionBytes = 0;
     std::int64_t peakBytes = 0;
@@ -216,12 +221,15 @@ struct OccupancySeries {
     }
 };
 
-/// DMA activity as a step function over time.
+/// DMA activity as a step function over time. Bytes in flight are 32-bit (a point per transfer start and end): a
+/// run with more than kMaxBytesInFlight in flight at once is refused (Simulator::run), never cut.
 struct DmaSeries {
+    /// The most bytes the series holds in flight at once (2 GiB - 1; the 16 queues of a core move tiles of KiB to MiB).
+    static constexpr std::int64_t kMaxBytesInFlight = 0x7fffffff;
     std::vector<TimePs> timePs;
-    std::vector<std::int64_t> bytesInFlight; ///< bytes of transfers queued-and-started but not finished
-    std::vector<double> bytesPerNs;          ///< aggregate data rate (each transfer at its average rate)
-    std::vector<std::uint32_t> activeTransfers;
+    std::vector<std::int32_t> bytesInFlight;    ///< bytes of transfers queued-and-started but not finished
+    std::vector<double> bytesPerNs;             ///< aggregate data rate (each transfer at its average rate)
+    std::vector<std::uint16_t> activeTransfers; ///< at most the queues (one transfer runs per queue)
     std::uint64_t transfers = 0;
     std::int64_t bytes = 0;
     std::int64_t hbmBytes = 0;

@@ -46,7 +46,7 @@ std::shared_ptr<SimResult> makeSyntheticRun(std::size_t count, TimePs durationPs
         if (tl.lane(i) == 5) {
             result->dma.timePs.push_back(tl.mainStartPs(i));
             result->dma.bytesPerNs.push_back(1000.0);
-            result->dma.bytesInFlight.push_back(durationPs);
+            result->dma.bytesInFlight.push_back(static_cast<std::int32_t>(durationPs));
             result->dma.activeTransfers.push_back(1);
             result->dma.timePs.push_back(tl.endPs(i));
             result->dma.bytesPerNs.push_back(0.0);

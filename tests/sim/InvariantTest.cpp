@@ -445,8 +445,8 @@ TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
                 }
             }
             std::vector<TimePs> times{0};
-            std::vector<std::int64_t> inFlight{0};
-            std::vector<std::uint32_t> active{0};
+            std::vector<std::int32_t> inFlight{0};
+            std::vector<std::uint16_t> active{0};
             std::vector<double> rate{0.0};
             std::int64_t bytes = 0;
             std::int64_t count = 0;
@@ -460,11 +460,11 @@ TEST(Invariants, SeriesEqualAFullSortOfEveryEvent) {
                 if (times.back() != time) {
                     times.push_back(time);
                     inFlight.push_back(bytes);
-                    active.push_back(static_cast<std::uint32_t>(count));
+                    active.push_back(static_cast<std::uint16_t>(count));
                     rate.push_back(current);
                 } else {
                     inFlight.back() = bytes;
-                    active.back() = static_cast<std::uint32_t>(count);
+                    active.back() = static_cast<std::uint16_t>(count);
                     rate.back() = current;
                 }
             }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -231,6 +232,75 @@ TEST(SimLimits, BytesPastTheLimitStopTheRun) {
     auto r = Simulator::run(ir, hw);
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("more than 2^62 bytes"), std::string::npos) << r.error().message;
+}
+
+TEST(SimLimits, LiveBytesPastTheOccupancySeriesAreRefused) {
+    // The occupancy series holds 32-bit levels: a run whose live SBUF bytes pass 2^31 - 1 is an error, never a cut
+    // value. A tile of 128 partitions x 16 MiB is 2^31 bytes (far beyond SBUF: placed anyway as an overflow).
+    const auto run = [](std::int64_t perPartition) {
+        KernelIr ir;
+        Buffer b;
+        b.name = "huge";
+        b.memory = Memory::Sbuf;
+        b.shape = {128, perPartition / 4};
+        b.dtype = DType::Float32;
+        b.dtypeBytes = 4;
+        const std::uint32_t s = ir.addBuffer(b);
+        const std::array<PatternDim, 1> dims{{{1, perPartition / 4}}};
+        AccessPattern ap;
+        ap.buffer = s;
+        ap.partCount = 128;
+        ap.patternBegin = ir.addPattern(dims);
+        ap.patternCount = 1;
+        Instruction in;
+        in.op = Op::Memset;
+        in.engine = Engine::Vector;
+        ir.addInstruction(in, std::array{ap}, {});
+        return Simulator::run(ir, profile("trn1"));
+    };
+    const auto fits = run((std::int64_t{1} << 24) - 4); // 2^31 - 512 bytes live: the largest level is kept
+    ASSERT_TRUE(fits) << fits.error().message;
+    EXPECT_EQ((*fits)->sbuf.peakBytes, (std::int64_t{1} << 31) - 512);
+    EXPECT_EQ(*std::ranges::max_element((*fits)->sbuf.bytes), (std::int64_t{1} << 31) - 512);
+    const auto refused = run(std::int64_t{1} << 24);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("SBUF holds 2147483648 bytes of live tiles"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("2 GiB"), std::string::npos) << refused.error().message;
+}
+
+TEST(SimLimits, BytesInFlightPastTheDmaSeriesAreRefused) {
+    // The DMA series holds 32-bit bytes in flight: one HBM-to-HBM copy of 2^31 bytes is refused, one byte less is kept.
+    const auto run = [](std::int64_t bytes) {
+        KernelIr ir;
+        Buffer h;
+        h.name = "h";
+        h.shape = {std::int64_t{1} << 31};
+        h.dtype = DType::Int8;
+        h.dtypeBytes = 1;
+        const std::uint32_t a = ir.addBuffer(h);
+        const std::uint32_t b = ir.addBuffer(h);
+        const std::array<PatternDim, 1> dims{{{1, std::int64_t{1} << 31}}};
+        AccessPattern src;
+        src.buffer = a;
+        src.patternBegin = ir.addPattern(dims);
+        src.patternCount = 1;
+        AccessPattern dst = src;
+        dst.buffer = b;
+        Instruction in;
+        in.op = Op::DmaCopy;
+        in.engine = Engine::Dma;
+        in.bytes = bytes;
+        ir.addInstruction(in, std::array{dst}, std::array{src});
+        return Simulator::run(ir, profile("trn1"));
+    };
+    const auto fits = run((std::int64_t{1} << 31) - 1);
+    ASSERT_TRUE(fits) << fits.error().message;
+    EXPECT_EQ(*std::ranges::max_element((*fits)->dma.bytesInFlight), (std::int64_t{1} << 31) - 1);
+    const auto refused = run(std::int64_t{1} << 31);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("2147483648 bytes of DMA transfers are in flight"), std::string::npos)
+        << refused.error().message;
 }
 
 TEST(SimLimits, BundledProfilesAndTheirFieldsAreInRange) {

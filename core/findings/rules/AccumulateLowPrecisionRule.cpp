@@ -65,7 +65,8 @@ void AccumulateLowPrecisionRule::check(const FindingsInput& in, const RuleSettin
         }
         for (const sim::AccessPattern& src : in.ir.srcs(ins)) {
             if (sameRegion(in.ir, src, dst)) {
-                steps[{dst.buffer, dst.offset, dst.partStart}].push_back(i);
+                steps[{std::uint32_t{dst.buffer}, std::int64_t{dst.offset}, static_cast<std::uint16_t>(dst.partStart)}]
+                    .push_back(i);
                 break;
             }
         }
