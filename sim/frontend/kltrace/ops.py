@@ -14,7 +14,7 @@ from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_til
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .hwprofile import HW
-from .tracer import T
+from .tracer import CODES, T
 from .views import Tensor
 
 ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
@@ -229,15 +229,17 @@ def inplace_op(view, other, op):
     return view
 
 
-_AUG_STORE = {}  # (code, instruction offset of the in-place operator) -> whether a STORE_SUBSCR follows
+_AUG_STORE = {}  # (id(code), instruction offset of the in-place operator) -> whether a STORE_SUBSCR follows
 
 
 def _augmented_subscript(frame):
     if frame is None:
         return False
-    key = (frame.f_code, frame.f_lasti)
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _AUG_STORE.get(key)
     if hit is None:
+        CODES[key[0]] = code
         hit = False
         for i in dis.get_instructions(frame.f_code):
             if i.offset <= frame.f_lasti or i.opname in ("SWAP", "ROT_TWO", "ROT_THREE", "COPY"):

@@ -238,14 +238,23 @@ def index_view(view, key):
                     return Tensor(view.buf, view.off + a0 * s0 + a1 * s1, ((s0, n0), (s1, n1)), view.dtype,
                                   None, False, (n0, n1))
                 return _slice_view(view, key, dims)
+        # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
-        for k in key:
+        off = view.off
+        exprs = []
+        counts = []
+        for k, d in zip(key, dims):
             tk = type(k)
             if tk is IndexExpr:
                 sig.append(k.shape)
                 sig.append(k.coefs)
+                off += d[0] * k.const
+                exprs.append(k)
+                counts.append(d[1])
             elif tk is int:
                 sig.append(None)
+                count = d[1]
+                off += (k if 0 <= k < count else _checked_index(k, k, count, view)) * d[0]
             else:
                 if tk is slice:
                     for k in key:
@@ -259,7 +268,7 @@ def index_view(view, key):
             sig = tuple(sig)
             hit = _expr_templates.get(sig)
             if hit is not None:
-                return _expr_view(view, key, dims, hit)
+                return Tensor(view.buf, off, hit[0], view.dtype, tuple(zip(exprs, counts, hit[1])), False, hit[2])
             res = _index_general(view, key, dims, nk)
             if res.checks:
                 _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape)
@@ -287,19 +296,6 @@ def _checked_index(key, i, count, view):
         raise kernel_error(f"index {key} is out of bounds for a dimension of size {count}{_What(view)}",
                            "check the tile offsets and the tensor shape")
     return i
-
-
-def _expr_view(view, key, dims, template):
-    out_dims, axes, out_shape = template
-    off = view.off
-    checks = []
-    for k, (stride, count) in zip(key, dims):
-        if type(k) is int:
-            off += _checked_index(k, k, count, view) * stride
-        else:
-            off += stride * k.const
-            checks.append((k, count, axes[len(checks)]))
-    return Tensor(view.buf, off, out_dims, view.dtype, tuple(checks), False, out_shape)
 
 
 def _index_general(view, key, dims, nk):
