@@ -7,6 +7,7 @@ C++ reader needs no parser on the hot path.
 """
 import json
 import struct
+from itertools import islice
 
 from . import dtypes, irblock, replay
 from .irjson import IR_VERSION, _attr_text
@@ -274,48 +275,53 @@ class _Pools:
     def _records(self, instrs, first, stop, shift):
         pack = _INSTR.pack
         append = self.records.append
+        list_get = self.list_at.get
         list_at = self.list_at
         lists = self.lists
         operand = self.operand
+        ap_get = self.ap_ids.get
         ap_ids = self.ap_ids
-        loc_ids = self.loc_ids
-        attr_ids = self.attr_ids
-        heads = self.heads
+        loc_get = self.loc_ids.get
+        attr_get = self.attr_ids.get
+        head_get = self.heads.get
+        ints_at = self._ints_at
+        ints_get = ints_at.get
+        ints = self.ints
         last_it = last_pid = None
         ib = 0
-        for i in range(first, stop):
-            ins = instrs[i]
+        for i, ins in enumerate(islice(instrs, first, stop), first + shift):
             attrs = ins.attrs
-            a = attr_ids.get(id(attrs), NONE) if attrs else NONE
-            head = heads.get((ins.op, ins.engine))
+            a = attr_get(id(attrs), NONE) if attrs else NONE
+            head = head_get((ins.op, ins.engine))
             if head is None or a is NONE and attrs:
                 o, e, a = self.head(ins)
             else:
                 o, e = head
             dst, src = ins.dst, ins.src
-            key = []
-            for ap in dst:
-                k = ap_ids.get(id(ap))
-                if k is None:
-                    k = ap_ids[id(ap)] = operand(ap)
-                key.append(k)
-            for ap in src:
-                k = ap_ids.get(id(ap))
-                if k is None:
-                    k = ap_ids[id(ap)] = operand(ap)
-                key.append(k)
+            # Operand indices by identity first (operands are mostly shared objects), by value on a miss.
+            key = [ap_get(id(ap)) for ap in dst]
+            key += [ap_get(id(ap)) for ap in src]
+            if None in key:
+                for j, ap in enumerate(dst + src):
+                    if key[j] is None:
+                        key[j] = ap_ids[id(ap)] = operand(ap)
             key = tuple(key)
-            lb = list_at.get(key)
+            lb = list_get(key)
             if lb is None:
                 lb = list_at[key] = len(lists)
                 lists.extend(key)
             loc = ins.loc
-            locb = loc_ids.get(id(loc))
+            locb = loc_get(id(loc))
             if locb is None:
                 locb = self.loc(loc)
             it, pid = ins.iter, ins.pid
             if it is not last_it or pid is not last_pid:
                 last_it, last_pid = it, pid
-                ib = self.iter_pid(it, pid)
-            append(pack(ins.elements, ins.nbytes, i + shift, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
+                ints_key = (it, pid)
+                ib = ints_get(ints_key)
+                if ib is None:  # iter_pid, inlined: a loop's every iteration has new values
+                    ib = ints_at[ints_key] = len(ints)
+                    ints.extend(it)
+                    ints.extend(pid)
+            append(pack(ins.elements, ins.nbytes, i, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
                         len(pid)))

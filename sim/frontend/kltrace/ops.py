@@ -614,17 +614,18 @@ def matmul_fresh(stationary, moving, loc):
     sb, mb = stationary.buf, moving.buf
     ss, ms = stationary.shape, moving.shape
     key = (sb.memory, stationary.dtype, ss, mb.memory, moving.dtype, ms)
-    if key not in _mm_checked:
-        res = nc_matmul(None, stationary, moving, loc=loc)
-        _mm_checked.add(key)
-        return res
+    attrs = _FRESH_MM_ATTRS.get(key)  # set once the key passed the checks: one lookup for both
+    if attrs is None:
+        if key not in _mm_checked:
+            res = nc_matmul(None, stationary, moving, loc=loc)
+            _mm_checked.add(key)
+            return res
+        attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype,
+                                                  "moving_free": ms[1], "stationary_free": ss[1],
+                                                  "contraction": ss[0]}, False)
     m = ss[1]
     n = ms[1]
     res = new_tile((m, n), "float32", "psum", loc, "matmul")
-    attrs = _FRESH_MM_ATTRS.get(key)
-    if attrs is None:
-        attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype, "moving_free": n,
-                                                  "stationary_free": m, "contraction": ss[0]}, False)
     ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
     rb = res.buf
     rb.producer = ins
