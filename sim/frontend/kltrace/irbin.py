@@ -299,8 +299,7 @@ class _Pools:
                 o, e = head
             dst, src = ins.dst, ins.src
             # Operand indices by identity first (operands are mostly shared objects), by value on a miss.
-            key = [ap_get(id(ap)) for ap in dst]
-            key += [ap_get(id(ap)) for ap in src]
+            key = [*map(ap_get, map(id, dst)), *map(ap_get, map(id, src))]  # maps: no comprehension frames
             if None in key:
                 for j, ap in enumerate(dst + src):
                     if key[j] is None:

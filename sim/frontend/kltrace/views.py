@@ -7,11 +7,14 @@ Indexing only builds new views. This is the front end's value layer: it imports 
 Operators (`a + b`), assignment (`t[k] = v`) and the other methods that record instructions are attached
 to `Tensor` by the operator layer (operators.py); see tests/frontend/test_layers.py for the layer order.
 """
+from operator import itemgetter
+
 from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr, DynSlice
 
 _INT_TYPES = (int,)
+_COUNT = itemgetter(1)  # (stride, count) -> count, without a comprehension's frame
 
 
 class Memory:
@@ -50,7 +53,7 @@ class Tensor:
         self.off = off
         self.dims = dims
         self.dtype = dtype
-        self.shape = shape if shape is not None else tuple([c for _, c in dims])
+        self.shape = shape if shape is not None else tuple(map(_COUNT, dims))
         self.checks = checks
         self.root = root
         self.inplace = False
