@@ -145,11 +145,11 @@ class _Pools:
         self.list_at = {}
         self._loc_at = {}
         self._ints_at = {}
-        # Identity caches: operand tuples, location and loop tuples are mostly shared objects (every one stays
-        # alive in its instruction while rendering), and hashing them by value is what costs.
+        # Identity caches: attribute dicts and location tuples are mostly shared objects (every one stays alive in
+        # its instruction while rendering), and hashing them by value is what costs. Operands are not: most are
+        # made for one instruction, so they are looked up by value only.
         self.attr_ids = {}
         self.heads = {}
-        self.ap_ids = {}
         self.loc_ids = {}
         self._attr_cache = {}
         self._plain_types = {}
@@ -279,8 +279,7 @@ class _Pools:
         list_at = self.list_at
         lists = self.lists
         operand = self.operand
-        ap_get = self.ap_ids.get
-        ap_ids = self.ap_ids
+        operand_get = self.operand_at.get
         loc_get = self.loc_ids.get
         attr_get = self.attr_ids.get
         head_get = self.heads.get
@@ -298,12 +297,15 @@ class _Pools:
             else:
                 o, e = head
             dst, src = ins.dst, ins.src
-            # Operand indices by identity first (operands are mostly shared objects), by value on a miss.
-            key = [*map(ap_get, map(id, dst)), *map(ap_get, map(id, src))]  # maps: no comprehension frames
-            if None in key:
-                for j, ap in enumerate(dst + src):
-                    if key[j] is None:
-                        key[j] = ap_ids[id(ap)] = operand(ap)
+            # Operand indices by value: most operands are new objects (views made for one instruction), so an
+            # identity cache in front of the pool missed for nearly all of them on the matmul examples.
+            key = []
+            for ap in dst:
+                k = operand_get(ap)
+                key.append(operand(ap) if k is None else k)
+            for ap in src:
+                k = operand_get(ap)
+                key.append(operand(ap) if k is None else k)
             key = tuple(key)
             lb = list_get(key)
             if lb is None:
