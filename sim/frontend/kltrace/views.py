@@ -241,6 +241,22 @@ def index_view(view, key):
                     return Tensor(view.buf, view.off + a0 * s0 + a1 * s1, ((s0, n0), (s1, n1)), view.dtype,
                                   None, False, (n0, n1))
                 return _slice_view(view, key, dims)
+            if type(k0) is IndexExpr and type(k1) is IndexExpr:  # `hbm[r + i.p, c + i.x]`, unrolled
+                hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                if hit is not None:
+                    (s0, c0), (s1, c1) = dims
+                    axes = hit[1]
+                    return Tensor(view.buf, view.off + s0 * k0.const + s1 * k1.const, hit[0], view.dtype,
+                                  ((k0, c0, axes[0]), (k1, c1, axes[1])), False, hit[2])
+        elif nk == 3:
+            k0, k1, k2 = key
+            if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:  # `blocks[b, i.p, i.x]`
+                hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                (s0, c0), (s1, c1), (s2, c2) = dims
+                if hit is not None and 0 <= k0 < c0:
+                    axes = hit[1]
+                    return Tensor(view.buf, view.off + k0 * s0 + s1 * k1.const + s2 * k2.const, hit[0], view.dtype,
+                                  ((k1, c1, axes[0]), (k2, c2, axes[1])), False, hit[2])
         # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
         off = view.off
