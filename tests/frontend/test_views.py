@@ -1,7 +1,8 @@
 """The value layer's shortcuts (issue 20, per-instruction cost of plain tracing) give what the general paths give.
 
 index_view has unrolled paths for the two commonest expression keys (`hbm[r + i.p, c + i.x]` and
-`blocks[b, i.p, i.x]`) that reuse a template the general path stored; _make_ap checks an unmasked operand's
+`blocks[b, i.p, i.x]`) that reuse a template the general path stored, and one for keys of integers and unit-step
+slices (`tile[:, j, :]`); _make_ap checks an unmasked operand's
 expression bounds inline. Each test builds the same view both ways, or crosses a bound, in process."""
 import os
 import sys
@@ -57,6 +58,19 @@ class ViewShortcuts(unittest.TestCase):
         for b in (8, -9):
             with self.assertRaisesRegex(TraceError, f"index {b} is out of bounds for a dimension of size 8"):
                 views.index_view(self.blocks, (b, i.p, i.x))
+
+    def test_integer_and_slice_keys_match_the_general_path(self):
+        for key in ((slice(None), 3, slice(None)), (2, slice(0, 64), slice(128, 512)), (slice(4, 8), 0, 7),
+                    (-1, slice(None), slice(0, 256)), (1, slice(-64, None), slice(None, -1))):
+            want = _fields(self.general(self.blocks, key))
+            self.assertEqual(_fields(views.index_view(self.blocks, key)), want, key)
+        self.assertEqual(views.index_view(self.blocks, (slice(None), 3, slice(None))).dims, ((65536, 8), (1, 512)))
+
+    def test_integer_and_slice_keys_out_of_bounds_are_the_kernels_error(self):
+        with self.assertRaisesRegex(TraceError, "index 128 is out of bounds for a dimension of size 128"):
+            views.index_view(self.blocks, (slice(None), 128, slice(None)))
+        with self.assertRaisesRegex(TraceError, "slice 0:513 is out of bounds for a dimension of size 512"):
+            views.index_view(self.blocks, (0, slice(None), slice(0, 513)))
 
     def test_expression_bounds_wait_for_the_operand_and_fail_there(self):
         i = self.i

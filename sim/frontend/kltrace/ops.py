@@ -555,14 +555,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     if n > 512 and isa != "nc_matmul_mx":  # MX moving tiles: packed elements, limit not published (assumed)
         raise kernel_error(f"matmul moving free size {n} exceeds 512 (nl.tile_size.gemm_moving_fmax)",
                            "tile the moving (rhs) operand into 512 columns")
-    attrs = {"accumulate": False, "dtype_in": moving.dtype, "moving_free": n, "stationary_free": m,
-             "contraction": k1}
-    if is_transpose:
-        attrs["is_transpose"] = True
-    if isa:
-        attrs["isa"] = isa
-    if double:
-        attrs["perf_mode"] = "double_row"
+    attrs = _nc_matmul_attrs(moving.dtype, n, m, k1, is_transpose, isa, double)
     srcs = [stationary, moving] + list(extra_srcs)
     if dst is None:
         res = new_tile((m, n), "float32", "psum", loc, "matmul")
@@ -577,9 +570,29 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     if not isinstance(dst, Tensor):
         raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
     require_shape("nc_matmul", (m, n), dst.shape)
-    attrs["accumulate"] = _matmul_acc(dst, accumulate)
+    attrs = mm_attrs(attrs, _matmul_acc(dst, accumulate))
     emit("nc_matmul", "tensor", [dst], srcs, attrs, mask, loc=loc)
     return dst
+
+
+_NC_MM_ATTRS = {}  # (dtype_in, moving free, stationary free, contraction, transpose, isa, double row) -> attrs
+
+
+def _nc_matmul_attrs(dtype_in, n, m, k, is_transpose, isa, double):
+    """The shared attrs (mm_attrs) of a matmul that does not accumulate: instructions share one dict per content,
+    so the IR writers format each once instead of once per instruction."""
+    key = (dtype_in, n, m, k, bool(is_transpose), isa, bool(double))
+    attrs = _NC_MM_ATTRS.get(key)
+    if attrs is None:
+        attrs = {"accumulate": False, "dtype_in": dtype_in, "moving_free": n, "stationary_free": m, "contraction": k}
+        if is_transpose:
+            attrs["is_transpose"] = True
+        if isa:
+            attrs["isa"] = isa
+        if double:
+            attrs["perf_mode"] = "double_row"
+        attrs = _NC_MM_ATTRS[key] = mm_attrs(attrs, False)
+    return attrs
 
 
 def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):

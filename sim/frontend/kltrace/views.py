@@ -292,7 +292,8 @@ def index_view(view, key):
             if res.checks:
                 _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape)
             return res
-        return _index_general(view, key, dims, nk)
+        res = _int_slice_view(view, key, dims)
+        return res if res is not None else _index_general(view, key, dims, nk)
     elif nk > len(dims):
         nkeys = _count_keys(key)
         if nkeys > len(dims):
@@ -461,6 +462,32 @@ def _slice_view(view, key, dims):
         start, n, step = _resolve_slice(k, count, _What(view))
         off += start * stride
         out.append((stride * step, n))
+    return Tensor(view.buf, off, tuple(out), view.dtype)
+
+
+def _int_slice_view(view, key, dims):
+    """Fast path of index_view for one key per dimension of in-bounds integers and unit-step slices with integer
+    (or omitted) bounds, such as `tile[:, j, :]`; None for any other key (the general path decides)."""
+    off = view.off
+    out = []
+    for k, (stride, count) in zip(key, dims):
+        tk = type(k)
+        if tk is int:
+            if not 0 <= k < count:
+                return None
+            off += k * stride
+        elif tk is slice and k.step is None:
+            start, stop = k.start, k.stop
+            if start is None:
+                start = 0
+            if stop is None:
+                stop = count
+            if type(start) is not int or type(stop) is not int or not 0 <= start < stop <= count:
+                return None
+            off += start * stride
+            out.append((stride, stop - start))
+        else:
+            return None
     return Tensor(view.buf, off, tuple(out), view.dtype)
 
 
