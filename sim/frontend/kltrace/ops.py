@@ -457,7 +457,7 @@ def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=Fal
         require_shape(what, shape, dst.shape)
     if dst.buf.memory == "psum" or src.buf.memory == "psum":
         raise kernel_error(f"{what}: DMA cannot access PSUM", "copy the PSUM tile to SBUF first (nl.copy)")
-    attrs = {"is_transpose": True} if transpose else None
+    attrs = _TRANSPOSE_ATTRS if transpose else None
     if created:
         if mask is None:
             ins = emit_new("dma_copy", "dma", dst, [src], attrs, loc)
@@ -611,10 +611,13 @@ def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
     memory = "psum" if eng == "tensor" else "sbuf"
     out_dt = dtype_arg(dtype, data.dtype)
     res = _result(dst, (f, p), out_dt, memory, loc, "transpose", "nc_transpose")
-    ins = emit("nc_transpose", eng, [res], [data], {"is_transpose": True}, mask, loc=loc)
+    ins = emit("nc_transpose", eng, [res], [data], _TRANSPOSE_ATTRS, mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res
+
+
+_TRANSPOSE_ATTRS = {"is_transpose": True}  # shared by every transpose (never modified): the IR writers format it once
 
 
 _mm_checked = set()  # (stationary, moving) (memory, dtype, shape) pairs that passed nc_matmul's checks
