@@ -55,8 +55,18 @@ def _masked(dims, off, ranges):
 
 
 def _make_ap(v, ranges, dims, off, b):
-    if v.checks:
-        run_checks(v, ranges)
+    checks = v.checks
+    if checks:
+        if ranges is None:
+            # run_checks(v, None) inlined for the usual unmasked operand; it raises the error when one fails.
+            for expr, count, _ in checks:
+                lo, hi = expr.span or expr.full_span()
+                c = expr.const
+                if c + lo < 0 or c + hi >= count:
+                    run_checks(v, None)
+            v.checks = None
+        else:
+            run_checks(v, ranges)
     if ranges is not None and len(ranges) == len(dims):
         dims, off = _masked(dims, off, ranges)
     if b.memory == "hbm":

@@ -4,6 +4,8 @@ An `IndexExpr` is an affine function `const + sum(coef[a] * i_a)` over the axes 
 `shape`; `i_a` runs over `range(shape[a])`. Only affine combinations are representable; anything else
 (`//`, `%`, products of two expressions) is reported as unsupported.
 """
+from operator import itemgetter
+
 from .errors import unsupported
 
 
@@ -248,23 +250,15 @@ class _MGrid:
 
 
 class MGridResult(tuple):
-    """Tuple of index expressions that also exposes them as .p, .x, .y, .z (legacy spelling)."""
+    """Tuple of index expressions that also exposes them as .p, .x, .y, .z (legacy spelling).
 
-    @property
-    def p(self):
-        return self[0]
+    The properties are C item getters: kernels read `i.p` / `i.x` in their innermost statements, and a
+    Python getter costs a frame per read."""
 
-    @property
-    def x(self):
-        return self[1]
-
-    @property
-    def y(self):
-        return self[2]
-
-    @property
-    def z(self):
-        return self[3]
+    p = property(itemgetter(0))
+    x = property(itemgetter(1))
+    y = property(itemgetter(2))
+    z = property(itemgetter(3))
 
 
 mgrid = _MGrid()

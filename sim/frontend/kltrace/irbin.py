@@ -7,6 +7,7 @@ C++ reader needs no parser on the hot path.
 """
 import json
 import struct
+from itertools import islice
 
 from . import dtypes, irblock, replay
 from .irjson import IR_VERSION, _attr_text
@@ -144,11 +145,11 @@ class _Pools:
         self.list_at = {}
         self._loc_at = {}
         self._ints_at = {}
-        # Identity caches: operand tuples, location and loop tuples are mostly shared objects (every one stays
-        # alive in its instruction while rendering), and hashing them by value is what costs.
+        # Identity caches: attribute dicts and location tuples are mostly shared objects (every one stays alive in
+        # its instruction while rendering), and hashing them by value is what costs. Operands are not: most are
+        # made for one instruction, so they are looked up by value only.
         self.attr_ids = {}
         self.heads = {}
-        self.ap_ids = {}
         self.loc_ids = {}
         self._attr_cache = {}
         self._plain_types = {}
@@ -274,48 +275,54 @@ class _Pools:
     def _records(self, instrs, first, stop, shift):
         pack = _INSTR.pack
         append = self.records.append
+        list_get = self.list_at.get
         list_at = self.list_at
         lists = self.lists
         operand = self.operand
-        ap_ids = self.ap_ids
-        loc_ids = self.loc_ids
-        attr_ids = self.attr_ids
-        heads = self.heads
+        operand_get = self.operand_at.get
+        loc_get = self.loc_ids.get
+        attr_get = self.attr_ids.get
+        head_get = self.heads.get
+        ints_at = self._ints_at
+        ints_get = ints_at.get
+        ints = self.ints
         last_it = last_pid = None
         ib = 0
-        for i in range(first, stop):
-            ins = instrs[i]
+        for i, ins in enumerate(islice(instrs, first, stop), first + shift):
             attrs = ins.attrs
-            a = attr_ids.get(id(attrs), NONE) if attrs else NONE
-            head = heads.get((ins.op, ins.engine))
+            a = attr_get(id(attrs), NONE) if attrs else NONE
+            head = head_get((ins.op, ins.engine))
             if head is None or a is NONE and attrs:
                 o, e, a = self.head(ins)
             else:
                 o, e = head
             dst, src = ins.dst, ins.src
+            # Operand indices by value: most operands are new objects (views made for one instruction), so an
+            # identity cache in front of the pool missed for nearly all of them on the matmul examples.
             key = []
             for ap in dst:
-                k = ap_ids.get(id(ap))
-                if k is None:
-                    k = ap_ids[id(ap)] = operand(ap)
-                key.append(k)
+                k = operand_get(ap)
+                key.append(operand(ap) if k is None else k)
             for ap in src:
-                k = ap_ids.get(id(ap))
-                if k is None:
-                    k = ap_ids[id(ap)] = operand(ap)
-                key.append(k)
+                k = operand_get(ap)
+                key.append(operand(ap) if k is None else k)
             key = tuple(key)
-            lb = list_at.get(key)
+            lb = list_get(key)
             if lb is None:
                 lb = list_at[key] = len(lists)
                 lists.extend(key)
             loc = ins.loc
-            locb = loc_ids.get(id(loc))
+            locb = loc_get(id(loc))
             if locb is None:
                 locb = self.loc(loc)
             it, pid = ins.iter, ins.pid
             if it is not last_it or pid is not last_pid:
                 last_it, last_pid = it, pid
-                ib = self.iter_pid(it, pid)
-            append(pack(ins.elements, ins.nbytes, i + shift, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
+                ints_key = (it, pid)
+                ib = ints_get(ints_key)
+                if ib is None:  # iter_pid, inlined: a loop's every iteration has new values
+                    ib = ints_at[ints_key] = len(ints)
+                    ints.extend(it)
+                    ints.extend(pid)
+            append(pack(ins.elements, ins.nbytes, i, o, e, a, lb, locb, ib, len(dst), len(src), len(loc), len(it),
                         len(pid)))

@@ -10,7 +10,7 @@ from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
 from .hwprofile import HW
-from .tracer import T, check_onchip_shape, Buffer
+from .tracer import CODES, T, check_onchip_shape, Buffer
 from .views import Tensor, pending_load
 
 
@@ -127,13 +127,15 @@ def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
     return alloc.like(a, dtype, buffer, name, init=fill_value)
 
 
-_STORED = {}  # (code, instruction offset of a call) -> whether `t[...] = <the call>` stores its result
+_STORED = {}  # (id(code), instruction offset of a call) -> whether `t[...] = <the call>` stores its result
 
 
 def _stored_into_ellipsis(frame):
-    key = (frame.f_code, frame.f_lasti)
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _STORED.get(key)
     if hit is None:
+        CODES[key[0]] = code
         following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti][:3]
         hit = _STORED[key] = (len(following) == 3
                               and following[0].opname in ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")

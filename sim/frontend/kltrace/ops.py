@@ -14,7 +14,7 @@ from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_til
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .hwprofile import HW
-from .tracer import T
+from .tracer import CODES, T
 from .views import Tensor
 
 ENGINES = {"tensor", "vector", "scalar", "gpsimd"}
@@ -229,15 +229,17 @@ def inplace_op(view, other, op):
     return view
 
 
-_AUG_STORE = {}  # (code, instruction offset of the in-place operator) -> whether a STORE_SUBSCR follows
+_AUG_STORE = {}  # (id(code), instruction offset of the in-place operator) -> whether a STORE_SUBSCR follows
 
 
 def _augmented_subscript(frame):
     if frame is None:
         return False
-    key = (frame.f_code, frame.f_lasti)
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _AUG_STORE.get(key)
     if hit is None:
+        CODES[key[0]] = code
         hit = False
         for i in dis.get_instructions(frame.f_code):
             if i.offset <= frame.f_lasti or i.opname in ("SWAP", "ROT_TWO", "ROT_THREE", "COPY"):
@@ -455,7 +457,7 @@ def dma(dst, src, mask=None, dtype=None, what="nl.load", loc=None, transpose=Fal
         require_shape(what, shape, dst.shape)
     if dst.buf.memory == "psum" or src.buf.memory == "psum":
         raise kernel_error(f"{what}: DMA cannot access PSUM", "copy the PSUM tile to SBUF first (nl.copy)")
-    attrs = {"is_transpose": True} if transpose else None
+    attrs = _TRANSPOSE_ATTRS if transpose else None
     if created:
         if mask is None:
             ins = emit_new("dma_copy", "dma", dst, [src], attrs, loc)
@@ -553,14 +555,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     if n > 512 and isa != "nc_matmul_mx":  # MX moving tiles: packed elements, limit not published (assumed)
         raise kernel_error(f"matmul moving free size {n} exceeds 512 (nl.tile_size.gemm_moving_fmax)",
                            "tile the moving (rhs) operand into 512 columns")
-    attrs = {"accumulate": False, "dtype_in": moving.dtype, "moving_free": n, "stationary_free": m,
-             "contraction": k1}
-    if is_transpose:
-        attrs["is_transpose"] = True
-    if isa:
-        attrs["isa"] = isa
-    if double:
-        attrs["perf_mode"] = "double_row"
+    attrs = _nc_matmul_attrs(moving.dtype, n, m, k1, is_transpose, isa, double)
     srcs = [stationary, moving] + list(extra_srcs)
     if dst is None:
         res = new_tile((m, n), "float32", "psum", loc, "matmul")
@@ -575,9 +570,29 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
     if not isinstance(dst, Tensor):
         raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
     require_shape("nc_matmul", (m, n), dst.shape)
-    attrs["accumulate"] = _matmul_acc(dst, accumulate)
+    attrs = mm_attrs(attrs, _matmul_acc(dst, accumulate))
     emit("nc_matmul", "tensor", [dst], srcs, attrs, mask, loc=loc)
     return dst
+
+
+_NC_MM_ATTRS = {}  # (dtype_in, moving free, stationary free, contraction, transpose, isa, double row) -> attrs
+
+
+def _nc_matmul_attrs(dtype_in, n, m, k, is_transpose, isa, double):
+    """The shared attrs (mm_attrs) of a matmul that does not accumulate: instructions share one dict per content,
+    so the IR writers format each once instead of once per instruction."""
+    key = (dtype_in, n, m, k, bool(is_transpose), isa, bool(double))
+    attrs = _NC_MM_ATTRS.get(key)
+    if attrs is None:
+        attrs = {"accumulate": False, "dtype_in": dtype_in, "moving_free": n, "stationary_free": m, "contraction": k}
+        if is_transpose:
+            attrs["is_transpose"] = True
+        if isa:
+            attrs["isa"] = isa
+        if double:
+            attrs["perf_mode"] = "double_row"
+        attrs = _NC_MM_ATTRS[key] = mm_attrs(attrs, False)
+    return attrs
 
 
 def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
@@ -596,10 +611,13 @@ def nc_transpose(dst, data, engine=None, mask=None, dtype=None, loc=None):
     memory = "psum" if eng == "tensor" else "sbuf"
     out_dt = dtype_arg(dtype, data.dtype)
     res = _result(dst, (f, p), out_dt, memory, loc, "transpose", "nc_transpose")
-    ins = emit("nc_transpose", eng, [res], [data], {"is_transpose": True}, mask, loc=loc)
+    ins = emit("nc_transpose", eng, [res], [data], _TRANSPOSE_ATTRS, mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res
+
+
+_TRANSPOSE_ATTRS = {"is_transpose": True}  # shared by every transpose (never modified): the IR writers format it once
 
 
 _mm_checked = set()  # (stationary, moving) (memory, dtype, shape) pairs that passed nc_matmul's checks
@@ -612,17 +630,18 @@ def matmul_fresh(stationary, moving, loc):
     sb, mb = stationary.buf, moving.buf
     ss, ms = stationary.shape, moving.shape
     key = (sb.memory, stationary.dtype, ss, mb.memory, moving.dtype, ms)
-    if key not in _mm_checked:
-        res = nc_matmul(None, stationary, moving, loc=loc)
-        _mm_checked.add(key)
-        return res
+    attrs = _FRESH_MM_ATTRS.get(key)  # set once the key passed the checks: one lookup for both
+    if attrs is None:
+        if key not in _mm_checked:
+            res = nc_matmul(None, stationary, moving, loc=loc)
+            _mm_checked.add(key)
+            return res
+        attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype,
+                                                  "moving_free": ms[1], "stationary_free": ss[1],
+                                                  "contraction": ss[0]}, False)
     m = ss[1]
     n = ms[1]
     res = new_tile((m, n), "float32", "psum", loc, "matmul")
-    attrs = _FRESH_MM_ATTRS.get(key)
-    if attrs is None:
-        attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype, "moving_free": n,
-                                                  "stationary_free": m, "contraction": ss[0]}, False)
     ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
     rb = res.buf
     rb.producer = ins

@@ -67,6 +67,12 @@ class Instr:
         self.ranges = ranges
 
 
+# id -> code object, for caches keyed by (id(code), instruction offset): hashing a code object hashes its
+# bytecode, constants and names on every lookup (a large kernel function costs ~0.2 us), an id costs nothing.
+# Every code object such a key names is kept here, so its id is never reused by another object.
+CODES = {}
+
+
 def replicate_default():
     """Loop replication is on unless KL_TRACE_REPLICATE=0 (tests compare both ways)."""
     return os.environ.get("KL_TRACE_REPLICATE", "1") != "0"
@@ -110,8 +116,8 @@ class Tracer:
         self._loc_frame = None   # single-entry cache of loc(): frame, offset, line and its chain
         self._loc_lasti = -1
         self._loc_line = -1
-        self._lines = {}         # (code, instruction offset) -> line
-        self._tops = {}          # (code, instruction offset) -> loc of the kernel function's own frame
+        self._lines = {}         # (id(code), instruction offset) -> line
+        self._tops = {}          # (id(code), instruction offset) -> loc of the kernel function's own frame
         self._loc_value = ()
 
     # ---------------------------------------------------------------- source locations
@@ -153,18 +159,20 @@ class Tracer:
         same = f is self._loc_frame
         if same and lasti == self._loc_lasti:
             return self._loc_value
-        key = (code, lasti)
+        key = (id(code), lasti)  # a code object hashes its whole body: its id is cheap (see CODES)
         g = f.f_back
         if g is not None and g.f_code is stop:
             # The kernel function itself (called by the runner): the chain is one frame, the same
             # tuple object for every call from this instruction offset.
             value = self._tops.get(key)
             if value is None:
+                CODES[key[0]] = code
                 value = self._tops[key] = ((fid, f.f_lineno),)
             return value
         lines = self._lines
         line = lines.get(key)
         if line is None:
+            CODES[key[0]] = code
             line = lines[key] = f.f_lineno
         if same and line == self._loc_line:
             self._loc_lasti = lasti
@@ -178,9 +186,10 @@ class Tracer:
             if gid is None:
                 gid = self.file_id(gcode.co_filename)
             if gid >= 0:
-                gkey = (gcode, g.f_lasti)
+                gkey = (id(gcode), g.f_lasti)
                 gline = lines.get(gkey)
                 if gline is None:
+                    CODES[gkey[0]] = gcode
                     gline = lines[gkey] = g.f_lineno
                 out.append((gid, gline))
             g = g.f_back

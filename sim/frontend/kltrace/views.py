@@ -7,11 +7,14 @@ Indexing only builds new views. This is the front end's value layer: it imports 
 Operators (`a + b`), assignment (`t[k] = v`) and the other methods that record instructions are attached
 to `Tensor` by the operator layer (operators.py); see tests/frontend/test_layers.py for the layer order.
 """
+from operator import itemgetter
+
 from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr, DynSlice
 
 _INT_TYPES = (int,)
+_COUNT = itemgetter(1)  # (stride, count) -> count, without a comprehension's frame
 
 
 class Memory:
@@ -50,7 +53,7 @@ class Tensor:
         self.off = off
         self.dims = dims
         self.dtype = dtype
-        self.shape = shape if shape is not None else tuple([c for _, c in dims])
+        self.shape = shape if shape is not None else tuple(map(_COUNT, dims))
         self.checks = checks
         self.root = root
         self.inplace = False
@@ -238,14 +241,39 @@ def index_view(view, key):
                     return Tensor(view.buf, view.off + a0 * s0 + a1 * s1, ((s0, n0), (s1, n1)), view.dtype,
                                   None, False, (n0, n1))
                 return _slice_view(view, key, dims)
+            if type(k0) is IndexExpr and type(k1) is IndexExpr:  # `hbm[r + i.p, c + i.x]`, unrolled
+                hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                if hit is not None:
+                    (s0, c0), (s1, c1) = dims
+                    axes = hit[1]
+                    return Tensor(view.buf, view.off + s0 * k0.const + s1 * k1.const, hit[0], view.dtype,
+                                  ((k0, c0, axes[0]), (k1, c1, axes[1])), False, hit[2])
+        elif nk == 3:
+            k0, k1, k2 = key
+            if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:  # `blocks[b, i.p, i.x]`
+                hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                (s0, c0), (s1, c1), (s2, c2) = dims
+                if hit is not None and 0 <= k0 < c0:
+                    axes = hit[1]
+                    return Tensor(view.buf, view.off + k0 * s0 + s1 * k1.const + s2 * k2.const, hit[0], view.dtype,
+                                  ((k1, c1, axes[0]), (k2, c2, axes[1])), False, hit[2])
+        # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
-        for k in key:
+        off = view.off
+        exprs = []
+        counts = []
+        for k, d in zip(key, dims):
             tk = type(k)
             if tk is IndexExpr:
                 sig.append(k.shape)
                 sig.append(k.coefs)
+                off += d[0] * k.const
+                exprs.append(k)
+                counts.append(d[1])
             elif tk is int:
                 sig.append(None)
+                count = d[1]
+                off += (k if 0 <= k < count else _checked_index(k, k, count, view)) * d[0]
             else:
                 if tk is slice:
                     for k in key:
@@ -259,12 +287,13 @@ def index_view(view, key):
             sig = tuple(sig)
             hit = _expr_templates.get(sig)
             if hit is not None:
-                return _expr_view(view, key, dims, hit)
+                return Tensor(view.buf, off, hit[0], view.dtype, tuple(zip(exprs, counts, hit[1])), False, hit[2])
             res = _index_general(view, key, dims, nk)
             if res.checks:
                 _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape)
             return res
-        return _index_general(view, key, dims, nk)
+        res = _int_slice_view(view, key, dims)
+        return res if res is not None else _index_general(view, key, dims, nk)
     elif nk > len(dims):
         nkeys = _count_keys(key)
         if nkeys > len(dims):
@@ -287,19 +316,6 @@ def _checked_index(key, i, count, view):
         raise kernel_error(f"index {key} is out of bounds for a dimension of size {count}{_What(view)}",
                            "check the tile offsets and the tensor shape")
     return i
-
-
-def _expr_view(view, key, dims, template):
-    out_dims, axes, out_shape = template
-    off = view.off
-    checks = []
-    for k, (stride, count) in zip(key, dims):
-        if type(k) is int:
-            off += _checked_index(k, k, count, view) * stride
-        else:
-            off += stride * k.const
-            checks.append((k, count, axes[len(checks)]))
-    return Tensor(view.buf, off, out_dims, view.dtype, tuple(checks), False, out_shape)
 
 
 def _index_general(view, key, dims, nk):
@@ -446,6 +462,32 @@ def _slice_view(view, key, dims):
         start, n, step = _resolve_slice(k, count, _What(view))
         off += start * stride
         out.append((stride * step, n))
+    return Tensor(view.buf, off, tuple(out), view.dtype)
+
+
+def _int_slice_view(view, key, dims):
+    """Fast path of index_view for one key per dimension of in-bounds integers and unit-step slices with integer
+    (or omitted) bounds, such as `tile[:, j, :]`; None for any other key (the general path decides)."""
+    off = view.off
+    out = []
+    for k, (stride, count) in zip(key, dims):
+        tk = type(k)
+        if tk is int:
+            if not 0 <= k < count:
+                return None
+            off += k * stride
+        elif tk is slice and k.step is None:
+            start, stop = k.start, k.stop
+            if start is None:
+                start = 0
+            if stop is None:
+                stop = count
+            if type(start) is not int or type(stop) is not int or not 0 <= start < stop <= count:
+                return None
+            off += start * stride
+            out.append((stride, stop - start))
+        else:
+            return None
     return Tensor(view.buf, off, tuple(out), view.dtype)
 
 
