@@ -17,7 +17,7 @@ are worked out by arithmetic from the template's.
 """
 import struct
 
-from . import replay
+from . import ircolumns, replay
 from .irrecords import _INSTR, _OPERAND
 
 
@@ -29,10 +29,14 @@ MAX_RECORDS = 64
 def write(pools, instrs, buffers, blk, first_id):
     """Append the block's operand, list and instruction records to `pools` (its first record has id
     `first_id`); False when it must be written record by record."""
-    if blk.q == 0 or blk.q > MAX_RECORDS or blk.count <= 0 or blk.ta + blk.q != blk.start or blk.nb > blk.bstart:
+    if blk.q == 0 or blk.count <= 0 or blk.ta + blk.q != blk.start or blk.nb > blk.bstart:
         return False
     plan = _plan(pools, instrs[blk.ta:blk.start], blk.step, blk.fresh)
     if plan is None:
+        return False
+    if ircolumns.write(pools, buffers, blk, plan, first_id):
+        return True
+    if blk.q > MAX_RECORDS:
         return False
     _commit(pools, buffers, blk, plan, first_id)
     return True

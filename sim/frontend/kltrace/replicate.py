@@ -35,7 +35,7 @@ from operator import attrgetter
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .replay import Block
+from .replay import Block, expand
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -54,6 +54,10 @@ NESTED_MAX = 1024
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
+# How an inner loop runs in a replicating loop's iteration (_Replicator.holds). KL_TRACE_REPLICATE_INNER=0 keeps
+# inner loops from replicating inside one (tests measure what the inner replication saves).
+ABORT, PLAIN, INSIDE = 0, 1, 2
+INNER = os.environ.get("KL_TRACE_REPLICATE_INNER", "1") != "0"
 
 
 _FRONTEND = FRONTEND
@@ -63,7 +67,8 @@ assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstri
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
-STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0}
+# records: instructions written from templates (not traced).
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0, "records": 0}
 
 
 def iterate(r, depth, frame):
@@ -159,7 +164,7 @@ def _run(rep, r, depth):
         if sys.getprofile() == rep.hook:
             sys.setprofile(None)
         if t.replicator is rep:
-            t.replicator = None
+            t.replicator = rep.parent
 
 
 class _Replicator:
@@ -167,14 +172,15 @@ class _Replicator:
 
     def __init__(self, frame, shape, r, depth):
         self.frame = frame
+        self.parent = T.replicator  # the replicating loop this one runs in (an iteration of it), or None
         self.shape = shape
         self.r = r
         self.depth = depth
         self.active = True
         self.bad = False
         self.local = None
-        self.marks = []      # (instruction start, buffer start) per iteration, then of the last one
-        self.ends = []       # (instruction end, buffer end) per iteration
+        self.marks = []      # (instruction start, buffer start, block start) per iteration, then of the last one
+        self.ends = []       # (instruction end, buffer end, block end) per iteration
         self.carried0 = None
         self.loop_ids = set()
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
@@ -190,18 +196,24 @@ class _Replicator:
                 self.bad = True  # kernel code called (a helper, a builtin): anything may happen there
 
     def holds(self, frame, trips):
-        """Whether an inner loop starting in `frame` with `trips` iterations runs plainly inside this loop's
-        iteration (see INNER_OWN and NESTED_MAX); otherwise the caller aborts this loop."""
-        return (self.active and self.shape.nested and frame is self.frame and trips < INNER_OWN
-                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX)
+        """How an inner loop starting in `frame` with `trips` iterations runs in this loop's iteration: INSIDE
+        (replicated on its own if it can, as a top-level loop would be: the iteration then holds its block),
+        PLAIN, or ABORT (the caller aborts this loop: see INNER_OWN and NESTED_MAX). A watched loop holds inner
+        loops only plainly: the profile hook cannot watch an inner replication (iteration 1 would differ)."""
+        if not (self.active and self.shape.nested and frame is self.frame
+                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX):
+            return ABORT
+        if INNER and not self.watch:
+            return INSIDE
+        return PLAIN if trips < INNER_OWN else ABORT
 
     def abort(self):
         """An inner loop this loop does not hold starts in the body: this loop is traced plainly (the inner one
-        may replicate)."""
+        may replicate, inside the loop around this one if that one is replicating)."""
         self.bad = True
         if sys.getprofile() == self.hook:
             sys.setprofile(None)
-        T.replicator = None
+        T.replicator = self.parent
 
     def give_up(self):
         self.active = False
@@ -215,7 +227,7 @@ class _Replicator:
             self.carried0 = tuple(self._lookup(n) for n in self.shape.carried)
             if any(v is _MISSING for v in self.carried0):  # not `in`: `==` on a tensor records an op
                 self.give_up()
-        self.marks.append((len(T.instrs), len(T.buffers)))
+        self.marks.append((len(T.instrs), len(T.buffers), len(T.blocks)))
 
     def end(self, i):
         if not self.active:
@@ -224,9 +236,9 @@ class _Replicator:
         if self.bad or not self._names_ok():
             self.give_up()
             return
-        a, c = self.marks[i]
+        a, c, _ = self.marks[i]
         e, d = len(T.instrs), len(T.buffers)
-        self.ends.append((e, d))
+        self.ends.append((e, d, len(T.blocks)))
         bufs = T.buffers[c:d]
         self.fresh.append({id(b): k for k, b in enumerate(bufs)})
         self.loop_ids.update(map(id, bufs))
@@ -262,7 +274,7 @@ class _Replicator:
         if done is not None:
             return done
         seen = {}
-        a, _ = self.marks[i]
+        a = self.marks[i][0]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
         loop_ids = self.loop_ids
         for ins in T.instrs[a:e]:
@@ -320,8 +332,8 @@ class _Replicator:
         runs before the ones between, so an access it makes out of bounds would be reported with its own
         indices where plain tracing reports an earlier iteration's: such loops are traced plainly. (An
         access that leaves an inner dimension but stays inside the buffer is not caught here.)"""
-        a, _ = self.marks[WARMUP - 1]
-        e, _ = self.ends[WARMUP - 1]
+        a = self.marks[WARMUP - 1][0]
+        e = self.ends[WARMUP - 1][0]
         m = len(self.r) - WARMUP
         step = self.step
         k = 0
@@ -349,8 +361,8 @@ class _Replicator:
 
     def _describe(self, i, last=False):
         """(everything that must be equal, the integers that may step) of iteration i's records."""
-        a, c = self.marks[i]
-        e, d = self.ends[i] if not last else (len(T.instrs), len(T.buffers))
+        a, c, kb = self.marks[i]
+        e, d, ke = self.ends[i] if not last else (len(T.instrs), len(T.buffers), len(T.blocks))
         fresh = self.fresh[i] if not last else {id(b): k for k, b in enumerate(T.buffers[c:d])}
         loop_ids = self.loop_ids
         static = [d - c]
@@ -403,13 +415,18 @@ class _Replicator:
             rap = b.rap
             if rap is not None and rap[0][0] is not b:
                 return None
+        for blk in T.blocks[kb:ke]:  # inner loops replicated inside the iteration (their templates are in `instrs`)
+            key = _block_key(blk, a, c, depth, value, index)
+            if key is None:
+                return None
+            static.append(key)
         return static, dyn
 
     # ------------------------------------------------------------------ the last iteration
     def begin_last(self):
         t = T
         self._sync()
-        self.marks.append((len(t.instrs), len(t.buffers)))
+        self.marks.append((len(t.instrs), len(t.buffers), len(t.blocks)))
         self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                       set(t.stand_ins), INDIRECT_SEEN[0])
         keep = {}
@@ -430,8 +447,8 @@ class _Replicator:
         m = len(self.r) - 1 - (WARMUP - 1)
         if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
             return False
-        a, c = self.marks[last]
-        self.ends.append((len(T.instrs), len(T.buffers)))
+        a, c, _ = self.marks[last]
+        self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
         if [_buffer_slots(b) for b in T.buffers[c:]] != self.buf_slots[WARMUP - 1]:
@@ -443,7 +460,7 @@ class _Replicator:
 
     def rollback(self):
         t = T
-        a, c = self.marks[WARMUP]
+        a, c, _ = self.marks[WARMUP]
         loop_ids = self.loop_ids | set(map(id, t.buffers[c:]))
         kept = {id(b) for b, _, _ in self.saved_bufs}
         for ins in t.instrs[a:]:
@@ -474,19 +491,28 @@ class _Replicator:
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
         """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
-        objects: replay.Block)."""
+        objects: replay.Block). Inner loops that iteration 3 replicated are made into objects first (a block's
+        template is flat): they then step with the outer loop as their templates' records do."""
         t = T
-        a, c = self.marks[WARMUP]
-        ta, tc = self.marks[WARMUP - 1]
-        te, td = self.ends[WARMUP - 1]
+        a, c, _ = self.marks[WARMUP]
+        ta, tc, tk = self.marks[WARMUP - 1]
+        te, td, tke = self.ends[WARMUP - 1]
         assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
+        step, fresh, slots = self.step, self.fresh[WARMUP - 1], self.buf_slots[WARMUP - 1]
+        if tk < tke:
+            step, dq, db = expand(t, ta, te, tc, td, tk, tke, step)
+            te, td, a, c = te + dq, td + db, a + dq, c + db
+            bufs = t.buffers[tc:td]
+            fresh = {id(b): k for k, b in enumerate(bufs)}
+            slots = [_buffer_slots(b) for b in bufs]
         tmpl = t.instrs[ta:te]
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(WARMUP, len(r) - 1)]
-        t.blocks.append(Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[WARMUP - 1],
-                              tuple(t.iters[:self.depth]), values, self.buf_slots[WARMUP - 1], producers))
+        t.blocks.insert(tk, Block(a, ta, te - ta, step, c, td - tc, fresh, tuple(t.iters[:self.depth]), values, slots,
+                                  producers))
+        STATS["records"] += (te - ta) * len(values)
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)
@@ -505,6 +531,23 @@ def _buffer_slots(b):
     if rap is not None:
         out[-1] = (rap[0][1:], rap[1])
     return tuple(out)
+
+
+def _block_key(blk, a, c, depth, value, index):
+    """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
+    this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
+    None when the block does not belong to this iteration."""
+    prefix = blk.prefix
+    if len(prefix) <= depth or prefix[depth] != value:
+        return None
+    prods = []
+    for p in blk.producers:
+        if p is not None and type(p) is not int:
+            k = index.get(id(p))
+            p = ("o", id(p)) if k is None else ("i", k)
+        prods.append(p)
+    return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods))
 
 
 def _restore(obj, names, slots):

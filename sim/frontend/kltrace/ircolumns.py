@@ -1,0 +1,224 @@
+"""Writes a replicated loop's block (irblock.py) column by column, when each operand that moves is either new in
+every iteration or pooled already in every iteration: the usual case, in which every index the block's records
+hold is known by arithmetic or by one look-up per operand.
+
+Then an iteration's new operands take consecutive indices in first-use order, its operand lists that hold one
+of them are new lists at fixed places after the lists before, and only the fields that step differ from one
+iteration to the next. Each field of every record of the block is made as one column (a range, a repeated value
+or a list of look-ups) and the records are packed from the columns in one pass of C code, so the cost per record
+is a struct.pack call, not a Python loop body. If a moving operand is pooled in some iterations only, or two
+meet, or a partition start changes sign, or a list of pooled operands is not pooled, write() returns False
+before it changes anything and irblock writes the block its other way.
+"""
+import sys
+from array import array
+from itertools import repeat
+
+from . import replay
+from .irrecords import _INSTR, _OPERAND
+
+_SWAP = sys.byteorder != "little"
+assert array("I").itemsize == 4 and _OPERAND.size % 4 == 0 and _INSTR.size % 4 == 0
+
+
+def write(pools, buffers, blk, plan, first_id):
+    """Append the block's records to `pools` (its first record has id `first_id`); False when the columns
+    cannot be vouched for (see the module comment)."""
+    _, classes, slot_of, heads = plan
+    count = blk.count
+    cols = [None] * len(classes)  # per class: its operand index in each iteration
+    new = []                      # the classes whose operands are new in every iteration, in first-use order
+    new_keys = {}                 # pool key -> None, of the new operands on buffers made before the loop
+    pending = []                  # (keys, class) to pool once the block is written
+    get = pools.operand_at.get
+    for c, (kind, ref, p0, dp, pc, off, do, pat, dt) in enumerate(classes):
+        if (dp != 0 if p0 < 0 else not _fits(p0, dp, count, 1 << 16)) or not _fits(off, do, count, 1 << 32):
+            return False  # whether the operand has a partition start would change, or a field would not fit its word
+        if kind == "f":
+            new.append(c)
+            continue
+        keys = list(zip(repeat(ref, count), _column(p0 + dp, dp, count), repeat(pc, count),
+                        _column(off + do, do, count), repeat(pat, count), repeat(dt, count)))
+        hits = list(map(get, keys))
+        missing = hits.count(None)
+        if missing == 0:
+            cols[c] = hits
+        elif missing == count:
+            new.append(c)
+            new_keys.update(zip(keys, repeat(None)))
+            pending.append((keys, c))
+        else:
+            return False
+    if len(new_keys) != count * len(pending):
+        return False  # two moving operands meet in some iterations
+    n0 = pools.n_operands
+    nn = len(new)
+    for rank, c in enumerate(new):
+        cols[c] = range(n0 + rank, n0 + rank + nn * count, nn)
+    lists = _lists(pools, slot_of, heads, cols, frozenset(new), count)
+    if lists is None:
+        return False
+    for keys, c in pending:
+        pools.operand_at.update(zip(keys, cols[c]))
+    _operands(pools, buffers, blk, [classes[c] for c in new], n0)
+    _records(pools, blk, heads, lists, classes, cols, first_id)
+    return True
+
+
+def _fits(start, step, count, limit):
+    """Whether start + m * step stays in [0, limit) for m = 1..count."""
+    return 0 <= start + step <= limit - 1 and 0 <= start + step * count <= limit - 1
+
+
+def _column(start, step, count):
+    """start + step, start + 2 step, ... (count values) as a sequence."""
+    return [start] * count if step == 0 else range(start, start + step * count, step)
+
+
+def _slot_column(s, cols, count):
+    return [s] * count if s >= 0 else cols[-1 - s]
+
+
+def _lists(pools, slot_of, heads, cols, new, count):
+    """(per record ("c", index) for a list pooled already in every iteration, ("h", indices) for one pooled in
+    each, ("n", place) for a new list at that place among the iteration's new lists; the slots of those new lists
+    in order), or None when a list of pooled operands is not pooled in every iteration. Records with the same
+    slots share one new list in each iteration."""
+    out = []
+    at = {}
+    layout = []
+    width = 0
+    k = 0
+    list_at = pools.list_at
+    for h in heads:
+        n = h[6] + h[7]
+        slots = tuple(slot_of[k:k + n])
+        k += n
+        if any(s < 0 and -1 - s in new for s in slots):
+            u = at.get(slots)
+            if u is None:
+                u = at[slots] = width
+                width += len(slots)
+                layout.append(slots)
+            out.append(("n", u))
+        elif all(s >= 0 for s in slots):
+            lb = list_at.get(slots)
+            if lb is None:
+                return None
+            out.append(("c", lb))
+        else:
+            found = list(map(list_at.get, zip(*[_slot_column(s, cols, count) for s in slots])))
+            if None in found:
+                return None
+            out.append(("h", found))
+    return out, layout
+
+
+def _operands(pools, buffers, blk, classes, n0):
+    """The new operands of every iteration: iteration m's new class r takes index n0 + (m - 1) * len(classes) + r.
+    Only the offset, buffer and partition start differ from the first iteration's records."""
+    count = blk.count
+    nc = len(classes)
+    tmpl = buffers[blk.bstart - blk.nb:blk.bstart]
+    live = sum(1 for b in tmpl if not b.dropped)
+    sget = pools.strings.get
+    total = nc * count
+    ys, ids, xs = [0] * total, [0] * total, [0] * total
+    first = []
+    for c, (kind, ref, p0, dp, pc, off, do, pat, dt) in enumerate(classes):
+        part = p0 >= 0
+        ys[c::nc] = _column(off + do, do, count)
+        ids[c::nc] = _column(tmpl[ref].id + live, live, count) if kind == "f" else [ref.id] * count
+        # The partition start and count share one word (two 16-bit fields).
+        xs[c::nc] = _column(p0 + dp + (pc << 16), dp, count) if part else [1 << 16] * count
+        first.append(_OPERAND.pack(0, 0, pools.pattern_at[pat], sget(dt), 0, 0, len(pat), part))
+    pools.operands.append(_words(b"".join(first) * count, _OPERAND.size // 4, ((0, ys), (2, ids), (5, xs))))
+    pools.n_operands = n0 + total
+
+
+def _words(raw, width, fields):
+    """Records of `width` 32-bit words (`raw`, the fields below zero) with field (word, values) set: word of
+    record r is values[r]. Little-endian words are the bytes struct.pack("<...") gives."""
+    arr = array("I", raw)
+    for word, values in fields:
+        arr[word::width] = array("I", values)
+    if _SWAP:
+        arr.byteswap()
+    return arr.tobytes()
+
+
+def _new_lists(pools, layout, classes, cols, count):
+    """Append every iteration's new operand lists; (where the first begins, the entries per iteration). A list
+    with no operand of the iteration's own buffers is pooled too: a later record may name the same operands."""
+    width = sum(len(x) for x in layout)
+    l0 = len(pools.lists)
+    if not width:
+        return l0, 0
+    flat = [0] * (width * count)
+    p = 0
+    list_at = pools.list_at
+    for slots in layout:
+        scols = [_slot_column(s, cols, count) for s in slots]
+        if all(s >= 0 or classes[-1 - s][0] == "p" for s in slots):
+            list_at.update(zip(zip(*scols), range(l0 + p, l0 + p + width * count, width)))
+        for col in scols:
+            flat[p::width] = col
+            p += 1
+    pools.lists.extend(flat)
+    return l0, width
+
+
+def _records(pools, blk, heads, lists, classes, cols, first_id):
+    """The operand lists and instruction records of every iteration."""
+    count = blk.count
+    q = len(heads)
+    per_record, layout = lists
+    l0, width = _new_lists(pools, layout, classes, cols, count)
+    prefix = blk.prefix
+    order, per = replay.inner_suffixes([h[-1] for h in heads], len(prefix) + 1)
+    pid = heads[0][-1].pid
+    ibs = _iter_pids(pools, prefix, blk.values, pid, order)
+    ns = len(order)
+    total = q * count
+    lbs, ib = [0] * total, [0] * total
+    for j, (kind, v) in enumerate(per_record):
+        lbs[j::q] = [v] * count if kind == "c" else v if kind == "h" else range(l0 + v, l0 + v + width * count, width)
+        ib[j::q] = ibs[per[j]::ns]
+    first = b"".join(_INSTR.pack(h[0], h[1], 0, h[2], h[3], h[4], 0, h[5], 0, h[6], h[7], h[8], len(h[-1].iter),
+                                  len(pid)) for h in heads)
+    pools.records.append(_words(first * count, _INSTR.size // 4,
+                                ((4, range(first_id, first_id + total)), (8, lbs), (10, ib))))
+
+
+def _iter_pids(pools, prefix, values, pid, suffixes):
+    """pools.iter_pids (the ints of iteration v's records with inner values x: prefix, v, x, pid, for every v and
+    x in that order), made from one iteration's ints when none is pooled yet, and from the pool when all are."""
+    keys = [(prefix + (v,) + x, pid) for v in values for x in suffixes]
+    at = pools._ints_at
+    hits = list(map(at.get, keys))
+    missing = hits.count(None)
+    if missing == 0:
+        return hits
+    if missing != len(keys) or len(set(keys)) != len(keys) or len(suffixes) == 1:
+        return pools.iter_pids(prefix, values, pid, suffixes)
+    ints = pools.ints
+    first = []
+    places = []  # where the loop value is in one iteration's ints, and where each suffix's ints begin
+    begins = []
+    for x in suffixes:
+        begins.append(len(first))
+        places.append(len(first) + len(prefix))
+        first.extend(prefix + (0,) + x + pid)
+    width = len(first)
+    count = len(values)
+    flat = first * count
+    for p in places:
+        flat[p::width] = values
+    base = len(ints)
+    ns = len(suffixes)
+    out = [0] * (ns * count)
+    for s, b in enumerate(begins):
+        out[s::ns] = range(base + b, base + b + width * count, width)
+    ints.extend(flat)
+    at.update(zip(keys, out))
+    return out
