@@ -50,7 +50,7 @@ MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "
 # and write than the iterations it saves).
 MIN_NESTED = WARMUP + 2
 INNER_OWN = 32
-NESTED_MAX = 1024
+NESTED_MAX = 8192
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
