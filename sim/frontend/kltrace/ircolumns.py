@@ -6,9 +6,9 @@ Then an iteration's new operands take consecutive indices in first-use order, it
 of them are new lists at fixed places after the lists before, and only the fields that step differ from one
 iteration to the next. Each field of every record of the block is made as one column (a range, a repeated value
 or a list of look-ups) and the records are packed from the columns in one pass of C code, so the cost per record
-is a struct.pack call, not a Python loop body. If a moving operand is pooled in some iterations only, or two
-meet, or a partition start changes sign, or a list of pooled operands is not pooled, write() returns False
-before it changes anything and irblock writes the block its other way.
+is a few machine words, not a Python loop body. If a moving operand (or a list of pooled operands) is pooled in
+some iterations only, or two meet, or a partition start changes sign, write() returns False before it changes
+anything and irblock writes the block its other way.
 """
 import sys
 from array import array
@@ -82,35 +82,45 @@ def _slot_column(s, cols, count):
 def _lists(pools, slot_of, heads, cols, new, count):
     """(per record ("c", index) for a list pooled already in every iteration, ("h", indices) for one pooled in
     each, ("n", place) for a new list at that place among the iteration's new lists; the slots of those new lists
-    in order), or None when a list of pooled operands is not pooled in every iteration. Records with the same
-    slots share one new list in each iteration."""
+    in order), or None when a list of pooled operands is pooled in some iterations only, or two such lists meet.
+    Records with the same slots share one new list in each iteration."""
     out = []
     at = {}
     layout = []
     width = 0
+    pooled = {}
+    n_pooled = 0
     k = 0
     list_at = pools.list_at
     for h in heads:
         n = h[6] + h[7]
         slots = tuple(slot_of[k:k + n])
         k += n
-        if any(s < 0 and -1 - s in new for s in slots):
-            u = at.get(slots)
-            if u is None:
-                u = at[slots] = width
-                width += len(slots)
-                layout.append(slots)
-            out.append(("n", u))
-        elif all(s >= 0 for s in slots):
-            lb = list_at.get(slots)
-            if lb is None:
-                return None
-            out.append(("c", lb))
-        else:
-            found = list(map(list_at.get, zip(*[_slot_column(s, cols, count) for s in slots])))
-            if None in found:
-                return None
-            out.append(("h", found))
+        u = at.get(slots)
+        if u is None:
+            if all(s >= 0 for s in slots):
+                lb = list_at.get(slots)
+                if lb is None:
+                    return None
+                out.append(("c", lb))
+                continue
+            if not any(s < 0 and -1 - s in new for s in slots):
+                keys = list(zip(*[_slot_column(s, cols, count) for s in slots]))
+                found = list(map(list_at.get, keys))
+                missing = found.count(None)
+                if missing == 0:
+                    out.append(("h", found))
+                    continue
+                if missing != count:
+                    return None
+                pooled.update(zip(keys, repeat(None)))  # lists of pooled operands, new in every iteration
+                n_pooled += count
+            u = at[slots] = width
+            width += len(slots)
+            layout.append(slots)
+        out.append(("n", u))
+    if len(pooled) != n_pooled:
+        return None  # two of them meet
     return out, layout
 
 
