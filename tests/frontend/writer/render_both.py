@@ -44,12 +44,12 @@ def main():
     write = irblock.write
     irblock.write = lambda *args: written.append(write(*args)) or written[-1]
     fast = render(*captured[0])
+    irblock.write = write
     # The same blocks without ircolumns (the compiled irblock path, or record by record from objects).
     columns = ircolumns.write
     ircolumns.write = lambda *args: False
     compiled = render(*captured[0])
     ircolumns.write = columns
-    irblock.write = write
     blocks = T.blocks
     objects = len(T.instrs)  # instructions made as objects while tracing (not the replicated ones)
     replay.materialize(T)  # the replicated iterations as objects, as plain tracing makes them
