@@ -500,11 +500,9 @@ class _Replicator:
         assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
         step, fresh, slots = self.step, self.fresh[WARMUP - 1], self.buf_slots[WARMUP - 1]
         if tk < tke:
-            step, dq, db = expand(t, ta, te, tc, td, tk, tke, step)
+            step, slots, dq, db = expand(t, ta, te, tc, td, tk, tke, step, slots)
             te, td, a, c = te + dq, td + db, a + dq, c + db
-            bufs = t.buffers[tc:td]
-            fresh = {id(b): k for k, b in enumerate(bufs)}
-            slots = [_buffer_slots(b) for b in bufs]
+            fresh = {id(b): k for k, b in enumerate(t.buffers[tc:td])}
         tmpl = t.instrs[ta:te]
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
