@@ -3,7 +3,7 @@
 The IR of a replicated loop is exactly what plain tracing gives, or the loop is traced plainly. A loop is a
 candidate when its body passes the static reading of loopcheck.py (straight-line, affine integer arithmetic
 only, inner loops with fixed ranges) and it has at least MIN_TRIPS iterations (MIN_NESTED with inner loops,
-which then run plainly inside its iterations: see INNER_OWN). Then:
+which then replicate inside its iterations, or run plainly there: see _Replicator.holds). Then:
 
   iterations 0..3   run normally; unless every call of the body was resolved to front-end code when the loop
                     started (loopcalls.py), in iteration 1 a profile hook watches that only front-end code is
@@ -16,7 +16,8 @@ which then run plainly inside its iterations: see INNER_OWN). Then:
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
                     only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
-                    not made into objects) placed before it. Running the last
+                    not made into objects) placed before it; inner loops replicated in iteration 3 are made into
+                    objects first (replay.expand), so the block's template is flat. Running the last
                     one for real leaves the kernel's Python state (the loop variable, the tiles bound in
                     the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
@@ -44,10 +45,11 @@ WARMUP = 4
 # KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
 MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
 # A loop whose body holds inner loops (loopcheck: nested) has many records per iteration, so the checks pay off
-# from fewer iterations. Its inner loops run plainly inside it, unless one has INNER_OWN iterations or more
-# (that one is replicated on its own and the outer loop traced plainly, as the inner loop saves more), or the
-# outer iteration has already recorded NESTED_MAX instructions (a template that large costs more to check
-# and write than the iterations it saves).
+# from fewer iterations. Its inner loops replicate inside its iterations (their blocks are part of the iteration),
+# unless the outer loop is watched by the profile hook: then they run plainly inside it, unless one has INNER_OWN
+# iterations or more (that one is replicated on its own and the outer loop traced plainly, as the inner loop
+# saves more). Past NESTED_MAX traced records in one outer iteration the outer loop is traced plainly (a template
+# that large costs more to check than the iterations it saves).
 MIN_NESTED = WARMUP + 2
 INNER_OWN = 32
 NESTED_MAX = 8192
