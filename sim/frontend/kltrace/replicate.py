@@ -374,6 +374,7 @@ class _Replicator:
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
         keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
+        fget = fresh.get
         for ins in instrs:
             it = ins.iter
             if len(it) <= depth or it[depth] != value:
@@ -391,21 +392,19 @@ class _Replicator:
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
-            for ap in ins.dst + ins.src:
-                b = ap[0]
-                k = fresh.get(id(b))
-                if k is None:
-                    if id(b) in loop_ids:
-                        return None  # a buffer of another iteration
-                    ref = ("p", id(b))
-                else:
-                    ref = ("f", k)
-                ops.append((ref, ap[2], ap[4], ap[5]))
-                dyn.append(ap[1])
-                dyn.append(ap[3])
+            for aps in (ins.dst, ins.src):
+                for ap in aps:
+                    b = id(ap[0])
+                    k = fget(b)
+                    if k is None:
+                        if b in loop_ids:
+                            return None  # a buffer of another iteration
+                    else:
+                        b = -1 - k  # a new buffer of the iteration, by its place (ids are positive)
+                    ops += (b, ap[2], ap[4], ap[5])
+                    dyn += (ap[1], ap[3])
             static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], it[depth + 1:],
-                           ins.pid,
-                           ranges, len(ins.dst), tuple(ops)))
+                           ins.pid, ranges, len(ins.dst), tuple(ops)))
         for b in T.buffers[c:d]:
             p = b.producer
             if p is None:
