@@ -55,7 +55,7 @@ def write(pools, buffers, blk, plan, first_id):
     nn = len(new)
     for rank, c in enumerate(new):
         cols[c] = range(n0 + rank, n0 + rank + nn * count, nn)
-    lists = _lists(pools, slot_of, heads, cols, frozenset(new), count)
+    lists = _lists(pools, slot_of, heads, cols, frozenset(-1 - c for c in new), count)
     if lists is None:
         return False
     for keys, c in pending:
@@ -80,7 +80,7 @@ def _slot_column(s, cols, count):
 
 
 def _lists(pools, slot_of, heads, cols, new, count):
-    """(per record ("c", index) for a list pooled already in every iteration, ("h", indices) for one pooled in
+    """`new`: the slots (-1 - class) of the classes new in every iteration. Returns (per record ("c", index) for a list pooled already in every iteration, ("h", indices) for one pooled in
     each, ("n", place) for a new list at that place among the iteration's new lists; the slots of those new lists
     in order), or None when a list of pooled operands is pooled in some iterations only, or two such lists meet.
     Records with the same slots share one new list in each iteration."""
@@ -104,7 +104,7 @@ def _lists(pools, slot_of, heads, cols, new, count):
                     return None
                 out.append(("c", lb))
                 continue
-            if not any(s < 0 and -1 - s in new for s in slots):
+            if new.isdisjoint(slots):
                 keys = list(zip(*[_slot_column(s, cols, count) for s in slots]))
                 found = list(map(list_at.get, keys))
                 missing = found.count(None)
