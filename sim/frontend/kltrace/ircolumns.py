@@ -13,6 +13,7 @@ anything and irblock writes the block its other way.
 import sys
 from array import array
 from itertools import repeat
+from operator import add, mul
 
 from . import replay
 from .irrecords import _INSTR, _OPERAND
@@ -160,22 +161,51 @@ def _words(raw, width, fields):
 def _new_lists(pools, layout, classes, cols, count):
     """Append every iteration's new operand lists; (where the first begins, the entries per iteration). A list
     with no operand of the iteration's own buffers is pooled too: a later record may name the same operands."""
-    width = sum(len(x) for x in layout)
+    slots = [s for x in layout for s in x]
+    width = len(slots)
     l0 = len(pools.lists)
     if not width:
         return l0, 0
-    flat = [0] * (width * count)
+    starts, steps, explicit = [], [], []
+    for p, s in enumerate(slots):
+        col = _slot_column(s, cols, count)
+        if type(col) is range:
+            starts.append(col.start)
+            steps.append(col.step)
+        else:
+            starts.append(col[0])
+            steps.append(0)
+            if s < 0:
+                explicit.append((p, col))  # a pooled operand: its index in each iteration
+    flat = _matrix(count, starts, steps, explicit)
     p = 0
-    list_at = pools.list_at
-    for slots in layout:
-        scols = [_slot_column(s, cols, count) for s in slots]
-        if all(s >= 0 or classes[-1 - s][0] == "p" for s in slots):
-            list_at.update(zip(zip(*scols), range(l0 + p, l0 + p + width * count, width)))
-        for col in scols:
-            flat[p::width] = col
-            p += 1
+    for x in layout:
+        if all(s >= 0 or classes[-1 - s][0] == "p" for s in x):
+            keys = zip(*[flat[p + i::width] for i in range(len(x))])
+            pools.list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
+        p += len(x)
     pools.lists.extend(flat)
     return l0, width
+
+
+def _matrix(count, starts, steps, explicit=()):
+    """Row by row, `count` rows of len(starts) entries: entry j of row m is starts[j] + m * steps[j], except in
+    the columns `explicit` lists as (j, its values). Filled by whole columns or whole rows, whichever are fewer."""
+    q = len(starts)
+    if q <= count:
+        flat = [0] * (q * count)
+        for j in range(q):
+            flat[j::q] = [starts[j]] * count if steps[j] == 0 else range(starts[j], starts[j] + steps[j] * count,
+                                                                          steps[j])
+    else:
+        flat = []
+        row = list(starts)
+        for _ in range(count):
+            flat += row
+            row = list(map(add, row, steps))
+    for j, col in explicit:
+        flat[j::q] = col
+    return flat
 
 
 def _records(pools, blk, heads, lists, classes, cols, first_id):
@@ -187,48 +217,71 @@ def _records(pools, blk, heads, lists, classes, cols, first_id):
     prefix = blk.prefix
     order, per = replay.inner_suffixes([h[-1] for h in heads], len(prefix) + 1)
     pid = heads[0][-1].pid
-    ibs = _iter_pids(pools, prefix, blk.values, pid, order)
-    ns = len(order)
-    total = q * count
-    lbs, ib = [0] * total, [0] * total
+    starts, steps, explicit = [], [], []
     for j, (kind, v) in enumerate(per_record):
-        lbs[j::q] = [v] * count if kind == "c" else v if kind == "h" else range(l0 + v, l0 + v + width * count, width)
-        ib[j::q] = ibs[per[j]::ns]
+        if kind == "h":
+            starts.append(0)
+            steps.append(0)
+            explicit.append((j, v))
+        else:
+            starts.append(v if kind == "c" else l0 + v)
+            steps.append(0 if kind == "c" else width)
+    lbs = _matrix(count, starts, steps, explicit)
+    ibs, step = _iter_pids(pools, prefix, blk.values, pid, order)
+    if step is not None:
+        ib = _matrix(count, [ibs[x] for x in per], [step] * q)
+    elif q <= count:
+        ib = [0] * (q * count)
+        for j, x in enumerate(per):
+            ib[j::q] = ibs[x::len(order)]
+    else:
+        ib = []
+        ns = len(order)
+        for m in range(count):
+            ib += map(ibs[m * ns:(m + 1) * ns].__getitem__, per)
     first = b"".join(_INSTR.pack(h[0], h[1], 0, h[2], h[3], h[4], 0, h[5], 0, h[6], h[7], h[8], len(h[-1].iter),
                                   len(pid)) for h in heads)
     pools.records.append(_words(first * count, _INSTR.size // 4,
-                                ((4, range(first_id, first_id + total)), (8, lbs), (10, ib))))
+                                ((4, range(first_id, first_id + q * count)), (8, lbs), (10, ib))))
 
 
 def _iter_pids(pools, prefix, values, pid, suffixes):
-    """pools.iter_pids (the ints of iteration v's records with inner values x: prefix, v, x, pid, for every v and
-    x in that order), made from one iteration's ints when none is pooled yet, and from the pool when all are."""
-    keys = [(prefix + (v,) + x, pid) for v in values for x in suffixes]
+    """pools.iter_pids (where the ints of iteration v's records with inner values x begin: prefix, v, x, pid, for
+    every v and x in that order), made from one iteration's ints when none is pooled yet, and from the pool when
+    all are: (the first iteration's begins, the step from one iteration to the next) in the first case, (all of
+    them, None) otherwise."""
+    keys = []
+    for v in values:
+        keys += zip(map((prefix + (v,)).__add__, suffixes), repeat(pid))
     at = pools._ints_at
     hits = list(map(at.get, keys))
     missing = hits.count(None)
     if missing == 0:
-        return hits
-    if missing != len(keys) or len(set(keys)) != len(keys) or len(suffixes) == 1:
-        return pools.iter_pids(prefix, values, pid, suffixes)
+        return hits, None
+    if missing != len(keys) or len(set(keys)) != len(keys):
+        return pools.iter_pids(prefix, values, pid, suffixes), None
     ints = pools.ints
     first = []
     places = []  # where the loop value is in one iteration's ints, and where each suffix's ints begin
     begins = []
+    base = len(ints)
     for x in suffixes:
-        begins.append(len(first))
+        begins.append(base + len(first))
         places.append(len(first) + len(prefix))
         first.extend(prefix + (0,) + x + pid)
     width = len(first)
     count = len(values)
-    flat = first * count
-    for p in places:
-        flat[p::width] = values
-    base = len(ints)
-    ns = len(suffixes)
-    out = [0] * (ns * count)
-    for s, b in enumerate(begins):
-        out[s::ns] = range(base + b, base + b + width * count, width)
+    if len(places) <= count:
+        flat = first * count
+        for p in places:
+            flat[p::width] = values
+    else:
+        flat = []
+        mark = [0] * width
+        for p in places:
+            mark[p] = 1
+        for v in values:
+            flat += map(add, first, map(mul, mark, repeat(v, width)))
     ints.extend(flat)
-    at.update(zip(keys, out))
-    return out
+    at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
+    return begins, width
