@@ -81,10 +81,11 @@ def _slot_column(s, cols, count):
 
 
 def _lists(pools, slot_of, heads, cols, new, count):
-    """`new`: the slots (-1 - class) of the classes new in every iteration. Returns (per record ("c", index) for a list pooled already in every iteration, ("h", indices) for one pooled in
-    each, ("n", place) for a new list at that place among the iteration's new lists; the slots of those new lists
-    in order), or None when a list of pooled operands is pooled in some iterations only, or two such lists meet.
-    Records with the same slots share one new list in each iteration."""
+    """`new`: the slots (-1 - class) of the classes new in every iteration. Returns (per record ("c", index) for a
+    list pooled already in every iteration, ("h", indices) for one pooled in each, ("n", place) for a new list at
+    that place among the iteration's new lists; the slots of those new lists in order), or None when a list of
+    pooled operands is pooled in some iterations only, or two such lists meet. Records with the same slots share
+    one new list in each iteration."""
     out = []
     at = {}
     layout = []

@@ -1,7 +1,7 @@
 """Traces one task in this interpreter and renders its binary IR four ways: the writer as the front end runs
 it (replicated iterations as blocks), the same without ircolumns (compiled blocks), with no blocks (record by
-record) and the reference writer. Prints one JSON line: instruction count, how many of them were made as objects while tracing, blocks
-written, whether the bytes agree, and their hash.
+record) and the reference writer. Prints one JSON line: instruction count, how many of them were made as objects
+while tracing, blocks written, whether the bytes agree, and their hash.
 
   render_both.py (--task DIR | --kernel-file FILE --kernel NAME) [--arg NAME=SHAPE:DTYPE ...]
 """
