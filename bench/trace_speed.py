@@ -6,7 +6,8 @@ Speed (default): each kernel is traced in a fresh interpreter, once plainly (KL_
 with replication, and the CPU time (time.process_time, steadier than wall time on a shared machine) is split
 into tracing (running the kernel) and writing the binary IR (IR us/i: microseconds per instruction; blocks:
 replicated loops whose iterations the writer wrote as one block, irblock.py; nested: replicated loops that hold
-inner loops; traced%: the share of the instructions the kernel really traced, the others being replicated):
+inner loops; traced%: the share of the instructions the kernel really traced, the others being written from
+templates):
   bench/trace_speed.py [--repeat N] [--task DIR ...]
 Agreement (a measurement, not a test): every entry of a compat manifest traced both ways, JSON compared:
   bench/trace_speed.py --agree bench/compat/nki-library.json --root /tmp/public/nki-library [--min-trips 6]
@@ -62,7 +63,7 @@ def measure(task):
     runner.trace(spec)
     total = time.process_time() - started
     return (replay.counts(T)[0], total - spent[0], spent[0], replicate.STATS["loops"], written[0],
-            replicate.STATS["nested"], len(T.instrs))
+            replicate.STATS["nested"], replay.counts(T)[0] - replicate.STATS["records"])
 
 
 def speed(flags):

@@ -21,8 +21,8 @@ LAYERS = (
     ("recording", ("tracer", "emit", "pending", "loopcheck", "loopcalls", "replay", "replicate", "loops")),
     ("operators", ("ops", "operators", "placement", "alloc")),
     ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "api")),
-    ("driver", ("irjson", "irrecords", "irblock", "irbin", "arguments", "imports", "sandbox", "runner", "numerics",
-                "cli")),
+    ("driver", ("irjson", "irrecords", "ircolumns", "irblock", "irbin", "arguments", "imports", "sandbox", "runner",
+                "numerics", "cli")),
 )
 
 # (module, imported module) -> why the import sits inside a function.

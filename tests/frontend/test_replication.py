@@ -190,6 +190,58 @@ class Adversarial(Agreement):
         self.assertEqual(stats(r)[0], 0)
 
 
+INSIDE = os.path.join(kltest.HERE, "replication", "inside.py")
+_COUNTS = re.compile(r"kltrace: (\d+) instructions.*, (\d+) records from templates")
+
+
+def traced_share(result):
+    """The share of the instructions really traced (the others written from templates)."""
+    m = _COUNTS.search(result.stderr)
+    n, records = map(int, m.groups())
+    return (n - records) / n
+
+
+class Inside(Agreement):
+    """Inner loops replicated inside the iterations of a replicated outer loop (replication/inside.py)."""
+
+    def kernel(self, name, rows=20480, env=None):
+        return self.same("--kernel-file", INSIDE, "--kernel", name, "--arg", f"a={rows}x64:float32", env=env)
+
+    def test_two_levels(self):
+        # 10 outer iterations of 16 inner ones: the inner loop replicates in the 5 traced outer iterations (5 of
+        # its loops), the outer loop over them; 5 x 5 of 160 inner iterations traced.
+        self.assertEqual(self.kernel("two_levels"), (6, 5 * 11 + 5, 0))
+        self.assertEqual(nested(self.last), 1)
+        self.assertLess(traced_share(self.last), 0.2)
+        # Without the inner replication the outer loop holds its inner loops plainly: 5 x 16 of 160 traced.
+        self.assertEqual(self.kernel("two_levels", env={"KL_TRACE_REPLICATE_INNER": "0"}), (1, 5, 0))
+        self.assertGreater(traced_share(self.last), 0.45)
+
+    def test_three_levels(self):
+        loops, _, _ = self.kernel("three_levels", rows=128 * 16 * 6 * 10)
+        self.assertEqual(nested(self.last), 1 + 5)  # the outer loop, and the middle one in its 5 traced iterations
+        self.assertEqual(loops, 1 + 5 + 5 * 5)
+        self.assertLess(traced_share(self.last), 0.2)
+
+    def test_inner_trip_count_following_the_outer_variable(self):
+        loops, _, _ = self.kernel("inner_trips_follow_outer")
+        self.assertEqual((loops, nested(self.last)), (8, 0))  # every inner loop on its own, the outer one plainly
+
+    def test_tiles_of_the_inner_loop_read_after_the_outer_loop(self):
+        self.assertEqual(self.kernel("tiles_read_after")[0], 6)
+        self.assertEqual(nested(self.last), 1)
+
+    def test_exception_in_the_inner_loop_of_a_late_iteration(self):
+        self.assertIsNone(self.kernel("late_exception"))
+
+    def test_break_in_the_inner_loop(self):
+        self.assertEqual(self.kernel("break_in_inner")[0], 0)
+
+    def test_kernel_closures(self):
+        self.assertEqual(self.kernel("closure_in_inner")[0], 0)
+        self.assertEqual(self.kernel("pure_closure_in_inner")[0], 0)
+
+
 class Examples(Agreement):
     """Every example, as the application traces it; the matmuls replicate with the default threshold."""
 

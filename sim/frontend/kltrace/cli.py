@@ -403,7 +403,8 @@ def main(argv=None):
             n_instrs, n_bufs = replay.counts(T)
             sys.stderr.write(f"kltrace: {n_instrs} instructions, {n_bufs} buffers{target}; replicated "
                              f"{STATS['loops']} loops ({STATS['iterations']} iterations), "
-                             f"{STATS['rolled_back']} rolled back, {STATS['nested']} nested\n")
+                             f"{STATS['rolled_back']} rolled back, {STATS['nested']} nested, "
+                             f"{STATS['records']} records from templates\n")
             sys.stderr.flush()
         if _NONCE is not None:
             _report({"done": {"bytes": size}})

@@ -7,6 +7,8 @@ C++ reader needs no parser on the hot path.
 """
 import json
 import struct
+import sys
+from array import array
 from itertools import islice
 
 from . import dtypes, irblock, replay
@@ -63,13 +65,22 @@ def render(tracer, kernel_name, api, args):
         _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
         _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
         _section(b"OPND", _OPERAND.size, pools.n_operands, b"".join(pools.operands)),
-        _section(b"OPLS", 4, len(pools.lists), struct.pack(f"<{len(pools.lists)}I", *pools.lists)),
+        _section(b"OPLS", 4, len(pools.lists), _words("I", pools.lists)),
         _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
-        _section(b"INTS", 4, len(pools.ints), struct.pack(f"<{len(pools.ints)}i", *pools.ints)),
+        _section(b"INTS", 4, len(pools.ints), _words("i", pools.ints)),
         _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
     return _HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections)) + b"".join(sections)
+
+
+def _words(code, values):
+    """Little-endian 32-bit words, as struct.pack("<%dI") gives, without passing hundreds of thousands of
+    arguments (the operand lists and loop values of a large trace)."""
+    arr = array(code, values)
+    if sys.byteorder != "little":
+        arr.byteswap()
+    return arr.tobytes()
 
 
 def _live(buffers, first, stop):

@@ -17,7 +17,7 @@ are worked out by arithmetic from the template's.
 """
 import struct
 
-from . import replay
+from . import ircolumns, replay
 from .irrecords import _INSTR, _OPERAND
 
 
@@ -29,10 +29,14 @@ MAX_RECORDS = 64
 def write(pools, instrs, buffers, blk, first_id):
     """Append the block's operand, list and instruction records to `pools` (its first record has id
     `first_id`); False when it must be written record by record."""
-    if blk.q == 0 or blk.q > MAX_RECORDS or blk.count <= 0 or blk.ta + blk.q != blk.start or blk.nb > blk.bstart:
+    if blk.q == 0 or blk.count <= 0 or blk.ta + blk.q != blk.start or blk.nb > blk.bstart:
         return False
     plan = _plan(pools, instrs[blk.ta:blk.start], blk.step, blk.fresh)
     if plan is None:
+        return False
+    if ircolumns.write(pools, buffers, blk, plan, first_id):
+        return True
+    if blk.q > MAX_RECORDS:
         return False
     _commit(pools, buffers, blk, plan, first_id)
     return True
@@ -49,14 +53,16 @@ def _plan(pools, tmpl, step, fresh):
     heads = []
     fresh_step = {}
     k = 0
+    operand_at = pools.operand_at
     for ins in tmpl:
+        own = False  # whether the record names a new buffer of the iteration
         for ap in ins.dst + ins.src:
             dp, do = step[k], step[k + 1]
             k += 2
             b, p0, pc, off, pat, dt = ap
             f = fresh.get(id(b))
             if f is None and dp == 0 and do == 0:
-                i = pools.operand_at.get(ap)
+                i = operand_at.get(ap)
                 if i is None:
                     return None  # the template is written first: its operands are pooled
                 slot_of.append(i)
@@ -66,6 +72,7 @@ def _plan(pools, tmpl, step, fresh):
                 if b.dropped or fresh_step.setdefault(f, (dp, do)) != (dp, do):
                     return None  # equal operands of one new buffer could part (or meet) in a later iteration
                 key = ("f", f, p0, dp, pc, off, do, pat, dt)
+                own = True
             else:
                 key = ("p", b, p0, dp, pc, off, do, pat, dt)
             c = class_at.get(key)
@@ -74,7 +81,6 @@ def _plan(pools, tmpl, step, fresh):
                 classes.append(key)
             slot_of.append(-1 - c)
         o, e, a = pools.head(ins)
-        own = any(s < 0 and classes[-1 - s][0] == "f" for s in slot_of[len(slot_of) - len(ins.dst) - len(ins.src):])
         heads.append((ins.elements, ins.nbytes, o, e, a, pools.loc(ins.loc), len(ins.dst), len(ins.src),
                       len(ins.loc), own, ins))
     for key in classes:

@@ -51,7 +51,7 @@ class _Reject(Exception):
     pass
 
 
-_trees = {}       # filename -> parsed module, or None if it cannot be read or parsed
+_trees = {}       # filename -> the module's `for` statements, or None if it cannot be read or parsed
 _shapes = {}      # (code, line) -> LoopShape or None
 _for_iters = {}   # code -> offsets of its FOR_ITER instructions
 
@@ -81,17 +81,18 @@ def loop_shape(frame):
 
 
 def _find_for(filename, line):
-    tree = _trees.get(filename, False)
-    if tree is False:
+    fors = _trees.get(filename, False)
+    if fors is False:
         try:
             with open(filename, encoding="utf-8") as fh:
                 tree = ast.parse(fh.read(), filename)
+            fors = [n for n in ast.walk(tree) if isinstance(n, ast.For)]  # walked once per file, not per loop
         except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-            tree = None
-        _trees[filename] = tree
-    if tree is None:
+            fors = None
+        _trees[filename] = fors
+    if fors is None:
         return None
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno <= line <= n.iter.end_lineno]
+    found = [n for n in fors if n.lineno <= line <= n.iter.end_lineno]
     return found[0] if len(found) == 1 else None
 
 

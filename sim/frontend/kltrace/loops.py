@@ -22,18 +22,18 @@ class TracedRange:
 
     def __iter__(self):
         outer = T.replicator
-        held = False
+        how = replicate.INSIDE
         if outer is not None:
-            # A loop in the body of a loop being replicated: it runs plainly inside the outer one's iteration,
-            # or the outer one is traced plainly (replicate._Replicator.holds).
-            held = outer.holds(sys._getframe(1), len(self.r))
-            if not held:
+            # A loop in the body of a loop being replicated: it runs inside the outer one's iteration (replicated
+            # on its own or plainly), or the outer one is traced plainly (replicate._Replicator.holds).
+            how = outer.holds(sys._getframe(1), len(self.r))
+            if how == replicate.ABORT:
                 outer.abort()
         depth = T.push_loop()
         iters = T.iters
         t = T
         try:
-            if self.kind in _REPLICABLE and not held:
+            if self.kind in _REPLICABLE and how != replicate.PLAIN:
                 values = replicate.iterate(self.r, depth, sys._getframe(1))
                 if values is not None:
                     yield from values

@@ -69,6 +69,45 @@ def materialize(tracer):
     tracer.blocks = []
 
 
+def expand(tracer, first, stop, bfirst, bstop, kfirst, kstop, step, slots):
+    """Make the blocks tracer.blocks[kfirst:kstop], which lie in one iteration of an outer loop (its records
+    [first, stop) and buffers [bfirst, bstop)), into objects in place, so that the iteration is a flat template
+    (replicate.py: an inner loop replicated inside the iteration of an outer one). `step` holds the outer loop's
+    step per operand of the records [first, stop) and `slots` the fields of the buffers [bfirst, bstop)
+    (replicate._buffer_slots); returns (both for the records and buffers after, the records added, the buffers
+    added): a record made from an inner template's record steps with the outer loop as that one does, a buffer
+    made from an inner template's has its fields. The blocks after the iteration's move by as much."""
+    instrs, buffers, blocks = tracer.instrs, tracer.buffers, tracer.blocks
+    at = [0]  # per record of the iteration: where its operands begin in `step`
+    for ins in instrs[first:stop]:
+        at.append(at[-1] + 2 * (len(ins.dst) + len(ins.src)))
+    out, bufs, steps, fields = [], [], [], []
+    pos, bpos = first, bfirst
+    for blk in blocks[kfirst:kstop]:
+        out.extend(instrs[pos:blk.start])
+        bufs.extend(buffers[bpos:blk.bstart])
+        steps.extend(step[at[pos - first]:at[blk.start - first]])
+        fields.extend(slots[bpos - bfirst:blk.bstart - bfirst])
+        write_iterations(instrs[blk.ta:blk.start], blk.slots, blk.producers, blk.fresh, blk.step, blk.prefix,
+                         blk.values, out, bufs)
+        steps.extend(step[at[blk.ta - first]:at[blk.start - first]] * blk.count)
+        fields.extend(blk.slots * blk.count)
+        pos, bpos = blk.start, blk.bstart
+    out.extend(instrs[pos:stop])
+    bufs.extend(buffers[bpos:bstop])
+    steps.extend(step[at[pos - first]:])
+    fields.extend(slots[bpos - bfirst:])
+    dq, db = len(out) - (stop - first), len(bufs) - (bstop - bfirst)
+    instrs[first:stop] = out
+    buffers[bfirst:bstop] = bufs
+    del blocks[kfirst:kstop]
+    for blk in blocks[kfirst:]:
+        blk.start += dq
+        blk.ta += dq
+        blk.bstart += db
+    return steps, fields, dq, db
+
+
 def write_iterations(tmpl, slots, producers, fresh_index, step, prefix, values, instrs_out, bufs_out):
     """Append iterations 1..len(values) after the template (the template's iteration plus m = 1, 2, ...).
     `producers[i]`: None, an index into tmpl, or an instruction made before the loop; `values`: the loop

@@ -3,7 +3,7 @@
 The IR of a replicated loop is exactly what plain tracing gives, or the loop is traced plainly. A loop is a
 candidate when its body passes the static reading of loopcheck.py (straight-line, affine integer arithmetic
 only, inner loops with fixed ranges) and it has at least MIN_TRIPS iterations (MIN_NESTED with inner loops,
-which then run plainly inside its iterations: see INNER_OWN). Then:
+which then replicate inside its iterations, or run plainly there: see _Replicator.holds). Then:
 
   iterations 0..3   run normally; unless every call of the body was resolved to front-end code when the loop
                     started (loopcalls.py), in iteration 1 a profile hook watches that only front-end code is
@@ -16,7 +16,8 @@ which then run plainly inside its iterations: see INNER_OWN). Then:
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
                     only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
-                    not made into objects) placed before it. Running the last
+                    not made into objects) placed before it; inner loops replicated in iteration 3 are made into
+                    objects first (replay.expand), so the block's template is flat. Running the last
                     one for real leaves the kernel's Python state (the loop variable, the tiles bound in
                     the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
@@ -35,7 +36,7 @@ from operator import attrgetter
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .replay import Block
+from .replay import Block, expand
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -44,16 +45,21 @@ WARMUP = 4
 # KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
 MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
 # A loop whose body holds inner loops (loopcheck: nested) has many records per iteration, so the checks pay off
-# from fewer iterations. Its inner loops run plainly inside it, unless one has INNER_OWN iterations or more
-# (that one is replicated on its own and the outer loop traced plainly, as the inner loop saves more), or the
-# outer iteration has already recorded NESTED_MAX instructions (a template that large costs more to check
-# and write than the iterations it saves).
+# from fewer iterations. Its inner loops replicate inside its iterations (their blocks are part of the iteration),
+# unless the outer loop is watched by the profile hook: then they run plainly inside it, unless one has INNER_OWN
+# iterations or more (that one is replicated on its own and the outer loop traced plainly, as the inner loop
+# saves more). Past NESTED_MAX traced records in one outer iteration the outer loop is traced plainly (a template
+# that large costs more to check than the iterations it saves).
 MIN_NESTED = WARMUP + 2
 INNER_OWN = 32
-NESTED_MAX = 1024
+NESTED_MAX = 8192
 # Iterations watched by the profile hook (the last one too). The body is straight-line code, so every
 # iteration makes the same calls; watching each one would cost more than replication saves.
 WATCHED = 1
+# How an inner loop runs in a replicating loop's iteration (_Replicator.holds). KL_TRACE_REPLICATE_INNER=0 keeps
+# inner loops from replicating inside one (tests measure what the inner replication saves).
+ABORT, PLAIN, INSIDE = 0, 1, 2
+INNER = os.environ.get("KL_TRACE_REPLICATE_INNER", "1") != "0"
 
 
 _FRONTEND = FRONTEND
@@ -63,7 +69,8 @@ assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstri
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
-STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0}
+# records: instructions written from templates (not traced).
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0, "records": 0}
 
 
 def iterate(r, depth, frame):
@@ -159,7 +166,7 @@ def _run(rep, r, depth):
         if sys.getprofile() == rep.hook:
             sys.setprofile(None)
         if t.replicator is rep:
-            t.replicator = None
+            t.replicator = rep.parent
 
 
 class _Replicator:
@@ -167,14 +174,15 @@ class _Replicator:
 
     def __init__(self, frame, shape, r, depth):
         self.frame = frame
+        self.parent = T.replicator  # the replicating loop this one runs in (an iteration of it), or None
         self.shape = shape
         self.r = r
         self.depth = depth
         self.active = True
         self.bad = False
         self.local = None
-        self.marks = []      # (instruction start, buffer start) per iteration, then of the last one
-        self.ends = []       # (instruction end, buffer end) per iteration
+        self.marks = []      # (instruction start, buffer start, block start) per iteration, then of the last one
+        self.ends = []       # (instruction end, buffer end, block end) per iteration
         self.carried0 = None
         self.loop_ids = set()
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
@@ -190,18 +198,24 @@ class _Replicator:
                 self.bad = True  # kernel code called (a helper, a builtin): anything may happen there
 
     def holds(self, frame, trips):
-        """Whether an inner loop starting in `frame` with `trips` iterations runs plainly inside this loop's
-        iteration (see INNER_OWN and NESTED_MAX); otherwise the caller aborts this loop."""
-        return (self.active and self.shape.nested and frame is self.frame and trips < INNER_OWN
-                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX)
+        """How an inner loop starting in `frame` with `trips` iterations runs in this loop's iteration: INSIDE
+        (replicated on its own if it can, as a top-level loop would be: the iteration then holds its block),
+        PLAIN, or ABORT (the caller aborts this loop: see INNER_OWN and NESTED_MAX). A watched loop holds inner
+        loops only plainly: the profile hook cannot watch an inner replication (iteration 1 would differ)."""
+        if not (self.active and self.shape.nested and frame is self.frame
+                and len(T.instrs) - self.marks[-1][0] <= NESTED_MAX):
+            return ABORT
+        if INNER and not self.watch:
+            return INSIDE
+        return PLAIN if trips < INNER_OWN else ABORT
 
     def abort(self):
         """An inner loop this loop does not hold starts in the body: this loop is traced plainly (the inner one
-        may replicate)."""
+        may replicate, inside the loop around this one if that one is replicating)."""
         self.bad = True
         if sys.getprofile() == self.hook:
             sys.setprofile(None)
-        T.replicator = None
+        T.replicator = self.parent
 
     def give_up(self):
         self.active = False
@@ -215,7 +229,7 @@ class _Replicator:
             self.carried0 = tuple(self._lookup(n) for n in self.shape.carried)
             if any(v is _MISSING for v in self.carried0):  # not `in`: `==` on a tensor records an op
                 self.give_up()
-        self.marks.append((len(T.instrs), len(T.buffers)))
+        self.marks.append((len(T.instrs), len(T.buffers), len(T.blocks)))
 
     def end(self, i):
         if not self.active:
@@ -224,9 +238,9 @@ class _Replicator:
         if self.bad or not self._names_ok():
             self.give_up()
             return
-        a, c = self.marks[i]
+        a, c, _ = self.marks[i]
         e, d = len(T.instrs), len(T.buffers)
-        self.ends.append((e, d))
+        self.ends.append((e, d, len(T.blocks)))
         bufs = T.buffers[c:d]
         self.fresh.append({id(b): k for k, b in enumerate(bufs)})
         self.loop_ids.update(map(id, bufs))
@@ -262,7 +276,7 @@ class _Replicator:
         if done is not None:
             return done
         seen = {}
-        a, _ = self.marks[i]
+        a = self.marks[i][0]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
         loop_ids = self.loop_ids
         for ins in T.instrs[a:e]:
@@ -320,8 +334,8 @@ class _Replicator:
         runs before the ones between, so an access it makes out of bounds would be reported with its own
         indices where plain tracing reports an earlier iteration's: such loops are traced plainly. (An
         access that leaves an inner dimension but stays inside the buffer is not caught here.)"""
-        a, _ = self.marks[WARMUP - 1]
-        e, _ = self.ends[WARMUP - 1]
+        a = self.marks[WARMUP - 1][0]
+        e = self.ends[WARMUP - 1][0]
         m = len(self.r) - WARMUP
         step = self.step
         k = 0
@@ -349,8 +363,8 @@ class _Replicator:
 
     def _describe(self, i, last=False):
         """(everything that must be equal, the integers that may step) of iteration i's records."""
-        a, c = self.marks[i]
-        e, d = self.ends[i] if not last else (len(T.instrs), len(T.buffers))
+        a, c, kb = self.marks[i]
+        e, d, ke = self.ends[i] if not last else (len(T.instrs), len(T.buffers), len(T.blocks))
         fresh = self.fresh[i] if not last else {id(b): k for k, b in enumerate(T.buffers[c:d])}
         loop_ids = self.loop_ids
         static = [d - c]
@@ -360,6 +374,7 @@ class _Replicator:
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
         keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
+        fget = fresh.get
         for ins in instrs:
             it = ins.iter
             if len(it) <= depth or it[depth] != value:
@@ -377,21 +392,19 @@ class _Replicator:
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
-            for ap in ins.dst + ins.src:
-                b = ap[0]
-                k = fresh.get(id(b))
-                if k is None:
-                    if id(b) in loop_ids:
-                        return None  # a buffer of another iteration
-                    ref = ("p", id(b))
-                else:
-                    ref = ("f", k)
-                ops.append((ref, ap[2], ap[4], ap[5]))
-                dyn.append(ap[1])
-                dyn.append(ap[3])
+            for aps in (ins.dst, ins.src):
+                for ap in aps:
+                    b = id(ap[0])
+                    k = fget(b)
+                    if k is None:
+                        if b in loop_ids:
+                            return None  # a buffer of another iteration
+                    else:
+                        b = -1 - k  # a new buffer of the iteration, by its place (ids are positive)
+                    ops += (b, ap[2], ap[4], ap[5])
+                    dyn += (ap[1], ap[3])
             static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], it[depth + 1:],
-                           ins.pid,
-                           ranges, len(ins.dst), tuple(ops)))
+                           ins.pid, ranges, len(ins.dst), tuple(ops)))
         for b in T.buffers[c:d]:
             p = b.producer
             if p is None:
@@ -403,13 +416,18 @@ class _Replicator:
             rap = b.rap
             if rap is not None and rap[0][0] is not b:
                 return None
+        for blk in T.blocks[kb:ke]:  # inner loops replicated inside the iteration (their templates are in `instrs`)
+            key = _block_key(blk, a, c, depth, value, index)
+            if key is None:
+                return None
+            static.append(key)
         return static, dyn
 
     # ------------------------------------------------------------------ the last iteration
     def begin_last(self):
         t = T
         self._sync()
-        self.marks.append((len(t.instrs), len(t.buffers)))
+        self.marks.append((len(t.instrs), len(t.buffers), len(t.blocks)))
         self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                       set(t.stand_ins), INDIRECT_SEEN[0])
         keep = {}
@@ -430,8 +448,8 @@ class _Replicator:
         m = len(self.r) - 1 - (WARMUP - 1)
         if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
             return False
-        a, c = self.marks[last]
-        self.ends.append((len(T.instrs), len(T.buffers)))
+        a, c, _ = self.marks[last]
+        self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
         if [_buffer_slots(b) for b in T.buffers[c:]] != self.buf_slots[WARMUP - 1]:
@@ -443,7 +461,7 @@ class _Replicator:
 
     def rollback(self):
         t = T
-        a, c = self.marks[WARMUP]
+        a, c, _ = self.marks[WARMUP]
         loop_ids = self.loop_ids | set(map(id, t.buffers[c:]))
         kept = {id(b) for b, _, _ in self.saved_bufs}
         for ins in t.instrs[a:]:
@@ -474,19 +492,26 @@ class _Replicator:
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
         """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
-        objects: replay.Block)."""
+        objects: replay.Block). Inner loops that iteration 3 replicated are made into objects first (a block's
+        template is flat): they then step with the outer loop as their templates' records do."""
         t = T
-        a, c = self.marks[WARMUP]
-        ta, tc = self.marks[WARMUP - 1]
-        te, td = self.ends[WARMUP - 1]
+        a, c, _ = self.marks[WARMUP]
+        ta, tc, tk = self.marks[WARMUP - 1]
+        te, td, tke = self.ends[WARMUP - 1]
         assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
+        step, fresh, slots = self.step, self.fresh[WARMUP - 1], self.buf_slots[WARMUP - 1]
+        if tk < tke:
+            step, slots, dq, db = expand(t, ta, te, tc, td, tk, tke, step, slots)
+            te, td, a, c = te + dq, td + db, a + dq, c + db
+            fresh = {id(b): k for k, b in enumerate(t.buffers[tc:td])}
         tmpl = t.instrs[ta:te]
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(WARMUP, len(r) - 1)]
-        t.blocks.append(Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[WARMUP - 1],
-                              tuple(t.iters[:self.depth]), values, self.buf_slots[WARMUP - 1], producers))
+        t.blocks.insert(tk, Block(a, ta, te - ta, step, c, td - tc, fresh, tuple(t.iters[:self.depth]), values, slots,
+                                  producers))
+        STATS["records"] += (te - ta) * len(values)
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)
@@ -505,6 +530,23 @@ def _buffer_slots(b):
     if rap is not None:
         out[-1] = (rap[0][1:], rap[1])
     return tuple(out)
+
+
+def _block_key(blk, a, c, depth, value, index):
+    """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
+    this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
+    None when the block does not belong to this iteration."""
+    prefix = blk.prefix
+    if len(prefix) <= depth or prefix[depth] != value:
+        return None
+    prods = []
+    for p in blk.producers:
+        if p is not None and type(p) is not int:
+            k = index.get(id(p))
+            p = ("o", id(p)) if k is None else ("i", k)
+        prods.append(p)
+    return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods))
 
 
 def _restore(obj, names, slots):

@@ -1,7 +1,7 @@
-"""Traces one task in this interpreter and renders its binary IR three ways: the writer as the front end runs
-it (replicated iterations as blocks), the same writer with no blocks (record by record) and the reference
-writer. Prints one JSON line: instruction count, how many of them were made as objects while tracing, blocks
-written, whether the bytes agree, and their hash.
+"""Traces one task in this interpreter and renders its binary IR four ways: the writer as the front end runs
+it (replicated iterations as blocks), the same without ircolumns (compiled blocks), with no blocks (record by
+record) and the reference writer. Prints one JSON line: instruction count, how many of them were made as objects
+while tracing, blocks written, whether the bytes agree, and their hash.
 
   render_both.py (--task DIR | --kernel-file FILE --kernel NAME) [--arg NAME=SHAPE:DTYPE ...]
 """
@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 
-from kltrace import cli, irbin, irblock, replay, replicate, runner  # noqa: E402
+from kltrace import cli, irbin, irblock, ircolumns, replay, replicate, runner  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
 
 import reference_irbin  # noqa: E402
@@ -45,6 +45,11 @@ def main():
     irblock.write = lambda *args: written.append(write(*args)) or written[-1]
     fast = render(*captured[0])
     irblock.write = write
+    # The same blocks without ircolumns (the compiled irblock path, or record by record from objects).
+    columns = ircolumns.write
+    ircolumns.write = lambda *args: False
+    compiled = render(*captured[0])
+    ircolumns.write = columns
     blocks = T.blocks
     objects = len(T.instrs)  # instructions made as objects while tracing (not the replicated ones)
     replay.materialize(T)  # the replicated iterations as objects, as plain tracing makes them
@@ -53,7 +58,7 @@ def main():
     print(json.dumps({"instructions": len(T.instrs), "objects": objects, "blocks": len(blocks),
                       "nested": replicate.STATS["nested"],
                       "blocks_written": sum(bool(w) for w in written), "same_as_records": fast == plain,
-                      "same_as_reference": fast == ref, "sha256": hashlib.sha256(fast).hexdigest()}))
+                      "same_as_reference": fast == ref, "same_as_compiled": compiled == fast, "sha256": hashlib.sha256(fast).hexdigest()}))
 
 
 if __name__ == "__main__":
