@@ -23,7 +23,7 @@ TEST(WaitTallies, EveryTallyReadsBackExactlyWhetherPackedOrKeptWhole) {
     pushed.push_back({4'000'000'000u, 0xffffffffu, TimePs{1} << 62});
     std::mt19937 rng(7);
     for (std::uint32_t i = 4'000'000'001u; pushed.size() < 150'000; i += 1 + rng() % 3) {
-        pushed.push_back({i, 1 + rng() % 300, static_cast<TimePs>(rng()) << (rng() % 12)});
+        pushed.push_back({i, static_cast<std::uint32_t>(1 + rng() % 300), static_cast<TimePs>(rng()) << (rng() % 12)});
     }
     WaitTallies tallies;
     for (const WaitTally& t : pushed) {
