@@ -1,5 +1,6 @@
 // The run begun before the window (RunHeadStart): only for a task folder the trust store already trusts, adopted by
 // the window's first run when it asks for the same thing, cancelled otherwise; progress replayed in order.
+#include "gui/CommandLine.h"
 #include "gui/RunHeadStart.h"
 #include "gui/RunJob.h"
 #include "gui/SimulationRunner.h"
@@ -59,6 +60,27 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_config.isValid());
         m_store = m_config.filePath(QStringLiteral("trust.json"));
+    }
+
+    void onlyExactlyUnderstoodArgumentsNameAPathEarly() {
+        const kl::app::CommandLine commandLine;
+        const auto only = [&](QStringList arguments) {
+            arguments.prepend(QStringLiteral("kernellens"));
+            return commandLine.onlyPath(arguments);
+        };
+        QCOMPARE(only({QStringLiteral("examples/softmax")}), QStringLiteral("examples/softmax"));
+        QCOMPARE(only({QStringLiteral("--workspace"), QStringLiteral("compare"), QStringLiteral("task")}),
+                 QStringLiteral("task"));
+        QCOMPARE(only({QStringLiteral("--theme=dark"), QStringLiteral("task")}), QStringLiteral("task"));
+        // Anything else waits for the window: no path, several, help, version, a missing value, an unknown option
+        // (Qt's own, such as -platform, are consumed only by QApplication, after the early look).
+        QVERIFY(only({}).isEmpty());
+        QVERIFY(only({QStringLiteral("a"), QStringLiteral("b")}).isEmpty());
+        QVERIFY(only({QStringLiteral("--help"), QStringLiteral("task")}).isEmpty());
+        QVERIFY(only({QStringLiteral("-v"), QStringLiteral("task")}).isEmpty());
+        QVERIFY(only({QStringLiteral("task"), QStringLiteral("--workspace")}).isEmpty());
+        QVERIFY(only({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("task")}).isEmpty());
+        QVERIFY(only({QStringLiteral("--bogus"), QStringLiteral("task")}).isEmpty());
     }
 
     void startsOnlyForATaskFolderTheStoreTrusts() {

@@ -1,0 +1,26 @@
+#include "gui/CommandLine.h"
+
+namespace kl::app {
+
+void CommandLine::describe(QCommandLineParser& parser) const {
+    parser.setApplicationDescription(
+        QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption(workspace);
+    parser.addOption(theme);
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QStringLiteral("A task folder, an NKI kernel (.py) or a review file (.klreview)."));
+}
+
+QString CommandLine::onlyPath(const QStringList& arguments) const {
+    QCommandLineParser parser;
+    describe(parser);
+    if (!parser.parse(arguments) || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version")) ||
+        parser.positionalArguments().size() != 1) {
+        return {};
+    }
+    return parser.positionalArguments().front();
+}
+
+} // namespace kl::app

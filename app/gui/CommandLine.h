@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+namespace kl::app {
+
+/// The desktop workbench's options (`kernellens --help`), in one place for main() and for the early look at the
+/// arguments that decides whether a run may begin before the window (RunHeadStart).
+struct CommandLine {
+    QCommandLineOption workspace{QStringLiteral("workspace"),
+                                 QStringLiteral("Layout to open in: review, teaching or compare."),
+                                 QStringLiteral("name")};
+    QCommandLineOption theme{QStringLiteral("theme"),
+                             QStringLiteral("Colours for this session: light or dark (the saved choice stays)."),
+                             QStringLiteral("name")};
+
+    /// Adds the description, help, version, the options and the positional path to `parser`.
+    void describe(QCommandLineParser& parser) const;
+    /// The one path the arguments (argv, program name first) open when they are exactly understood, without an
+    /// application object: empty for several paths, none, help, version, an unknown option (Qt's own included,
+    /// which QApplication consumes later) or a missing value.
+    [[nodiscard]] QString onlyPath(const QStringList& arguments) const;
+};
+
+} // namespace kl::app
