@@ -59,14 +59,8 @@ RunHeadStart::RunHeadStart(core::RunRequest request)
             }
             return adopterCancels && adopterCancels();
         };
-        std::optional<core::RunStage> marked;
         auto onProgress = [&](const core::RunProgress& progress) {
-            if (progress.stage != marked) { // the adopter's marks would come late: the stages are marked here
-                marked = progress.stage;
-                static constexpr const char* kStages[] = {"tracing started", "IR loading started", "simulation started",
-                                                          "simulation done"};
-                TimingLog::mark(kStages[static_cast<int>(progress.stage)]);
-            }
+            TimingLog::mark(stageMark(progress.stage)); // as it happens: an adopter would mark it late
             // Under the lock, so that the adopter sees the replayed reports and the new ones in order.
             const std::lock_guard lock(shared->mutex);
             shared->reported.push_back(progress);

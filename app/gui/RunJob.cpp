@@ -20,6 +20,12 @@ core::RunRequest runRequestFor(const QString& target, const QStringList& kernelA
     return request;
 }
 
+const char* stageMark(core::RunStage stage) {
+    static constexpr const char* kMarks[] = {"tracing started", "IR loading started", "simulation started",
+                                             "simulation done"};
+    return kMarks[static_cast<int>(stage)];
+}
+
 RunJobResult runJob(const core::RunRequest& request, const std::function<bool()>& shouldCancel,
                     const std::function<void(const core::RunProgress&)>& onProgress) {
     auto traced = core::traceAndSimulate(request, shouldCancel, {}, onProgress);

@@ -17,6 +17,9 @@ namespace kl::app {
 [[nodiscard]] core::RunRequest runRequestFor(const QString& target, const QStringList& kernelArgs,
                                              const QString& hardware = {}, const QString& lnc = {});
 
+/// The timing log's line for the start of a run's stage ("tracing started", ...).
+[[nodiscard]] const char* stageMark(core::RunStage stage);
+
 /// A finished run as the GUI takes it: the outcome, and the views' data built beside it on the worker.
 struct RunJobResult {
     Expected<std::shared_ptr<const core::RunOutcome>> outcome = std::unexpected(Error{ErrorCode::Cancelled, ""});

@@ -38,9 +38,7 @@ QString SimulationRunner::progressText(const core::RunProgress& p) {
 void SimulationRunner::report(const core::RunProgress& progress) {
     if (progress.stage != m_markedStage && !m_stagesMarkedByHeadStart) {
         m_markedStage = progress.stage;
-        static constexpr const char* kStages[] = {"tracing started", "IR loading started", "simulation started",
-                                                  "simulation done"};
-        TimingLog::mark(kStages[static_cast<int>(progress.stage)]); // where the open path's time goes
+        TimingLog::mark(stageMark(progress.stage)); // where the open path's time goes
     }
     m_progress = progress;
     emit stageChanged(progressText(progress));
@@ -73,7 +71,7 @@ void SimulationRunner::start(const core::RunRequest& request) {
     m_progress = {};
     m_markedStage.reset();
     std::shared_ptr<RunHeadStart> headStart = std::exchange(m_headStart, nullptr);
-    if (headStart && !(headStart->request() == request)) {
+    if (headStart && headStart->request() != request) {
         headStart->cancel();
         headStart.reset();
     } else if (headStart) {

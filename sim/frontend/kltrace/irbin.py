@@ -7,13 +7,13 @@ C++ reader needs no parser on the hot path.
 """
 import json
 import struct
-import sys
 from array import array
 from itertools import islice
 
 from . import dtypes, irblock, replay
 from .irjson import IR_VERSION, _attr_text
-from .irrecords import _BUFFER, _HEADER, _INSTR, _MEMORY, _OPERAND, _ROLE, _SECTION, FORMAT_VERSION, MAGIC, NONE
+from .irrecords import (_BUFFER, _HEADER, _INSTR, _MEMORY, _OPERAND, _ROLE, _SECTION, FORMAT_VERSION, MAGIC, NONE,
+                        little_endian)
 
 
 class _Strings:
@@ -77,10 +77,7 @@ def render(tracer, kernel_name, api, args):
 def _words(code, values):
     """Little-endian 32-bit words, as struct.pack("<%dI") gives, without passing hundreds of thousands of
     arguments (the operand lists and loop values of a large trace)."""
-    arr = array(code, values)
-    if sys.byteorder != "little":
-        arr.byteswap()
-    return arr.tobytes()
+    return little_endian(array(code, values))
 
 
 def _live(buffers, first, stop):

@@ -10,15 +10,13 @@ is a few machine words, not a Python loop body. If a moving operand (or a list o
 some iterations only, or two meet, or a partition start changes sign, write() returns False before it changes
 anything and irblock writes the block its other way.
 """
-import sys
 from array import array
 from itertools import repeat
 from operator import add, mul
 
 from . import replay
-from .irrecords import _INSTR, _OPERAND
+from .irrecords import _INSTR, _OPERAND, little_endian
 
-_SWAP = sys.byteorder != "little"
 assert array("I").itemsize == 4 and _OPERAND.size % 4 == 0 and _INSTR.size % 4 == 0
 
 
@@ -154,9 +152,7 @@ def _words(raw, width, fields):
     arr = array("I", raw)
     for word, values in fields:
         arr[word::width] = array("I", values)
-    if _SWAP:
-        arr.byteswap()
-    return arr.tobytes()
+    return little_endian(arr)
 
 
 def _new_lists(pools, layout, classes, cols, count):

@@ -1,6 +1,7 @@
 """The binary IR's fixed-size records (docs/kernel-ir.md), in one module that both the record-by-record
 writer (irbin.py) and the block writer (irblock.py) read, so neither imports the other for them."""
 import struct
+import sys
 
 MAGIC = b"KLIRBIN\0"
 FORMAT_VERSION = 1
@@ -16,3 +17,11 @@ _INSTR = struct.Struct("<qqIIIIIIIBBBBB3x")  # elements, bytes, id, op, engine, 
                                              # loc begin, ints begin, dsts, srcs, locs, iters, pids
 _MEMORY = {"hbm": 0, "sbuf": 1, "psum": 2}
 _ROLE = {"input": 0, "output": 1, "tile": 2, "scratch": 3}
+
+
+def little_endian(words):
+    """The bytes of an array.array of words in the file's byte order, as struct.pack("<...") gives them, on any
+    machine (the block writers build whole sections and columns as arrays)."""
+    if sys.byteorder != "little":
+        words.byteswap()
+    return words.tobytes()
