@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -77,6 +78,8 @@ public:
     [[nodiscard]] virtual std::uint64_t size() const = 0;
     /// `bytes` bytes from `offset`, valid until the next call.
     [[nodiscard]] virtual const std::byte* view(std::uint64_t offset, std::size_t bytes) = 0;
+    /// Copies `bytes` bytes from `offset` to `out` (a section read straight into its final place).
+    virtual void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) = 0;
 };
 
 class MemorySource final : public ByteSource {
@@ -84,6 +87,9 @@ public:
     explicit MemorySource(std::span<const std::byte> data) : m_data(data) {}
     [[nodiscard]] std::uint64_t size() const override { return m_data.size(); }
     [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t) override { return m_data.data() + offset; }
+    void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override {
+        std::memcpy(out, m_data.data() + offset, bytes);
+    }
 
 private:
     std::span<const std::byte> m_data;
@@ -98,9 +104,13 @@ public:
         if (m_block.size() < bytes) {
             m_block.resize(bytes);
         }
+        readInto(offset, bytes, m_block.data());
+        return m_block.data();
+    }
+    void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override {
         std::size_t done = 0;
         while (done < bytes) {
-            const auto n = ::pread(m_fd, m_block.data() + done, bytes - done, static_cast<off_t>(offset + done));
+            const auto n = ::pread(m_fd, out + done, bytes - done, static_cast<off_t>(offset + done));
             if (n < 0 && errno == EINTR) {
                 continue;
             }
@@ -111,7 +121,6 @@ public:
             }
             done += static_cast<std::size_t>(n);
         }
-        return m_block.data();
     }
 
 private:
@@ -408,18 +417,23 @@ private:
             },
             [this](std::span<const SourceLoc> block) { return m_ir.appendLocs(block); });
         m_locCount = locs.count;
-        // Loop values and operand lists are stored as the KernelIr keeps them: appended straight from the file's
-        // bytes (one read of the whole section into the reused block).
-        m_intBase = m_ir.appendInts(viewValues<std::int32_t>(ints));
+        // Loop values and operand lists are stored as the KernelIr keeps them: read from the file straight into their
+        // pools (no block to copy from, no zeroing first), then checked in place.
+        const auto values = m_ir.appendIntsInPlace(ints.count);
+        readInto(ints, values.entries);
+        m_intBase = values.begin;
         m_intCount = ints.count;
-        const auto entries = viewValues<std::uint32_t>(lists);
-        for (std::size_t k = 0; k < entries.size(); ++k) {
-            if (entries[k] >= m_operandCount) {
+        const auto entries = m_ir.appendOperandIndicesInPlace(lists.count);
+        readInto(lists, entries.entries);
+        for (std::size_t k = 0; k < entries.entries.size(); ++k) {
+            std::uint32_t& entry = entries.entries[k];
+            if (entry >= m_operandCount) {
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", k,
-                                                   lists.offset + k * 4, entries[k], m_operandCount));
+                                                   lists.offset + k * 4, entry, m_operandCount));
             }
+            entry += operandBase;
         }
-        m_operandBase = m_ir.appendOperandIndices(entries, operandBase);
+        m_operandBase = entries.begin;
         m_listCount = lists.count;
     }
 
@@ -615,18 +629,11 @@ private:
         return *m_attrsOf[i];
     }
 
-    /// A section of 4-byte values as a span, valid until the next read from the source. The data is 8-byte
-    /// aligned in memory (sections are padded to 8 bytes, the block buffer and spans handed to loadBytes are
-    /// allocated), so it can be read in place.
-    template <typename T> std::span<const T> viewValues(const Section& s) {
+    /// Reads the records of `s` into `out` (one 4-byte value per record).
+    template <typename T> void readInto(const Section& s, std::span<T> out) {
         static_assert(sizeof(T) == 4);
-        const std::byte* data = m_source.view(s.offset, s.count * sizeof(T));
-        if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0) {
-            m_aligned.resize(s.count * sizeof(T));
-            std::memcpy(m_aligned.data(), data, s.count * sizeof(T));
-            data = m_aligned.data();
-        }
-        return {reinterpret_cast<const T*>(data), s.count};
+        assert(out.size() == s.count);
+        m_source.readInto(s.offset, s.count * sizeof(T), reinterpret_cast<std::byte*>(out.data()));
     }
 
     const std::map<std::string, Section>& m_sections;
@@ -635,7 +642,6 @@ private:
     std::vector<std::byte> m_stringData; ///< the STRS section; m_strings point into it
     std::vector<std::string_view> m_strings;
     std::vector<std::int64_t> m_shapes; ///< the SHPE section, while buffers are read
-    std::vector<std::byte> m_aligned;   ///< viewValues' copy when the source's bytes are not aligned
     std::uint64_t m_operandCount = 0;
     std::uint64_t m_listCount = 0;
     std::uint64_t m_locCount = 0;

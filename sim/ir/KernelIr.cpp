@@ -169,11 +169,19 @@ namespace {
 
 /// Room for `more` elements in a pool a reader appends whole: it grows once, to its exact size, and a large pool
 /// is backed by huge pages before it is written (ir/HugePages.h).
-template <typename T> void growForAppend(std::vector<T>& pool, std::size_t more) {
+template <typename Pool> void growForAppend(Pool& pool, std::size_t more) {
     if (pool.capacity() - pool.size() < more) {
         pool.reserve(pool.size() + more);
-        adviseHugePages(pool.data() + pool.size(), more * sizeof(T));
+        adviseHugePages(pool.data() + pool.size(), more * sizeof(typename Pool::value_type));
     }
+}
+
+/// Appends `count` entries to a pool of UninitVector (left unwritten).
+template <typename T> KernelIr::PoolPlace<T> appendInPlace(UninitVector<T>& pool, std::size_t count) {
+    const auto begin = static_cast<std::uint32_t>(pool.size());
+    growForAppend(pool, count);
+    pool.resize(pool.size() + count);
+    return {begin, std::span<T>(pool.data() + begin, count)};
 }
 
 } // namespace
@@ -204,6 +212,14 @@ std::uint32_t KernelIr::appendInts(std::span<const std::int32_t> values) {
     growForAppend(m_ints, values.size());
     m_ints.insert(m_ints.end(), values.begin(), values.end());
     return begin;
+}
+
+KernelIr::PoolPlace<std::int32_t> KernelIr::appendIntsInPlace(std::size_t count) {
+    return appendInPlace(m_ints, count);
+}
+
+KernelIr::PoolPlace<std::uint32_t> KernelIr::appendOperandIndicesInPlace(std::size_t count) {
+    return appendInPlace(m_operandIndex, count);
 }
 
 std::uint32_t KernelIr::appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base) {

@@ -2,6 +2,7 @@
 
 #include "ir/BufferFacts.h"
 #include "ir/BufferTable.h"
+#include "ir/DefaultInitAllocator.h"
 #include "ir/IrTypes.h"
 #include "ir/OperandList.h"
 
@@ -183,6 +184,18 @@ public:
     std::uint32_t appendOperandIndices(std::span<const std::uint32_t> indices, std::uint32_t base);
     std::uint32_t appendLocs(std::span<const SourceLoc> locs);
     std::uint32_t appendInts(std::span<const std::int32_t> values);
+    /// Where a pool grew by appendIntsInPlace or appendOperandIndicesInPlace: the first new entry's index and the
+    /// new entries, not yet written.
+    template <typename T> struct PoolPlace {
+        std::uint32_t begin = 0;
+        std::span<T> entries;
+    };
+    /// Appends `count` loop values left unwritten (no zeroing), for a reader that reads them from its file straight
+    /// into place: it writes every one before the IR is used.
+    PoolPlace<std::int32_t> appendIntsInPlace(std::size_t count);
+    /// Appends `count` operand index entries left unwritten, as appendIntsInPlace: the reader writes each as an
+    /// index into the operands already appended (and checks that it is one).
+    PoolPlace<std::uint32_t> appendOperandIndicesInPlace(std::size_t count);
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
     void addPooledInstruction(const Instruction& in);
     /// addPooledInstruction for a block of instructions (a reader decodes them a block at a time): besides the
@@ -223,10 +236,10 @@ private:
     std::vector<InstrAttrs> m_attrs{InstrAttrs{}};
     std::unordered_map<std::string, std::uint32_t> m_attrsIndex; ///< attributes' fields as bytes -> index
     std::vector<AccessPattern> m_operands;                       ///< distinct operands
-    std::vector<std::uint32_t> m_operandIndex; ///< per instruction, its operands' indices in m_operands
+    UninitVector<std::uint32_t> m_operandIndex; ///< per instruction, its operands' indices in m_operands
     std::vector<PatternDim> m_patternDims;
     std::vector<SourceLoc> m_locs;
-    std::vector<std::int32_t> m_ints;
+    UninitVector<std::int32_t> m_ints;
     std::size_t m_dmaCount = 0;
     std::size_t m_matmulCount = 0;
     bool m_forwardBufferRefs = false;
