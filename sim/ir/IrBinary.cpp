@@ -4,6 +4,7 @@
 #include "ir/IrChecks.h"
 #include "ir/IrLimits.h"
 #include "ir/IrLoader.h"
+#include "ir/RecentCache.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -43,6 +44,8 @@ constexpr std::size_t kBufferRecord = 32;
 constexpr std::size_t kOperandRecord = 32;
 constexpr std::size_t kInstrRecord = 52;
 constexpr std::uint32_t kNone = 0xffffffffu;
+/// A BUFS record as it is compared with the records before it.
+using BufferRecord = std::array<std::uint64_t, kBufferRecord / 8>;
 /// Pool offsets in a KernelIr are 32-bit.
 constexpr std::uint64_t kMaxPoolEntries = 0x7fffffffu;
 
@@ -319,20 +322,23 @@ private:
         std::memcpy(m_shapes.data(), m_source.view(shapes.offset, shapes.count * 8), shapes.count * 8);
         std::unordered_map<std::string, std::uint32_t> kindOfRecord;
         m_ir.reserveBuffers(s.count);
-        // The records of one kind are mostly consecutive (a loop's tiles): the previous record is compared first.
-        std::string previous;
-        std::uint32_t previousKind = 0;
+        // A loop's tiles come in short cycles of kinds (a matmul's three tiles in turn): the last few distinct
+        // records are compared first, the map only for the others.
+        RecentCache<BufferRecord, std::uint32_t, 8> recent;
         forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
-            const std::string_view record(reinterpret_cast<const char*>(r), kBufferRecord);
-            if (i == 0 || record != previous) {
-                previous.assign(record);
-                auto it = kindOfRecord.find(previous);
+            BufferRecord record;
+            std::memcpy(record.data(), r, kBufferRecord);
+            const std::uint32_t* kind = recent.find(record);
+            if (kind == nullptr) {
+                const std::string key(reinterpret_cast<const char*>(r), kBufferRecord);
+                auto it = kindOfRecord.find(key);
                 if (it == kindOfRecord.end()) {
-                    it = kindOfRecord.emplace(previous, m_ir.addBufferKind(buffer(s, r, i))).first;
+                    it = kindOfRecord.emplace(key, m_ir.addBufferKind(buffer(s, r, i))).first;
                 }
-                previousKind = it->second;
+                recent.add(record, it->second);
+                kind = &it->second;
             }
-            m_ir.addBufferOfKind(previousKind);
+            m_ir.addBufferOfKind(*kind);
         });
         m_shapes = {};
     }
@@ -424,14 +430,24 @@ private:
         m_intBase = values.begin;
         m_intCount = ints.count;
         const auto entries = m_ir.appendOperandIndicesInPlace(lists.count);
-        readInto(lists, entries.entries);
-        for (std::size_t k = 0; k < entries.entries.size(); ++k) {
-            std::uint32_t& entry = entries.entries[k];
-            if (entry >= m_operandCount) {
+        // Read and checked a block at a time, while the block is in cache: the largest entry first (a loop the
+        // compiler vectorizes), the culprit only when one is out of range.
+        const std::size_t perBlock = kBlockBytes / sizeof(std::uint32_t);
+        for (std::size_t first = 0; first < entries.entries.size(); first += perBlock) {
+            const auto block = entries.entries.subspan(first, std::min(perBlock, entries.entries.size() - first));
+            m_source.readInto(lists.offset + first * sizeof(std::uint32_t), block.size_bytes(),
+                              reinterpret_cast<std::byte*>(block.data()));
+            if (std::ranges::max(block) >= m_operandCount) {
+                const auto bad = std::ranges::find_if(block, [&](std::uint32_t e) { return e >= m_operandCount; });
+                const auto k = first + static_cast<std::size_t>(bad - block.begin());
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", k,
-                                                   lists.offset + k * 4, entry, m_operandCount));
+                                                   lists.offset + k * 4, *bad, m_operandCount));
             }
-            entry += operandBase;
+            if (operandBase != 0) {
+                for (std::uint32_t& e : block) {
+                    e += operandBase;
+                }
+            }
         }
         m_operandBase = entries.begin;
         m_listCount = lists.count;
@@ -480,7 +496,7 @@ private:
                          offset > lim::kMaxExtent ||
                          (hasPart && (partStart >= lim::kMaxPartitions || partCount > lim::kMaxPartitions - partStart));
         std::optional<std::string> problem;
-        if (!bad) {
+        if (!bad && !fitsKnownPattern(offset, patternBegin, patternCount, dims)) {
             problem = ir_checks::patternProblem(offset, dims.subspan(patternBegin, patternCount));
         }
         if (bad || problem) {
@@ -496,6 +512,31 @@ private:
         ap.patternBegin = base + patternBegin;
         ap.patternCount = patternCount;
         return ap;
+    }
+
+    /// True when ir_checks::patternProblem(offset, that pattern) would find nothing, answered from the pattern's reach
+    /// (worked out once for each of the last few patterns: a loop's operands share a handful). False means "ask
+    /// patternProblem", which also words the error. The reach is the sum of the dimensions' negative and positive
+    /// extents: patternProblem's low and high marks only fall and rise, so the pattern is in range from `offset` when
+    /// its last marks are; a pattern whose counts or extents are out of range from offset 0 is not kept.
+    bool fitsKnownPattern(std::int64_t offset, std::uint32_t begin, std::uint32_t count,
+                          std::span<const PatternDim> dims) {
+        const std::uint64_t key = (std::uint64_t{begin} << 8) | count;
+        const PatternReach* reach = m_recentPatterns.find(key);
+        if (reach == nullptr) {
+            const auto pattern = dims.subspan(begin, count);
+            if (ir_checks::patternProblem(0, pattern)) {
+                return false;
+            }
+            PatternReach r;
+            for (const PatternDim& d : pattern) {
+                const std::int64_t extent = d.stride * std::max<std::int64_t>(d.count - 1, 0); // checked just above
+                (extent < 0 ? r.below : r.above) += extent;
+            }
+            m_recentPatterns.add(key, r);
+            reach = m_recentPatterns.find(key);
+        }
+        return offset + reach->below >= -lim::kMaxExtent && offset + reach->above <= lim::kMaxExtent;
     }
 
     void readInstructions() {
@@ -562,11 +603,18 @@ private:
             std::uint64_t{ints} + iters + pids > m_intCount) {
             fail(ErrorCode::Parse, "a size, id or pool range out of range");
         }
-        in.op = opOf(op);
-        in.engine = engineOf(engine);
-        if (attrs != kNone) {
-            in.attrsIndex = attrsOf(attrs);
+        // A loop's instructions are a few (op, engine, attributes) triples in turn: each is decoded once.
+        const InstrKindKey key{op, engine, attrs};
+        const InstrKind* kind = m_recentKinds.find(key);
+        if (kind == nullptr) {
+            m_recentKinds.add(key, {opOf(op), engineOf(engine), attrs != kNone ? attrsOf(attrs) : 0u});
+            kind = m_recentKinds.find(key);
+        } else if (kind->op == Op::Unknown) [[unlikely]] {
+            opOf(op); // counted per instruction for the warning
         }
+        in.op = kind->op;
+        in.engine = kind->engine;
+        in.attrsIndex = kind->attrsIndex;
         in.operandBegin = m_operandBase + lists;
         in.dstCount = dsts;
         in.srcCount = srcs;
@@ -654,6 +702,20 @@ private:
     std::vector<std::optional<Engine>> m_engineOf;
     std::vector<std::optional<std::uint32_t>> m_attrsOf; ///< string -> KernelIr::attrs index
     std::map<std::string, int> m_unknownOps;
+    /// How far a pattern reaches below and above its operand's offset (fitsKnownPattern), by its place in DIMS.
+    struct PatternReach {
+        std::int64_t below = 0;
+        std::int64_t above = 0;
+    };
+    RecentCache<std::uint64_t, PatternReach, 8> m_recentPatterns;
+    /// An instruction record's op, engine and attributes (string indices) and what they decode to.
+    using InstrKindKey = std::array<std::uint32_t, 3>;
+    struct InstrKind {
+        Op op = Op::Unknown;
+        Engine engine = Engine::Vector;
+        std::uint32_t attrsIndex = 0;
+    };
+    RecentCache<InstrKindKey, InstrKind, 8> m_recentKinds;
 };
 
 } // namespace

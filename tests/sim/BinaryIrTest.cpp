@@ -43,10 +43,11 @@ Expected<KernelIr> load(const std::vector<std::byte>& bytes) {
 
 /// A binary IR written here field by field (docs/kernel-ir.md, "Binary form"): `n` tiles, each loaded by a dma_copy
 /// from its own HBM rows, with its own operands, frame and loop value, so that every pool spans several of the
-/// reader's blocks of records.
+/// reader's blocks of records. With `kinds` above 1 the tiles take `kinds` names in turn and their loads as many
+/// attribute sets (`moving_free` 1, 2, ...): records that repeat in cycles, as a loop body's tiles do.
 class ManyTiles {
 public:
-    explicit ManyTiles(std::uint32_t n) : m_n(n) {}
+    explicit ManyTiles(std::uint32_t n, std::uint32_t kinds = 1) : m_n(n), m_kinds(kinds) {}
 
     [[nodiscard]] std::vector<std::byte> bytes() const {
         std::vector<std::byte> out;
@@ -56,7 +57,7 @@ public:
         put32(out, 10);
         put32(out, 0);
         section(out, "META", 0, 1, meta());
-        section(out, "STRS", 0, 5, strings());
+        section(out, "STRS", 0, stringCount(), strings());
         section(out, "BUFS", 32, m_n + 1, buffers());
         section(out, "SHPE", 8, 4, i64s({std::int64_t{m_n} * 128, 64, 128, 64}));
         section(out, "DIMS", 16, 2, i64s({64, 128, 1, 64}));
@@ -105,17 +106,27 @@ private:
                R"("diagnostics":[]})");
         return b;
     }
-    static Bytes strings() {
-        // 0 "a", 1 "float32", 2 "t", 3 "dma_copy", 4 "dma"
-        const std::array<std::string_view, 5> text{"a", "float32", "t", "dma_copy", "dma"};
+    [[nodiscard]] std::uint32_t stringCount() const { return m_kinds > 1 ? 5 + 2 * m_kinds : 5; }
+    /// The string index of tile `i`'s name and of its load's attributes (0xffffffff: none).
+    [[nodiscard]] std::uint32_t tileName(std::uint32_t i) const { return m_kinds > 1 ? 5 + 2 * (i % m_kinds) : 2; }
+    [[nodiscard]] std::uint32_t loadAttrs(std::uint32_t i) const {
+        return m_kinds > 1 ? 6 + 2 * (i % m_kinds) : 0xffffffffu;
+    }
+    [[nodiscard]] Bytes strings() const {
+        // 0 "a", 1 "float32", 2 "t", 3 "dma_copy", 4 "dma", then per kind k a name "tk" and attributes
+        std::vector<std::string> text{"a", "float32", "t", "dma_copy", "dma"};
+        for (std::uint32_t k = 0; m_kinds > 1 && k < m_kinds; ++k) {
+            text.push_back("t" + std::to_string(k));
+            text.push_back(R"({"moving_free":)" + std::to_string(k + 1) + "}");
+        }
         Bytes b;
         std::uint32_t end = 0;
         put32(b, 0);
-        for (const auto t : text) {
+        for (const auto& t : text) {
             end += static_cast<std::uint32_t>(t.size());
             put32(b, end);
         }
-        for (const auto t : text) {
+        for (const auto& t : text) {
             put(b, t);
         }
         return b;
@@ -133,7 +144,7 @@ private:
         };
         buffer(0, 0, 0, 0); // the HBM input a: [n * 128, 64]
         for (std::uint32_t i = 0; i < m_n; ++i) {
-            buffer(2, 2, 1, 2); // tile t: [128, 64] in SBUF
+            buffer(tileName(i), 2, 1, 2); // tile t: [128, 64] in SBUF
         }
         return b;
     }
@@ -185,7 +196,7 @@ private:
         for (std::uint32_t i = 0; i < m_n; ++i) {
             putInt<std::int64_t>(b, 128 * 64);
             putInt<std::int64_t>(b, 128 * 64 * 4);
-            for (const std::uint32_t v : {i, 3u, 4u, 0xffffffffu, 2 * i, i, i}) {
+            for (const std::uint32_t v : {i, 3u, 4u, loadAttrs(i), 2 * i, i, i}) {
                 put32(b, v);
             }
             for (const std::uint8_t v : {1, 1, 1, 1, 0, 0, 0, 0}) {
@@ -196,7 +207,16 @@ private:
     }
 
     std::uint32_t m_n;
+    std::uint32_t m_kinds;
 };
+
+/// Where the records of section `tag` start in `file`.
+std::size_t sectionRecords(const std::vector<std::byte>& file, std::string_view tag) {
+    const std::string_view view(reinterpret_cast<const char*>(file.data()), file.size());
+    const auto at = view.find(tag);
+    EXPECT_NE(at, std::string_view::npos) << tag;
+    return at + 24;
+}
 
 TEST(BinaryIr, PoolsLargerThanAReadBlockLoadWhole) {
     // 20,000 instructions: operands, frames and operand lists each span several blocks of the reader.
@@ -226,6 +246,117 @@ TEST(BinaryIr, PoolsLargerThanAReadBlockLoadWhole) {
     // use, 8 per buffer, 8 per frame and 4 per loop value: 92.
     const double perInstruction = static_cast<double>(ir->memoryBytes()) / kTiles;
     EXPECT_LE(perInstruction, 93.0) << perInstruction << " bytes per instruction";
+}
+
+TEST(BinaryIr, RecordsThatRepeatInCyclesKeepTheirOwnKinds) {
+    // The reader compares each buffer and instruction record with the last few distinct ones before decoding it:
+    // with more kinds in the cycle than it remembers (and fewer), every tile still gets its own name and every
+    // load its own attributes.
+    for (const std::uint32_t kinds : {2u, 3u, 8u, 9u, 17u}) {
+        constexpr std::uint32_t kTiles = 5'000;
+        auto ir = load(ManyTiles(kTiles, kinds).bytes());
+        ASSERT_TRUE(ir) << ir.error().message;
+        for (std::uint32_t i = 0; i < kTiles; i += 7) {
+            const Instruction& in = ir->instructions()[i];
+            EXPECT_EQ(ir->buffers()[1 + i].name, "t" + std::to_string(i % kinds)) << kinds << " kinds, tile " << i;
+            EXPECT_EQ(ir->attrs(in).movingFree, i % kinds + 1) << kinds << " kinds, tile " << i;
+            EXPECT_EQ(in.op, Op::DmaCopy);
+            EXPECT_EQ(in.engine, Engine::Dma);
+            EXPECT_EQ(ir->dsts(in)[0].buffer, 1 + i);
+        }
+        EXPECT_EQ(ir->attrsCount(), kinds + 1); // and the default
+    }
+}
+
+TEST(BinaryIr, AnOffsetThatTakesAKnownPatternPastTheLimitIsRefused) {
+    // A pattern's reach is worked out once and then checked against each operand's offset: an operand far into
+    // the operand pool, whose pattern was accepted thousands of times before, is still refused when its offset
+    // takes the pattern past 2^48 elements, and so is one only just past.
+    for (const std::int64_t offset : {std::int64_t{1} << 48, (std::int64_t{1} << 48) - 64 * 127 - 63 + 1}) {
+        std::vector<std::byte> file = ManyTiles(20'000).bytes();
+        const std::size_t opnd = sectionRecords(file, "OPND");
+        std::memcpy(file.data() + opnd + 15'001 * 32, &offset, 8); // tile 7,500's rows of a: 2 dimensions
+        auto ir = load(file);
+        ASSERT_FALSE(ir) << offset;
+        EXPECT_NE(ir.error().message.find("operand #15001"), std::string::npos) << ir.error().message;
+        EXPECT_NE(ir.error().message.find("2^48"), std::string::npos) << ir.error().message;
+    }
+    // Just inside: accepted.
+    std::vector<std::byte> file = ManyTiles(20'000).bytes();
+    const std::int64_t inside = (std::int64_t{1} << 48) - 64 * 127 - 63;
+    std::memcpy(file.data() + sectionRecords(file, "OPND") + 15'001 * 32, &inside, 8);
+    auto ir = load(file);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_EQ(ir->srcs(ir->instructions()[7'500])[0].offset, inside);
+}
+
+TEST(BinaryIr, APatternOutOfRangeFromZeroIsJudgedWithEachOffset) {
+    // A pattern that reaches below -2^48 from offset 0 is in range from a large enough offset: such a pattern is
+    // never taken as known-good or known-bad, each operand is checked with its own offset.
+    std::vector<std::byte> file = ManyTiles(10'000).bytes();
+    const std::int64_t stride = -((std::int64_t{1} << 41) + (std::int64_t{1} << 35)); // x 127: below -2^48
+    std::memcpy(file.data() + sectionRecords(file, "DIMS"), &stride, 8);
+    const std::size_t opnd = sectionRecords(file, "OPND");
+    const std::int64_t far = std::int64_t{1} << 43;
+    for (std::uint32_t i = 0; i < 10'000; ++i) {
+        std::memcpy(file.data() + opnd + (2 * std::size_t{i} + 1) * 32, &far, 8);
+    }
+    auto ir = load(file);
+    ASSERT_TRUE(ir) << ir.error().message;
+    EXPECT_EQ(ir->srcs(ir->instructions()[9'999])[0].offset, far);
+    const std::int64_t zero = 0;
+    std::memcpy(file.data() + opnd + (2 * std::size_t{6'000} + 1) * 32, &zero, 8);
+    auto bad = load(file);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("operand #12001"), std::string::npos) << bad.error().message;
+}
+
+TEST(BinaryIr, AnOperandListEntryOutOfRangeInALaterBlockIsNamed) {
+    // Operand lists are read straight into their pool and checked a block at a time (65,536 entries).
+    std::vector<std::byte> file = ManyTiles(50'000).bytes();
+    const std::uint32_t beyond = 100'000; // the pool holds 100,000 operands
+    std::memcpy(file.data() + sectionRecords(file, "OPLS") + 70'001 * 4, &beyond, 4);
+    auto ir = load(file);
+    ASSERT_FALSE(ir);
+    EXPECT_NE(ir.error().message.find("operand list entry #70001"), std::string::npos) << ir.error().message;
+    EXPECT_NE(ir.error().message.find("names operand 100000 of 100000"), std::string::npos) << ir.error().message;
+}
+
+TEST(BinaryIr, UnknownOpsAreCountedPerInstructionWhenTheirRecordRepeats) {
+    // The op name of a repeated record is decoded once; the warning still counts every instruction with it.
+    std::vector<std::byte> file = ManyTiles(3'000, 3).bytes();
+    const std::size_t strs = sectionRecords(file, "STRS");
+    // "dma_copy" (string 3) becomes "dma_cop?", an op this simulator does not know.
+    const std::string_view view(reinterpret_cast<const char*>(file.data()) + strs, file.size() - strs);
+    const auto at = view.find("dma_copy");
+    ASSERT_NE(at, std::string_view::npos);
+    file[strs + at + 7] = std::byte{'?'};
+    auto ir = load(file);
+    ASSERT_TRUE(ir) << ir.error().message;
+    ASSERT_FALSE(ir->diagnostics.empty());
+    EXPECT_NE(ir->diagnostics.back().message.find("3000"), std::string::npos) << ir->diagnostics.back().message;
+    EXPECT_EQ(ir->instructions()[2'999].op, Op::Unknown);
+}
+
+TEST(BinaryIr, RandomByteFlipsInCyclingRecordsNeverCrash) {
+    // The fuzz below on a file whose buffers, operands and instructions repeat in cycles (the reader's recent-record
+    // comparisons): a flipped byte is a refusal or a program, never a crash or an internal error.
+    const auto whole = ManyTiles(600, 5).bytes();
+    std::mt19937_64 rng(20261202);
+    int refused = 0;
+    for (int i = 0; i < 1500; ++i) {
+        auto bytes = whole;
+        const int flips = 1 + static_cast<int>(rng() % 4);
+        for (int f = 0; f < flips; ++f) {
+            bytes[rng() % bytes.size()] ^= std::byte{static_cast<unsigned char>(1u << (rng() % 8))};
+        }
+        auto ir = load(bytes);
+        refused += ir ? 0 : 1;
+        if (!ir) {
+            EXPECT_NE(ir.error().code, ErrorCode::Internal) << ir.error().message;
+        }
+    }
+    EXPECT_GT(refused, 0);
 }
 
 TEST(BinaryIr, IdsThatDifferFromTheirIndexSurviveTheBlocks) {
