@@ -354,6 +354,31 @@ def emit_new(op, engine, res, srcs, attrs, loc):
     return ins
 
 
+def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name):
+    """A new temporary tile written by one unmasked instruction (`new_tile` then `emit_new`, the result's producer
+    set) in one step for the hot legacy calls (nl.load, nl.matmul): a tile of a shape, dtype and memory seen
+    before takes its checked layout and whole-tile operand from `_fresh` as new_tile does."""
+    if type(shape) is not tuple:
+        shape = tuple(shape)
+    hit = _fresh.get((shape, dtype, memory))
+    if hit is None or T.values or INDIRECT_SEEN[0]:
+        res = new_tile(shape, dtype, memory, loc, fallback_name)
+        res.buf.producer = emit_new(op, engine, res, srcs, attrs, loc)
+        return res
+    dims, ps, tail, n = hit
+    buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0), "", ps)
+    T.buffers.append(buf)
+    buf.temp = True
+    buf.rdims = dims
+    ap = (buf,) + tail
+    buf.rap = (ap, n)
+    src_aps = _source_operands(op, srcs, None, loc)
+    buf.written = True
+    buf.producer = ins = Instr(op, engine, [ap], src_aps, n, n * _SIZES[dtype], attrs, loc, T.iter_tuple, T.pid, None)
+    T.instrs.append(ins)
+    return Tensor(buf, 0, dims, dtype, None, True, shape)
+
+
 def squeeze_free(shape):
     if not shape:
         return ()

@@ -10,7 +10,7 @@ import numbers
 import sys
 
 from . import dtypes
-from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
+from .emit import (squeeze_free, emit, value_operand, emit_fresh, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .hwprofile import HW
@@ -137,7 +137,14 @@ def retarget(value, dst, accumulate):
     ins.nbytes = n * _SIZES[dst.dtype]
     db.written = True
     db.zeroed = db.zeroed and is_mm
-    value.buf.dropped = True
+    vb = value.buf
+    vb.dropped = True
+    if not T.replicate and T.buffers[-1] is vb and not T.values:
+        # Plain tracing: a dropped temporary is never written to the IR and nothing else refers to it by its
+        # position (replication's iteration marks do), so it leaves the trace and its memory is freed (its
+        # whole-tile operand refers to it: a cycle that the disabled collector would keep).
+        T.buffers.pop()
+        vb.rap = None
     value.buf = db
     value.off = dst.off
     value.dims = dst.dims
@@ -147,6 +154,9 @@ def retarget(value, dst, accumulate):
     return dst
 
 
+# The PSUM regions a fresh matmul result accumulates into (its whole tile), shared by every such buffer until one
+# is accumulated into again (_matmul_acc_ap makes that one its own set): a set per matmul costs 216 bytes.
+FRESH_MM_KEYS = frozenset(((0, 0),))
 _MM_ATTRS = {}  # matmul attrs without "accumulate" -> {False: shared dict, True: shared dict}
 _MM_SHARED = {}  # id(shared dict) -> its {False: ..., True: ...} (shared dicts live as long as the trace)
 
@@ -183,8 +193,8 @@ def _matmul_acc_ap(dst, accumulate):
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = b.mm_keys
-    if keys is None:
-        keys = b.mm_keys = set()
+    if keys is None or keys is FRESH_MM_KEYS:
+        keys = b.mm_keys = set(keys or ())
     if accumulate is True:
         if key in keys:
             acc = True
@@ -565,7 +575,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
             ins = emit("nc_matmul", "tensor", [res], srcs, attrs, mask, loc=loc)
         if ins is not None:
             res.buf.producer = ins
-            res.buf.mm_keys = {(0, 0)}
+            res.buf.mm_keys = FRESH_MM_KEYS
         return res
     if not isinstance(dst, Tensor):
         raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
@@ -639,13 +649,8 @@ def matmul_fresh(stationary, moving, loc):
         attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype,
                                                   "moving_free": ms[1], "stationary_free": ss[1],
                                                   "contraction": ss[0]}, False)
-    m = ss[1]
-    n = ms[1]
-    res = new_tile((m, n), "float32", "psum", loc, "matmul")
-    ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
-    rb = res.buf
-    rb.producer = ins
-    rb.mm_keys = {(0, 0)}
+    res = emit_fresh("nc_matmul", "tensor", (ss[1], ms[1]), "float32", "psum", [stationary, moving], attrs, loc, "matmul")
+    res.buf.mm_keys = FRESH_MM_KEYS
     return res
 
 
