@@ -133,8 +133,10 @@ def retarget(value, dst, accumulate):
     ins.dst[0] = ap
     if T.values:
         ins.vals[0][0] = value_operand(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
+    nbytes = n * _SIZES[dst.dtype]
+    if nbytes != ins.nbytes:  # usually the same count: the instruction keeps the int object it has
+        ins.nbytes = nbytes
     ins.elements = n
-    ins.nbytes = n * _SIZES[dst.dtype]
     db.written = True
     db.zeroed = db.zeroed and is_mm
     vb = value.buf
@@ -261,6 +263,31 @@ def _augmented_subscript(frame):
 
 
 # ---------------------------------------------------------------------------------------------- elementwise
+_SHARED_ATTRS = {}  # (key, value, type of the value) pairs -> the one dict with that content
+_SHARABLE = (int, str, bool)
+
+
+def shared_attrs(*items):
+    """The attributes `dict(items)` as one dict object per distinct content, so that the IR writers format them
+    once rather than once per instruction (they cache the text by the dict's identity), as matmuls and
+    transposes share theirs. Values are told apart by type as well (1, 1.0 and True are equal keys); floats
+    are shared unless zero (-0.0 == 0.0) or NaN, other types never. Shared dicts are never modified."""
+    key = []
+    for k, v in items:
+        t = type(v)
+        if t is float:
+            if not v or v != v:
+                return dict(items)
+        elif t not in _SHARABLE:
+            return dict(items)
+        key.append((k, v, t))
+    key = tuple(key)
+    attrs = _SHARED_ATTRS.get(key)
+    if attrs is None:
+        attrs = _SHARED_ATTRS[key] = dict(items)
+    return attrs
+
+
 def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
     loc = loc or _loc()
     xt, yt = _is_tile(x), _is_tile(y)
@@ -276,9 +303,9 @@ def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
         if len(xs) == len(ys) == 2 and xs[0] == ys[0] and xs[1] != ys[1] and 1 in (xs[1], ys[1]):
             data, vec = (x, y) if ys[1] == 1 else (y, x)
             ins = emit("tensor_scalar", engine or "vector", [res], [data, vec],
-                       {"op0": op, "reverse0": data is y}, mask, loc=loc)
+                       shared_attrs(("op0", op), ("reverse0", data is y)), mask, loc=loc)
         else:
-            ins = emit("tensor_tensor", engine or "vector", [res], [x, y], {"op0": op}, mask, loc=loc)
+            ins = emit("tensor_tensor", engine or "vector", [res], [x, y], shared_attrs(("op0", op)), mask, loc=loc)
     else:
         tile, scalar, reverse = (x, y, False) if xt else (y, x, True)
         require_onchip(tile, f"nl.{op}")
@@ -287,7 +314,7 @@ def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
         out_dt = dtype_arg(dtype, tile.dtype)
         res = _result(dst, tile.shape, out_dt, "sbuf", loc, op, f"nl.{op}")
         ins = emit("tensor_scalar", engine or "vector", [res], [tile],
-                   {"op0": op, "operand0": scalar, "reverse0": reverse}, mask, loc=loc)
+                   shared_attrs(("op0", op), ("operand0", scalar), ("reverse0", reverse)), mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res
