@@ -3,7 +3,11 @@
 index_view has unrolled paths for the two commonest expression keys (`hbm[r + i.p, c + i.x]` and
 `blocks[b, i.p, i.x]`) that reuse a template the general path stored, and one for keys of integers and unit-step
 slices (`tile[:, j, :]`); _make_ap checks an unmasked operand's
-expression bounds inline. Each test builds the same view both ways, or crosses a bound, in process."""
+expression bounds inline. Each test builds the same view both ways, or crosses a bound, in process.
+
+The recording shortcuts of plain tracing are checked the same way (RecordingShortcuts): emit_fresh against
+new_tile + emit_new, attributes shared by content, retargeted temporaries leaving a plain trace, and the shared
+set of regions a fresh matmul result accumulates into."""
 import importlib
 import os
 import sys
@@ -14,7 +18,7 @@ import kltest
 sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor; nothing in it is used by name
-from kltrace import emit, views  # noqa: E402
+from kltrace import emit, ops, views  # noqa: E402
 from kltrace.errors import TraceError  # noqa: E402
 from kltrace.indexing import mgrid  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
@@ -86,6 +90,108 @@ class ViewShortcuts(unittest.TestCase):
         ap, n = emit._make_ap(view, None, view.dims, view.off, view.buf)
         self.assertIsNone(view.checks)
         self.assertEqual((ap[3], ap[4], n), (896 * 2048 + 1536, ((2048, 128), (1, 512)), 128 * 512))
+
+
+def _buffer_fields(b):
+    return (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.temp, b.rdims, b.rap[1],
+            b.rap[0][1:])
+
+
+def _instr_fields(ins, buffers):
+    def operand(ap):
+        return (buffers.index(ap[0]),) + ap[1:]
+    return (ins.op, ins.engine, [operand(a) for a in ins.dst], [operand(a) for a in ins.src], ins.elements,
+            ins.nbytes, ins.attrs, ins.loc, ins.iter, ins.pid, ins.ranges)
+
+
+class RecordingShortcuts(unittest.TestCase):
+    LOC = ()  # no kernel frame: tiles take their fallback names
+
+    def setUp(self):
+        T.reset()
+        T.replicate = False
+        self.hbm = emit.new_tile((1024, 2048), "bfloat16", "hbm", (), "a", temp=False, role="input")
+        self.i = mgrid[0:128, 0:512]
+
+    def both_ways(self, shape):
+        """(buffer fields, instruction fields) of an nl.load of hbm[0:128, 0:512] recorded by emit_fresh and by
+        new_tile + emit_new."""
+        out = []
+        for fresh in (True, False):
+            T.reset()
+            T.replicate = False
+            src = views.index_view(self.hbm, (self.i.p, self.i.x))
+            if fresh:
+                res = emit.emit_fresh("dma_copy", "dma", shape, "bfloat16", "sbuf", [src], None, self.LOC, "load")
+            else:
+                res = emit.new_tile(shape, "bfloat16", "sbuf", self.LOC, "load")
+                res.buf.producer = emit.emit_new("dma_copy", "dma", res, [src], None, self.LOC)
+            self.assertIs(res.buf.producer, T.instrs[-1])
+            buffers = [self.hbm.buf] + T.buffers
+            out.append((_buffer_fields(res.buf), _instr_fields(T.instrs[-1], buffers), res.dims, res.shape))
+        return out
+
+    def test_emit_fresh_records_what_new_tile_and_emit_new_record(self):
+        first = self.both_ways((128, 512))  # may be the first tile of its kind (the general path)
+        self.assertEqual(first[0], first[1])
+        again = self.both_ways([128, 512])  # a kind seen before (the cached path), shape given as a list
+        self.assertEqual(again[0], again[1])
+        self.assertEqual(again[0], first[0])
+
+    def test_emit_fresh_reading_an_unwritten_tile_is_the_kernels_error(self):
+        emit.new_tile((128, 512), "float32", "psum", self.LOC, "seen")  # the cached path is taken below
+        for _ in range(2):
+            empty = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "empty", temp=False)
+            with self.assertRaisesRegex(TraceError, "nc_matmul reads tile 'empty' before anything was written"):
+                emit.emit_fresh("nc_matmul", "tensor", (128, 512), "float32", "psum", [empty, empty], None, self.LOC,
+                                "matmul")
+
+    def test_shared_attrs_are_one_dict_per_content_and_type(self):
+        a = ops.shared_attrs(("op0", "add"), ("operand0", 2), ("reverse0", False))
+        self.assertEqual(a, {"op0": "add", "operand0": 2, "reverse0": False})
+        self.assertIs(ops.shared_attrs(("op0", "add"), ("operand0", 2), ("reverse0", False)), a)
+        for other in (1.0, True, 1):  # equal as keys, different in the IR's JSON text
+            b = ops.shared_attrs(("op0", "add"), ("operand0", other))
+            self.assertIs(type(b["operand0"]), type(other))
+        self.assertIsNot(ops.shared_attrs(("op0", "add"), ("operand0", 0.5)), a)
+        for unshared in (0.0, -0.0, float("nan"), [1]):
+            b = ops.shared_attrs(("operand0", unshared))
+            self.assertIsNot(ops.shared_attrs(("operand0", unshared)), b, unshared)
+            self.assertIs(b["operand0"], unshared)
+
+    def retargeted_load(self, replicate):
+        T.reset()
+        T.replicate = replicate
+        tile = emit.new_tile((4, 128, 512), "bfloat16", "sbuf", self.LOC, "t", temp=False)
+        src = views.index_view(self.hbm, (self.i.p, self.i.x))
+        value = emit.emit_fresh("dma_copy", "dma", (128, 512), "bfloat16", "sbuf", [src], None, self.LOC, "load")
+        temp = value.buf
+        dst = views.index_view(tile, (2, self.i.p, self.i.x))
+        ops.retarget(value, dst, False)
+        self.assertTrue(temp.dropped)
+        self.assertIs(T.instrs[-1].dst[0][0], tile.buf)
+        return temp, _instr_fields(T.instrs[-1], [self.hbm.buf, tile.buf])
+
+    def test_a_retargeted_temporary_leaves_a_plain_trace_only(self):
+        temp, plain = self.retargeted_load(False)
+        self.assertNotIn(temp, T.buffers)  # plain tracing: nothing refers to it by position
+        self.assertIsNone(temp.rap)
+        temp, replicated = self.retargeted_load(True)
+        self.assertIs(T.buffers[-1], temp)  # replication's marks count it
+        self.assertEqual(plain, replicated)
+
+    def test_accumulating_into_a_fresh_matmul_result_gives_it_its_own_regions(self):
+        a = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "a", temp=False)
+        b = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "b", temp=False)
+        a.buf.written = b.buf.written = True
+        results = [ops.matmul_fresh(a, b, self.LOC) for _ in range(3)]  # the first one checks, the others are cached
+        for r in results:
+            self.assertEqual(r.buf.mm_keys, {(0, 0)})
+        acc, _ = ops._matmul_acc_ap(results[2], True)
+        self.assertTrue(acc)
+        self.assertIsInstance(results[2].buf.mm_keys, set)
+        self.assertEqual(ops.FRESH_MM_KEYS, frozenset({(0, 0)}))
+        self.assertIs(results[1].buf.mm_keys, ops.FRESH_MM_KEYS)
 
 
 if __name__ == "__main__":

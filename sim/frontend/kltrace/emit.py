@@ -272,7 +272,10 @@ def root_view(b):
 _tile_layouts = {}  # shape -> (root dims, partition stride, root pcount, root pattern, root elements)
 
 
-_fresh = {}  # (shape, dtype, memory) -> (root dims, partition stride, (0, pcount, 0, pattern, dtype), elements)
+# (shape, dtype, memory) -> (root dims, partition stride, (0, pcount, 0, pattern, dtype), elements, bytes); the
+# byte count is one int object for all the instructions that write such a tile whole (an int per instruction
+# would be kept by each).
+_fresh = {}
 
 
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
@@ -282,7 +285,7 @@ def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
         hit = _fresh.get((shape, dtype, memory))
         if hit is not None:
             # A tile of a shape, dtype and memory seen before: checked layout and whole-tile operand.
-            dims, ps, tail, n = hit
+            dims, ps, tail, n, _ = hit
             buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0),
                          "", ps)
             T.buffers.append(buf)
@@ -310,7 +313,8 @@ def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
     if memory != "hbm":
         buf.rap = ((buf, 0, lay[2], 0, lay[3], dtype), lay[4])
         if role == "tile":
-            _fresh[(shape, dtype, memory)] = (dims, lay[1], (0, lay[2], 0, lay[3], dtype), lay[4])
+            _fresh[(shape, dtype, memory)] = (dims, lay[1], (0, lay[2], 0, lay[3], dtype), lay[4],
+                                              lay[4] * _SIZES[dtype])
     return Tensor(buf, 0, dims, dtype, None, True, shape)
 
 
@@ -352,6 +356,31 @@ def emit_new(op, engine, res, srcs, attrs, loc):
         value_operands(ins, [res], srcs)
     T.instrs.append(ins)
     return ins
+
+
+def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name):
+    """A new temporary tile written by one unmasked instruction (`new_tile` then `emit_new`, the result's producer
+    set) in one step for the hot legacy calls (nl.load, nl.matmul): a tile of a shape, dtype and memory seen
+    before takes its checked layout and whole-tile operand from `_fresh` as new_tile does."""
+    if type(shape) is not tuple:
+        shape = tuple(shape)
+    hit = _fresh.get((shape, dtype, memory))
+    if hit is None or T.values or INDIRECT_SEEN[0]:
+        res = new_tile(shape, dtype, memory, loc, fallback_name)
+        res.buf.producer = emit_new(op, engine, res, srcs, attrs, loc)
+        return res
+    dims, ps, tail, n, nbytes = hit
+    buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0), "", ps)
+    T.buffers.append(buf)
+    buf.temp = True
+    buf.rdims = dims
+    ap = (buf,) + tail
+    buf.rap = (ap, n)
+    src_aps = _source_operands(op, srcs, None, loc)
+    buf.written = True
+    buf.producer = ins = Instr(op, engine, [ap], src_aps, n, nbytes, attrs, loc, T.iter_tuple, T.pid, None)
+    T.instrs.append(ins)
+    return Tensor(buf, 0, dims, dtype, None, True, shape)
 
 
 def squeeze_free(shape):

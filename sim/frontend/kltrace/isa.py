@@ -126,7 +126,8 @@ def tensor_tensor(dst, data1, data2, op, dtype=None, mask=None, engine=None, loc
     big = data1 if data1.size >= data2.size else data2  # a [P, 1] operand broadcasts along the free axis
     res = _result(dst, big.shape, dtype_arg(dtype, dtypes.promote(data1.dtype, data2.dtype)), "sbuf", loc,
                   name, "nisa.tensor_tensor")
-    ins = emit("tensor_tensor", _engine(engine, "vector"), [res], [data1, data2], {"op0": name}, mask, loc=loc)
+    ins = emit("tensor_tensor", _engine(engine, "vector"), [res], [data1, data2], ops.shared_attrs(("op0", name)),
+               mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res
@@ -152,7 +153,7 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None, operand1=N
         attrs["op1"] = op_name(op1)
         attrs["reverse1"] = bool(reverse1)
     res = _result(dst, data.shape, dtype_arg(dtype, data.dtype), "sbuf", loc, "tensor_scalar", "nisa.tensor_scalar")
-    ins = emit("tensor_scalar", _engine(engine, "vector"), [res], srcs, attrs, mask, loc=loc)
+    ins = emit("tensor_scalar", _engine(engine, "vector"), [res], srcs, ops.shared_attrs(*attrs.items()), mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res

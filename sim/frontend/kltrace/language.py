@@ -5,7 +5,7 @@ import sys
 from . import ops, alloc, language_more
 from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
-from .emit import check_partitions, emit_new, new_tile
+from .emit import check_partitions, emit_fresh
 from .errors import unsupported
 from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
@@ -158,9 +158,7 @@ def load(src, *, mask=None, dtype=None, **_):
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
-            dst = new_tile(shape, src.dtype, "sbuf", loc, "load")
-            dst.buf.producer = emit_new("dma_copy", "dma", dst, [src], None, loc)
-            return dst
+            return emit_fresh("dma_copy", "dma", shape, src.dtype, "sbuf", [src], None, loc, "load")
     return ops.dma(None, src, mask, dtype, "nl.load", loc)
 
 

@@ -10,7 +10,7 @@ import numbers
 import sys
 
 from . import dtypes
-from .emit import (squeeze_free, emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
+from .emit import (squeeze_free, emit, value_operand, emit_fresh, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
                    check_partitions)
 from .errors import kernel_error, unsupported
 from .hwprofile import HW
@@ -133,11 +133,20 @@ def retarget(value, dst, accumulate):
     ins.dst[0] = ap
     if T.values:
         ins.vals[0][0] = value_operand(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
+    nbytes = n * _SIZES[dst.dtype]
+    if nbytes != ins.nbytes:  # usually the same count: the instruction keeps the int object it has
+        ins.nbytes = nbytes
     ins.elements = n
-    ins.nbytes = n * _SIZES[dst.dtype]
     db.written = True
     db.zeroed = db.zeroed and is_mm
-    value.buf.dropped = True
+    vb = value.buf
+    vb.dropped = True
+    if not T.replicate and T.buffers[-1] is vb and not T.values:
+        # Plain tracing: a dropped temporary is never written to the IR and nothing else refers to it by its
+        # position (replication's iteration marks do), so it leaves the trace and its memory is freed (its
+        # whole-tile operand refers to it: a cycle that the disabled collector would keep).
+        T.buffers.pop()
+        vb.rap = None
     value.buf = db
     value.off = dst.off
     value.dims = dst.dims
@@ -147,6 +156,9 @@ def retarget(value, dst, accumulate):
     return dst
 
 
+# The PSUM regions a fresh matmul result accumulates into (its whole tile), shared by every such buffer until one
+# is accumulated into again (_matmul_acc_ap makes that one its own set): a set per matmul costs 216 bytes.
+FRESH_MM_KEYS = frozenset(((0, 0),))
 _MM_ATTRS = {}  # matmul attrs without "accumulate" -> {False: shared dict, True: shared dict}
 _MM_SHARED = {}  # id(shared dict) -> its {False: ..., True: ...} (shared dicts live as long as the trace)
 
@@ -183,8 +195,8 @@ def _matmul_acc_ap(dst, accumulate):
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = b.mm_keys
-    if keys is None:
-        keys = b.mm_keys = set()
+    if keys is None or keys is FRESH_MM_KEYS:
+        keys = b.mm_keys = set(keys or ())
     if accumulate is True:
         if key in keys:
             acc = True
@@ -251,6 +263,31 @@ def _augmented_subscript(frame):
 
 
 # ---------------------------------------------------------------------------------------------- elementwise
+_SHARED_ATTRS = {}  # (key, value, type of the value) pairs -> the one dict with that content
+_SHARABLE = (int, str, bool)
+
+
+def shared_attrs(*items):
+    """The attributes `dict(items)` as one dict object per distinct content, so that the IR writers format them
+    once rather than once per instruction (they cache the text by the dict's identity), as matmuls and
+    transposes share theirs. Values are told apart by type as well (1, 1.0 and True are equal keys); floats
+    are shared unless zero (-0.0 == 0.0) or NaN, other types never. Shared dicts are never modified."""
+    key = []
+    for k, v in items:
+        t = type(v)
+        if t is float:
+            if not v or v != v:
+                return dict(items)
+        elif t not in _SHARABLE:
+            return dict(items)
+        key.append((k, v, t))
+    key = tuple(key)
+    attrs = _SHARED_ATTRS.get(key)
+    if attrs is None:
+        attrs = _SHARED_ATTRS[key] = dict(items)
+    return attrs
+
+
 def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
     loc = loc or _loc()
     xt, yt = _is_tile(x), _is_tile(y)
@@ -266,9 +303,9 @@ def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
         if len(xs) == len(ys) == 2 and xs[0] == ys[0] and xs[1] != ys[1] and 1 in (xs[1], ys[1]):
             data, vec = (x, y) if ys[1] == 1 else (y, x)
             ins = emit("tensor_scalar", engine or "vector", [res], [data, vec],
-                       {"op0": op, "reverse0": data is y}, mask, loc=loc)
+                       shared_attrs(("op0", op), ("reverse0", data is y)), mask, loc=loc)
         else:
-            ins = emit("tensor_tensor", engine or "vector", [res], [x, y], {"op0": op}, mask, loc=loc)
+            ins = emit("tensor_tensor", engine or "vector", [res], [x, y], shared_attrs(("op0", op)), mask, loc=loc)
     else:
         tile, scalar, reverse = (x, y, False) if xt else (y, x, True)
         require_onchip(tile, f"nl.{op}")
@@ -277,7 +314,7 @@ def binary_op(op, x, y, dtype=None, mask=None, dst=None, loc=None, engine=None):
         out_dt = dtype_arg(dtype, tile.dtype)
         res = _result(dst, tile.shape, out_dt, "sbuf", loc, op, f"nl.{op}")
         ins = emit("tensor_scalar", engine or "vector", [res], [tile],
-                   {"op0": op, "operand0": scalar, "reverse0": reverse}, mask, loc=loc)
+                   shared_attrs(("op0", op), ("operand0", scalar), ("reverse0", reverse)), mask, loc=loc)
     if dst is None:
         res.buf.producer = ins
     return res
@@ -565,7 +602,7 @@ def nc_matmul(dst, stationary, moving, mask=None, accumulate=None, loc=None, is_
             ins = emit("nc_matmul", "tensor", [res], srcs, attrs, mask, loc=loc)
         if ins is not None:
             res.buf.producer = ins
-            res.buf.mm_keys = {(0, 0)}
+            res.buf.mm_keys = FRESH_MM_KEYS
         return res
     if not isinstance(dst, Tensor):
         raise kernel_error(f"nc_matmul: dst must be a tile, got {type(dst).__name__}")
@@ -639,13 +676,8 @@ def matmul_fresh(stationary, moving, loc):
         attrs = _FRESH_MM_ATTRS[key] = mm_attrs({"accumulate": False, "dtype_in": moving.dtype,
                                                   "moving_free": ms[1], "stationary_free": ss[1],
                                                   "contraction": ss[0]}, False)
-    m = ss[1]
-    n = ms[1]
-    res = new_tile((m, n), "float32", "psum", loc, "matmul")
-    ins = emit_new("nc_matmul", "tensor", res, [stationary, moving], attrs, loc)
-    rb = res.buf
-    rb.producer = ins
-    rb.mm_keys = {(0, 0)}
+    res = emit_fresh("nc_matmul", "tensor", (ss[1], ms[1]), "float32", "psum", [stationary, moving], attrs, loc, "matmul")
+    res.buf.mm_keys = FRESH_MM_KEYS
     return res
 
 
