@@ -384,3 +384,17 @@ def wrapped_front_end_call(a):
         x = nl.load(a[k * 128:(k + 1) * 128, :])
         nl.store(out[k * 128:(k + 1) * 128, :], value=_logged_multiply(x, 2.0))
     return out
+
+
+@nki.jit
+def zeros_first_read_in_loop(a):
+    """A PSUM tile zeroed before the loop is first read in iteration 0, which writes its zeros (a memset the later
+    iterations do not have): iteration 0 differs, so the decision waits for iterations 1, 2 and 3."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    bias = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(x, bias))
+    return out
+
