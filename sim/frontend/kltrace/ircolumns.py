@@ -255,7 +255,7 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     missing = hits.count(None)
     if missing == 0:
         return hits, None
-    if missing != len(keys) or len(set(keys)) != len(keys):
+    if missing != len(keys):  # distinct keys: the suffixes are (replay.inner_suffixes), and so are the values
         return pools.iter_pids(prefix, values, pid, suffixes), None
     ints = pools.ints
     first = []

@@ -199,6 +199,7 @@ class _Replicator:
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
         self.keys = {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
+        self.descs = {}      # iteration -> _describe of it, once decide has asked
         self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
@@ -229,7 +230,7 @@ class _Replicator:
     def give_up(self):
         self.active = False
         self.frame = self.local = None
-        self.fresh = self.states = self.buf_slots = None
+        self.fresh = self.states = self.buf_slots = self.descs = None
 
     # ------------------------------------------------------------------ per iteration
     def begin(self, i):
@@ -325,11 +326,11 @@ class _Replicator:
         """Whether the last `warm` - 3 .. `warm` - 1 iterations traced (1, 2, 3, or 0, 1, 2 when EARLY) agree, so
         that the last iteration runs next and the ones between are written from iteration `warm` - 1."""
         f = warm - 3
-        d1 = self._describe(f)
+        d1 = self._described(f)
         if d1 is None:
             return False
-        d2 = self._describe(f + 1)
-        d3 = self._describe(f + 2)
+        d2 = self._described(f + 1)
+        d3 = self._described(f + 2)
         if d2 is None or d3 is None:
             return False
         states = self.states
@@ -345,6 +346,14 @@ class _Replicator:
         self.step = step
         self.warm = warm
         return self._last_in_bounds()
+
+    def _described(self, i):
+        """_describe(i), kept: when the early decision fails, iterations 1 and 2 are compared again with 3 (a later
+        iteration cannot change what an earlier one referenced)."""
+        d = self.descs.get(i, _MISSING)
+        if d is _MISSING:
+            d = self.descs[i] = self._describe(i)
+        return d
 
     def _last_in_bounds(self):
         """Whether every operand that moves stays inside its buffer in the last iteration. The last iteration
@@ -535,19 +544,17 @@ class _Replicator:
 _get_slots = attrgetter(*_BUF_SLOTS)
 _MM_KEYS = _BUF_SLOTS.index("mm_keys")
 _PRODUCER = _BUF_SLOTS.index("producer")
+assert _MM_KEYS < _PRODUCER < len(_BUF_SLOTS) - 1 == _BUF_SLOTS.index("rap"), "update _buffer_slots"
 
 
 def _buffer_slots(b):
     """A buffer's fields as a tuple: `mm_keys` frozen, `rap` without the buffer itself, `producer` None
     (compared relative to the iteration by _describe)."""
-    out = list(_get_slots(b))
-    if b.mm_keys is not None:
-        out[_MM_KEYS] = frozenset(b.mm_keys)
-    out[_PRODUCER] = None
-    rap = b.rap
-    if rap is not None:
-        out[-1] = (rap[0][1:], rap[1])
-    return tuple(out)
+    s = _get_slots(b)  # by slices of the tuple, not a list changed in place: this runs for every new buffer
+    mm_keys = s[_MM_KEYS]
+    rap = s[-1]
+    return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
+            + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
 
 
 def _block_key(blk, a, c, depth, value, index):
