@@ -81,6 +81,12 @@ class Adversarial(Agreement):
                                          "a=2560x64:float32", env={"KL_TRACE_REPLICATE_EARLY": "0"})
         self.assertEqual((loops, iterations, early(self.last)), (1, 20 - 5, 0))
 
+    def test_cached_access_pattern_set_from_iteration_1_decides_early(self):
+        # Iteration 0's new tile has no cached whole-tile access pattern where the later ones' have one
+        # (replicate._fields): a cache, so iteration 0 still stands in for a warm-up.
+        self.assertEqual(self.kernel("packed_rows"), (1, 20 - 4, 0))
+        self.assertEqual(early(self.last), 1)
+
     def test_first_use_in_iteration_0_waits_for_iteration_3(self):
         # Iteration 0 writes the zeros of a PSUM tile made before the loop (one record more than the others).
         self.assertEqual(self.kernel("zeros_first_read_in_loop"), (1, 20 - 5, 0))

@@ -268,10 +268,20 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
         first.extend(prefix + (0,) + x + pid)
     width = len(first)
     count = len(values)
-    if len(places) <= count:
+    ns = len(places)
+    if ns <= count:
         flat = first * count
         for p in places:
             flat[p::width] = values
+    elif len(set(map(len, suffixes))) == 1:
+        # Every suffix has the same length (the usual case): the loop value sits every width / ns ints, so each
+        # iteration's ints are the first one's with one strided slice set.
+        flat = []
+        every = width // ns
+        for v in values:
+            row = first[:]
+            row[places[0]::every] = repeat(v, ns)
+            flat += row
     else:
         flat = []
         mark = [0] * width

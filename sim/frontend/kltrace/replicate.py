@@ -14,14 +14,21 @@ which then replicate inside its iterations, or run plainly there: see _Replicato
                     partition starts and offsets that grow by a constant step, reference only buffers made
                     before the loop or in the same iteration, and leave the tracer's state and the flags of
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
+  decide early      (EARLY) already after iteration 2, with iterations 0, 1 and 2 in the roles of 1, 2 and 3, when
+                    iteration 0 passes the same checks: its records on the line of the others', the tracer's
+                    state at its end as at theirs. That is as much evidence as the later decision: three
+                    iterations that agree, two of them starting and ending in the same state (so every later one
+                    starts there), and the last one checked against the prediction. A first-use effect of
+                    iteration 0 (a PSUM tile's zeros written, a buffer's flag set) fails it, and the decision
+                    waits for iteration 3 as before;
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
-                    only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
-                    not made into objects) placed before it; inner loops replicated in iteration 3 are made into
-                    objects first (replay.expand), so the block's template is flat. Running the last
-                    one for real leaves the kernel's Python state (the loop variable, the tiles bound in
-                    the body) exactly as plain execution leaves it.
+                    only then are iterations w..n-2 (w = 4, or 3 when decided early) kept as a block (replay.Block:
+                    iteration w-1 plus their steps, not made into objects) placed before it; inner loops replicated
+                    in iteration w-1 are made into objects first (replay.expand), so the block's template is flat.
+                    Running the last one for real leaves the kernel's Python state (the loop variable, the tiles
+                    bound in the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
-                    snapshot) and iterations 4..n-1 run in order, plainly.
+                    snapshot) and iterations w..n-1 run in order, plainly.
 
 An exception raised by the out-of-order last iteration ends the trace as it would have in plain tracing,
 although plain tracing may have met it in an earlier iteration (the same statement; index values in the
@@ -336,7 +343,8 @@ class _Replicator:
         states = self.states
         if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
             return False
-        if not (self.buf_slots[f] == self.buf_slots[f + 1] == self.buf_slots[f + 2]):
+        slots = self.buf_slots
+        if not (_fields(slots[f]) == _fields(slots[f + 1]) == _fields(slots[f + 2])):
             return False
         step = [y - x for x, y in zip(d2[1], d3[1])]
         if step != [y - x for x, y in zip(d1[1], d2[1])]:
@@ -478,7 +486,7 @@ class _Replicator:
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if [_buffer_slots(b) for b in T.buffers[c:]] != self.buf_slots[last - 1]:
+        if _fields([_buffer_slots(b) for b in T.buffers[c:]]) != _fields(self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -555,6 +563,14 @@ def _buffer_slots(b):
     rap = s[-1]
     return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
             + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
+
+
+def _fields(slots):
+    """The buffers' fields (_buffer_slots) as the iterations must agree on them: all but `rap`, which caches the
+    access pattern of the whole buffer (emit._source_operands), a function of the other fields set on the first
+    read of the whole tile. Whether a read has set it yet changes no record: iteration 0 may read a tile's whole
+    view through a view the front end has not cached yet, and leave it unset where later iterations set it."""
+    return [sl[:-1] for sl in slots]
 
 
 def _block_key(blk, a, c, depth, value, index):

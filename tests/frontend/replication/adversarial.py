@@ -398,3 +398,20 @@ def zeros_first_read_in_loop(a):
         nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(x, bias))
     return out
 
+
+
+@nki.jit
+def packed_rows(a):
+    """Each iteration packs two halves into a new tile, then stores the whole tile through index grids made in
+    the body, as matmul_optimized packs its result rows. Iteration 0 leaves the tile's cached whole-tile access
+    pattern unset where the later iterations set it: a cache, not a difference, so the loop decides early."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        i_half = nl.mgrid[0:128, 0:32]
+        i_row = nl.mgrid[0:128, 0:64]
+        packed = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)
+        for h in nl.affine_range(2):
+            packed[i_half.p, h * 32 + i_half.x] = nl.load(a[k * 128 + i_half.p, h * 32 + i_half.x])
+        nl.store(out[k * 128 + i_row.p, i_row.x], value=packed[i_row.p, i_row.x])
+    return out
