@@ -12,7 +12,7 @@ anything and irblock writes the block its other way.
 """
 from array import array
 from itertools import repeat
-from operator import add, mul
+from operator import add
 
 from . import replay
 from .irrecords import _INSTR, _OPERAND, little_endian
@@ -283,12 +283,14 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
             row[places[0]::every] = repeat(v, ns)
             flat += row
     else:
+        # Suffixes of several lengths (a nested loop's records at several depths): the loop value is set place by
+        # place, a few thousand stores per iteration instead of arithmetic on every int.
         flat = []
-        mark = [0] * width
-        for p in places:
-            mark[p] = 1
         for v in values:
-            flat += map(add, first, map(mul, mark, repeat(v, width)))
+            row = first[:]
+            for p in places:
+                row[p] = v
+            flat += row
     ints.extend(flat)
     at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width
