@@ -206,6 +206,24 @@ class Adversarial(Agreement):
         self.assertIsNotNone(found, proc.stderr)
         self.assertGreater(int(found.group(1)), 0, proc.stderr)
 
+    def test_roll_back_after_either_decision(self):
+        # Every last iteration judged a mismatch (replication/force_rollback.py): the records of the out-of-order
+        # last iteration are rolled back and the loop runs on plainly, from iteration 3 after the early decision
+        # (plain_affine), from iteration 4 after the later one (zeros_first_read_in_loop).
+        script = os.path.join(kltest.HERE, "replication", "force_rollback.py")
+        frontend = os.path.join(kltest.ROOT, "sim", "frontend")
+        for name in ("plain_affine", "zeros_first_read_in_loop"):
+            with self.subTest(kernel=name), tempfile.TemporaryDirectory() as tmp:
+                args = ["--kernel-file", ADV, "--kernel", name, "--arg", "a=2560x64:float32"]
+                plain = run(*args, env={"KL_TRACE_REPLICATE": "0"})
+                out = os.path.join(tmp, "ir.json")
+                proc = subprocess.run([kltest.PYTHON, script, frontend, *args, "-o", out], capture_output=True,
+                                      text=True, timeout=120, env=dict(os.environ, KL_TRACE_REPLICATE="1"))
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                self.assertEqual(_STATS.search(proc.stderr).groups(), ("0", "0", "1"), proc.stderr)
+                with open(out, encoding="utf-8") as fh:
+                    self.assertTrue(fh.read() == plain.text, f"the IR differs after a roll-back: {name}")
+
     def test_switch_turns_it_off(self):
         r = run("--kernel-file", ADV, "--kernel", "plain_affine", "--arg", "a=2560x64:float32", "--no-replicate",
                 env={"KL_TRACE_REPLICATE": "1"})
