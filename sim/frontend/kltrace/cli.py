@@ -404,7 +404,7 @@ def main(argv=None):
             sys.stderr.write(f"kltrace: {n_instrs} instructions, {n_bufs} buffers{target}; replicated "
                              f"{STATS['loops']} loops ({STATS['iterations']} iterations), "
                              f"{STATS['rolled_back']} rolled back, {STATS['nested']} nested, "
-                             f"{STATS['records']} records from templates\n")
+                             f"{STATS['records']} records from templates, {STATS['early']} decided early\n")
             sys.stderr.flush()
         if _NONCE is not None:
             _report({"done": {"bytes": size}})

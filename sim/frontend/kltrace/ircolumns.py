@@ -12,7 +12,7 @@ anything and irblock writes the block its other way.
 """
 from array import array
 from itertools import repeat
-from operator import add, mul
+from operator import add
 
 from . import replay
 from .irrecords import _INSTR, _OPERAND, little_endian
@@ -255,7 +255,7 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     missing = hits.count(None)
     if missing == 0:
         return hits, None
-    if missing != len(keys) or len(set(keys)) != len(keys):
+    if missing != len(keys):  # distinct keys: the suffixes are (replay.inner_suffixes), and so are the values
         return pools.iter_pids(prefix, values, pid, suffixes), None
     ints = pools.ints
     first = []
@@ -268,17 +268,29 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
         first.extend(prefix + (0,) + x + pid)
     width = len(first)
     count = len(values)
-    if len(places) <= count:
+    ns = len(places)
+    if ns <= count:
         flat = first * count
         for p in places:
             flat[p::width] = values
-    else:
+    elif len(set(map(len, suffixes))) == 1:
+        # Every suffix has the same length (the usual case): the loop value sits every width / ns ints, so each
+        # iteration's ints are the first one's with one strided slice set.
         flat = []
-        mark = [0] * width
-        for p in places:
-            mark[p] = 1
+        every = width // ns
         for v in values:
-            flat += map(add, first, map(mul, mark, repeat(v, width)))
+            row = first[:]
+            row[places[0]::every] = repeat(v, ns)
+            flat += row
+    else:
+        # Suffixes of several lengths (a nested loop's records at several depths): the loop value is set place by
+        # place, a few thousand stores per iteration instead of arithmetic on every int.
+        flat = []
+        for v in values:
+            row = first[:]
+            for p in places:
+                row[p] = v
+            flat += row
     ints.extend(flat)
     at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width

@@ -14,14 +14,21 @@ which then replicate inside its iterations, or run plainly there: see _Replicato
                     partition starts and offsets that grow by a constant step, reference only buffers made
                     before the loop or in the same iteration, and leave the tracer's state and the flags of
                     the buffers they touch unchanged (iteration 0 may differ: first-use effects);
+  decide early      (EARLY) already after iteration 2, with iterations 0, 1 and 2 in the roles of 1, 2 and 3, when
+                    iteration 0 passes the same checks: its records on the line of the others', the tracer's
+                    state at its end as at theirs. That is as much evidence as the later decision: three
+                    iterations that agree, two of them starting and ending in the same state (so every later one
+                    starts there), and the last one checked against the prediction. A first-use effect of
+                    iteration 0 (a PSUM tile's zeros written, a buffer's flag set) fails it, and the decision
+                    waits for iteration 3 as before;
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
-                    only then are iterations 4..n-2 kept as a block (replay.Block: iteration 3 plus their steps,
-                    not made into objects) placed before it; inner loops replicated in iteration 3 are made into
-                    objects first (replay.expand), so the block's template is flat. Running the last
-                    one for real leaves the kernel's Python state (the loop variable, the tiles bound in
-                    the body) exactly as plain execution leaves it.
+                    only then are iterations w..n-2 (w = 4, or 3 when decided early) kept as a block (replay.Block:
+                    iteration w-1 plus their steps, not made into objects) placed before it; inner loops replicated
+                    in iteration w-1 are made into objects first (replay.expand), so the block's template is flat.
+                    Running the last one for real leaves the kernel's Python state (the loop variable, the tiles
+                    bound in the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
-                    snapshot) and iterations 4..n-1 run in order, plainly.
+                    snapshot) and iterations w..n-1 run in order, plainly.
 
 An exception raised by the out-of-order last iteration ends the trace as it would have in plain tracing,
 although plain tracing may have met it in an earlier iteration (the same statement; index values in the
@@ -41,6 +48,11 @@ from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
 WARMUP = 4
+# Iterations traced before the decision when iteration 0 is already like the ones after it (no first-use effect:
+# the same records up to the steps, and the tracer's state at its end as at theirs): iterations 0, 1 and 2 then
+# serve as iterations 1, 2 and 3 do otherwise, and a loop of 8 trips traces 4 of them, not 5. KL_TRACE_REPLICATE_EARLY=0
+# turns it off (tests show what it saves).
+EARLY = 3 if os.environ.get("KL_TRACE_REPLICATE_EARLY", "1") != "0" else WARMUP
 # The checks of one loop cost about as much as a dozen plain iterations: shorter loops are traced plainly.
 # KL_TRACE_REPLICATE_MIN_TRIPS lowers it for tests, so that small kernels exercise replication too.
 MIN_TRIPS = max(WARMUP + 2, int(os.environ.get("KL_TRACE_REPLICATE_MIN_TRIPS", "16") or 16))
@@ -70,7 +82,8 @@ _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inpl
 _MISSING = object()
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
 # records: instructions written from templates (not traced).
-STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0, "records": 0}
+# early: loops decided after EARLY iterations.
+STATS = {"loops": 0, "iterations": 0, "rolled_back": 0, "nested": 0, "records": 0, "early": 0}
 
 
 def iterate(r, depth, frame):
@@ -142,8 +155,8 @@ def _run(rep, r, depth):
             else:
                 yield v
             rep.end(i)
-            if rep.active and i == WARMUP - 1:
-                if rep.decide():
+            if rep.active and (i == EARLY - 1 or i == WARMUP - 1):
+                if rep.decide(i + 1):
                     v = r[n - 1]
                     iters[depth] = v
                     t.iter_tuple = tuple(iters)
@@ -156,11 +169,14 @@ def _run(rep, r, depth):
                     if rep.finish_last():
                         STATS["loops"] += 1
                         STATS["nested"] += rep.shape.nested
-                        STATS["iterations"] += n - 1 - WARMUP
+                        STATS["iterations"] += n - 1 - rep.warm
+                        STATS["early"] += rep.warm < WARMUP
                         return
                     STATS["rolled_back"] += 1
                     rep.rollback()
-                rep.give_up()
+                    rep.give_up()
+                elif i == WARMUP - 1:
+                    rep.give_up()
             i += 1
     finally:
         if sys.getprofile() == rep.hook:
@@ -190,6 +206,7 @@ class _Replicator:
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
         self.keys = {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
+        self.descs = {}      # iteration -> _describe of it, once decide has asked
         self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
 
     def hook(self, frame, event, arg):
@@ -220,7 +237,7 @@ class _Replicator:
     def give_up(self):
         self.active = False
         self.frame = self.local = None
-        self.fresh = self.states = self.buf_slots = None
+        self.fresh = self.states = self.buf_slots = self.descs = None
 
     # ------------------------------------------------------------------ per iteration
     def begin(self, i):
@@ -244,9 +261,10 @@ class _Replicator:
         bufs = T.buffers[c:d]
         self.fresh.append({id(b): k for k, b in enumerate(bufs)})
         self.loop_ids.update(map(id, bufs))
-        # Iteration 0 may differ from the others (first-use effects): only its new buffers are needed.
-        self.buf_slots.append([_buffer_slots(b) for b in bufs] if i else None)
-        self.states.append(self._state(i) if i else None)
+        # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
+        keep = i or EARLY < WARMUP
+        self.buf_slots.append([_buffer_slots(b) for b in bufs] if keep else None)
+        self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
         """Read the loop frame's variables once per check (f_locals rebuilds its dict on every access)."""
@@ -311,15 +329,22 @@ class _Replicator:
                 tuple(_tensor_slots(v) for v in self._tensors()))
 
     # ------------------------------------------------------------------ the decision
-    def decide(self):
-        d1 = self._describe(1)
-        d2 = self._describe(2)
-        d3 = self._describe(3)
-        if d1 is None or d2 is None or d3 is None:
+    def decide(self, warm):
+        """Whether the last `warm` - 3 .. `warm` - 1 iterations traced (1, 2, 3, or 0, 1, 2 when EARLY) agree, so
+        that the last iteration runs next and the ones between are written from iteration `warm` - 1."""
+        f = warm - 3
+        d1 = self._described(f)
+        if d1 is None:
             return False
-        if not (d1[0] == d2[0] == d3[0]) or not (self.states[1] == self.states[2] == self.states[3]):
+        d2 = self._described(f + 1)
+        d3 = self._described(f + 2)
+        if d2 is None or d3 is None:
             return False
-        if not (self.buf_slots[1] == self.buf_slots[2] == self.buf_slots[3]):
+        states = self.states
+        if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
+            return False
+        slots = self.buf_slots
+        if not (_fields(slots[f]) == _fields(slots[f + 1]) == _fields(slots[f + 2])):
             return False
         step = [y - x for x, y in zip(d2[1], d3[1])]
         if step != [y - x for x, y in zip(d1[1], d2[1])]:
@@ -327,16 +352,25 @@ class _Replicator:
         self.static = d3[0]
         self.base = d3[1]
         self.step = step
+        self.warm = warm
         return self._last_in_bounds()
+
+    def _described(self, i):
+        """_describe(i), kept: when the early decision fails, iterations 1 and 2 are compared again with 3 (a later
+        iteration cannot change what an earlier one referenced)."""
+        d = self.descs.get(i, _MISSING)
+        if d is _MISSING:
+            d = self.descs[i] = self._describe(i)
+        return d
 
     def _last_in_bounds(self):
         """Whether every operand that moves stays inside its buffer in the last iteration. The last iteration
         runs before the ones between, so an access it makes out of bounds would be reported with its own
         indices where plain tracing reports an earlier iteration's: such loops are traced plainly. (An
         access that leaves an inner dimension but stays inside the buffer is not caught here.)"""
-        a = self.marks[WARMUP - 1][0]
-        e = self.ends[WARMUP - 1][0]
-        m = len(self.r) - WARMUP
+        a = self.marks[self.warm - 1][0]
+        e = self.ends[self.warm - 1][0]
+        m = len(self.r) - self.warm
         step = self.step
         k = 0
         for ins in T.instrs[a:e]:
@@ -431,7 +465,7 @@ class _Replicator:
         self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                       set(t.stand_ins), INDIRECT_SEEN[0])
         keep = {}
-        for i in range(WARMUP):
+        for i in range(self.warm):
             for b in self._pre_loop(i):
                 keep[id(b)] = b
         self.saved_bufs = [(b, _buffer_slots(b), b.producer) for b in keep.values()]
@@ -441,27 +475,27 @@ class _Replicator:
         self._sync()
         if self.bad or not self._names_ok():
             return False
-        last = WARMUP
+        last = self.warm
         desc = self._describe(last, last=True)
         if desc is None or desc[0] != self.static:
             return False
-        m = len(self.r) - 1 - (WARMUP - 1)
+        m = len(self.r) - last
         if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
             return False
         a, c, _ = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if [_buffer_slots(b) for b in T.buffers[c:]] != self.buf_slots[WARMUP - 1]:
+        if _fields([_buffer_slots(b) for b in T.buffers[c:]]) != _fields(self.buf_slots[last - 1]):
             return False
-        if self._state(last) != self.states[WARMUP - 1]:
+        if self._state(last) != self.states[last - 1]:
             return False
         self._splice()
         return True
 
     def rollback(self):
         t = T
-        a, c, _ = self.marks[WARMUP]
+        a, c, _ = self.marks[self.warm]
         loop_ids = self.loop_ids | set(map(id, t.buffers[c:]))
         kept = {id(b) for b, _, _ in self.saved_bufs}
         for ins in t.instrs[a:]:
@@ -495,11 +529,12 @@ class _Replicator:
         objects: replay.Block). Inner loops that iteration 3 replicated are made into objects first (a block's
         template is flat): they then step with the outer loop as their templates' records do."""
         t = T
-        a, c, _ = self.marks[WARMUP]
-        ta, tc, tk = self.marks[WARMUP - 1]
-        te, td, tke = self.ends[WARMUP - 1]
-        assert (te, td) == (a, c), "iteration 3 ends where the last one begins"
-        step, fresh, slots = self.step, self.fresh[WARMUP - 1], self.buf_slots[WARMUP - 1]
+        w = self.warm
+        a, c, _ = self.marks[w]
+        ta, tc, tk = self.marks[w - 1]
+        te, td, tke = self.ends[w - 1]
+        assert (te, td) == (a, c), "the template iteration ends where the last one begins"
+        step, fresh, slots = self.step, self.fresh[w - 1], self.buf_slots[w - 1]
         if tk < tke:
             step, slots, dq, db = expand(t, ta, te, tc, td, tk, tke, step, slots)
             te, td, a, c = te + dq, td + db, a + dq, c + db
@@ -508,7 +543,7 @@ class _Replicator:
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
-        values = [r[j] for j in range(WARMUP, len(r) - 1)]
+        values = [r[j] for j in range(w, len(r) - 1)]
         t.blocks.insert(tk, Block(a, ta, te - ta, step, c, td - tc, fresh, tuple(t.iters[:self.depth]), values, slots,
                                   producers))
         STATS["records"] += (te - ta) * len(values)
@@ -517,19 +552,25 @@ class _Replicator:
 _get_slots = attrgetter(*_BUF_SLOTS)
 _MM_KEYS = _BUF_SLOTS.index("mm_keys")
 _PRODUCER = _BUF_SLOTS.index("producer")
+assert _MM_KEYS < _PRODUCER < len(_BUF_SLOTS) - 1 == _BUF_SLOTS.index("rap"), "update _buffer_slots"
 
 
 def _buffer_slots(b):
     """A buffer's fields as a tuple: `mm_keys` frozen, `rap` without the buffer itself, `producer` None
     (compared relative to the iteration by _describe)."""
-    out = list(_get_slots(b))
-    if b.mm_keys is not None:
-        out[_MM_KEYS] = frozenset(b.mm_keys)
-    out[_PRODUCER] = None
-    rap = b.rap
-    if rap is not None:
-        out[-1] = (rap[0][1:], rap[1])
-    return tuple(out)
+    s = _get_slots(b)  # by slices of the tuple, not a list changed in place: this runs for every new buffer
+    mm_keys = s[_MM_KEYS]
+    rap = s[-1]
+    return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
+            + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
+
+
+def _fields(slots):
+    """The buffers' fields (_buffer_slots) as the iterations must agree on them: all but `rap`, which caches the
+    access pattern of the whole buffer (emit._source_operands), a function of the other fields set on the first
+    read of the whole tile. Whether a read has set it yet changes no record: iteration 0 may read a tile's whole
+    view through a view the front end has not cached yet, and leave it unset where later iterations set it."""
+    return [sl[:-1] for sl in slots]
 
 
 def _block_key(blk, a, c, depth, value, index):

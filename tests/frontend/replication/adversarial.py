@@ -384,3 +384,34 @@ def wrapped_front_end_call(a):
         x = nl.load(a[k * 128:(k + 1) * 128, :])
         nl.store(out[k * 128:(k + 1) * 128, :], value=_logged_multiply(x, 2.0))
     return out
+
+
+@nki.jit
+def zeros_first_read_in_loop(a):
+    """A PSUM tile zeroed before the loop is first read in iteration 0, which writes its zeros (a memset the later
+    iterations do not have): iteration 0 differs, so the decision waits for iterations 1, 2 and 3."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    bias = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(x, bias))
+    return out
+
+
+
+@nki.jit
+def packed_rows(a):
+    """Each iteration packs two halves into a new tile, then stores the whole tile through index grids made in
+    the body, as matmul_optimized packs its result rows. Iteration 0 leaves the tile's cached whole-tile access
+    pattern unset where the later iterations set it: a cache, not a difference, so the loop decides early."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        i_half = nl.mgrid[0:128, 0:32]
+        i_row = nl.mgrid[0:128, 0:64]
+        packed = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)
+        for h in nl.affine_range(2):
+            packed[i_half.p, h * 32 + i_half.x] = nl.load(a[k * 128 + i_half.p, h * 32 + i_half.x])
+        nl.store(out[k * 128 + i_row.p, i_row.x], value=packed[i_row.p, i_row.x])
+    return out
