@@ -8,7 +8,7 @@ C++ reader needs no parser on the hot path.
 import json
 import struct
 from array import array
-from itertools import islice
+from itertools import chain, islice
 
 from . import dtypes, irblock, replay
 from .irjson import IR_VERSION, _attr_text
@@ -39,8 +39,13 @@ class _Strings:
 
 
 def _section(tag, record_size, count, payload):
-    pad = (-len(payload)) % 8
-    return _SECTION.pack(tag, record_size, count, len(payload) + pad) + payload + b"\0" * pad
+    """The section as a list of bytes objects (header, payload pieces, padding), joined once by render: copying a
+    payload of megabytes into a section and the sections into the file touches fresh memory each time, and the
+    page faults of those copies cost as much as writing the records."""
+    parts = payload if type(payload) is list else [payload]
+    size = sum(map(len, parts))
+    pad = (-size) % 8
+    return [_SECTION.pack(tag, record_size, count, size + pad), *parts, b"\0" * pad]
 
 
 def render(tracer, kernel_name, api, args):
@@ -64,14 +69,14 @@ def render(tracer, kernel_name, api, args):
         _section(b"BUFS", _BUFFER.size, nbufs, buffers),
         _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
         _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
-        _section(b"OPND", _OPERAND.size, pools.n_operands, b"".join(pools.operands)),
+        _section(b"OPND", _OPERAND.size, pools.n_operands, pools.operands),
         _section(b"OPLS", 4, len(pools.lists), _words("I", pools.lists)),
         _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
         _section(b"INTS", 4, len(pools.ints), _words("i", pools.ints)),
         _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
-    return _HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections)) + b"".join(sections)
+    return b"".join(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
 
 
 def _words(code, values):
@@ -252,7 +257,7 @@ class _Pools:
         return h[0], h[1], a
 
     def instructions(self, instrs, blocks, buffers):
-        """(INST payload, record count); the replicated iterations of `blocks` (replicate.py) are written from their
+        """(INST payload as a list of bytes objects, record count); the replicated iterations of `blocks` (replicate.py) are written from their
         template as blocks when irblock can vouch for them, made into objects and written record by record
         otherwise (the bytes are the same either way)."""
         pos = 0
@@ -264,7 +269,7 @@ class _Pools:
                 self._replay(instrs, buffers, blk, blk.start + shift)
             shift += blk.q * blk.count
         self._records(instrs, pos, len(instrs), shift)
-        return b"".join(self.records), len(instrs) + shift
+        return self.records, len(instrs) + shift
 
     def _replay(self, instrs, buffers, blk, first_id):
         """A block written from objects made for it, its buffers numbered as _number numbered them."""
