@@ -21,7 +21,8 @@ _ROLE = {"input": 0, "output": 1, "tile": 2, "scratch": 3}
 
 def little_endian(words):
     """The bytes of an array.array of words in the file's byte order, as struct.pack("<...") gives them, on any
-    machine (the block writers build whole sections and columns as arrays)."""
+    machine (the block writers build whole sections and columns as arrays). A byte view of the array, not a copy:
+    irbin.render joins it into the file, and each copy of a megabyte-sized column costs its page faults."""
     if sys.byteorder != "little":
         words.byteswap()
-    return words.tobytes()
+    return memoryview(words).cast("B")
