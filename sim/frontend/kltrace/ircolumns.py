@@ -142,14 +142,16 @@ def _operands(pools, buffers, blk, classes, n0):
         # The partition start and count share one word (two 16-bit fields).
         xs[c::nc] = _column(p0 + dp + (pc << 16), dp, count) if part else [1 << 16] * count
         first.append(_OPERAND.pack(0, 0, pools.pattern_at[pat], sget(dt), 0, 0, len(pat), part))
-    pools.operands.append(_words(b"".join(first) * count, _OPERAND.size // 4, ((0, ys), (2, ids), (5, xs))))
+    pools.operands.append(_words(b"".join(first), count, _OPERAND.size // 4, ((0, ys), (2, ids), (5, xs))))
     pools.n_operands = n0 + total
 
 
-def _words(raw, width, fields):
-    """Records of `width` 32-bit words (`raw`, the fields below zero) with field (word, values) set: word of
-    record r is values[r]. Little-endian words are the bytes struct.pack("<...") gives."""
-    arr = array("I", raw)
+def _words(first, count, width, fields):
+    """`count` times the records `first` (bytes of records of `width` 32-bit words, the fields below zero) with field
+    (word, values) set: word of record r is values[r]. Little-endian words are the bytes struct.pack("<...") gives.
+    The array is repeated, not the bytes: one copy of the block's records fewer."""
+    arr = array("I", first)
+    arr *= count
     for word, values in fields:
         arr[word::width] = array("I", values)
     return little_endian(arr)
@@ -238,7 +240,7 @@ def _records(pools, blk, heads, lists, classes, cols, first_id):
             ib += map(ibs[m * ns:(m + 1) * ns].__getitem__, per)
     first = b"".join(_INSTR.pack(h[0], h[1], 0, h[2], h[3], h[4], 0, h[5], 0, h[6], h[7], h[8], len(h[-1].iter),
                                   len(pid)) for h in heads)
-    pools.records.append(_words(first * count, _INSTR.size // 4,
+    pools.records.append(_words(first, count, _INSTR.size // 4,
                                 ((4, range(first_id, first_id + q * count)), (8, lbs), (10, ib))))
 
 
@@ -269,11 +271,7 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     width = len(first)
     count = len(values)
     ns = len(places)
-    if ns <= count:
-        flat = first * count
-        for p in places:
-            flat[p::width] = values
-    elif len(set(map(len, suffixes))) == 1:
+    if ns > count and len(set(map(len, suffixes))) == 1:
         # Every suffix has the same length (the usual case): the loop value sits every width / ns ints, so each
         # iteration's ints are the first one's with one strided slice set.
         flat = []
@@ -283,14 +281,12 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
             row[places[0]::every] = repeat(v, ns)
             flat += row
     else:
-        # Suffixes of several lengths (a nested loop's records at several depths): the loop value is set place by
-        # place, a few thousand stores per iteration instead of arithmetic on every int.
-        flat = []
-        for v in values:
-            row = first[:]
-            for p in places:
-                row[p] = v
-            flat += row
+        # Few iterations, or suffixes of several lengths (a nested loop's records at several depths): the loop
+        # value is set place by place, one strided slice of all iterations each (not a store per place and
+        # iteration: the N-block loop of matmul_optimized has 4,873 places and 4 iterations).
+        flat = first * count
+        for p in places:
+            flat[p::width] = values
     ints.extend(flat)
     at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width
