@@ -70,19 +70,13 @@ def render(tracer, kernel_name, api, args):
         _section(b"SHPE", 8, len(shapes), struct.pack(f"<{len(shapes)}q", *shapes)),
         _section(b"DIMS", 16, len(pools.dims) // 2, struct.pack(f"<{len(pools.dims)}q", *pools.dims)),
         _section(b"OPND", _OPERAND.size, pools.n_operands, pools.operands),
-        _section(b"OPLS", 4, len(pools.lists), _words("I", pools.lists)),
+        _section(b"OPLS", 4, len(pools.lists), little_endian(pools.lists)),
         _section(b"LOCS", 8, len(pools.locs) // 2, struct.pack(f"<{len(pools.locs)}I", *pools.locs)),
-        _section(b"INTS", 4, len(pools.ints), _words("i", pools.ints)),
+        _section(b"INTS", 4, len(pools.ints), little_endian(pools.ints)),
         _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
     return b"".join(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
-
-
-def _words(code, values):
-    """Little-endian 32-bit words, as struct.pack("<%dI") gives, without passing hundreds of thousands of
-    arguments (the operand lists and loop values of a large trace)."""
-    return little_endian(array(code, values))
 
 
 def _live(buffers, first, stop):
@@ -149,9 +143,9 @@ class _Pools:
         self.dims = []       # stride, count, stride, count, ...
         self.operands = []   # packed operand records (a block adds several in one bytes object)
         self.n_operands = 0
-        self.lists = []      # operand indices; an instruction's dsts then srcs are consecutive
+        self.lists = array("I")  # operand indices; an instruction's dsts then srcs are consecutive
         self.locs = []       # file, line, file, line, ...
-        self.ints = []       # iteration values then pid values
+        self.ints = array("i")   # iteration values then pid values
         self.records = []    # packed instruction records (a block adds several in one bytes object)
         self.pattern_at = {}
         self.operand_at = {}

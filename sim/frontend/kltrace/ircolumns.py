@@ -183,27 +183,29 @@ def _new_lists(pools, layout, classes, cols, count):
             keys = zip(*[flat[p + i::width] for i in range(len(x))])
             pools.list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
         p += len(x)
-    pools.lists.extend(flat)
+    pools.lists.extend(array("I", flat))
     return l0, width
 
 
 def _matrix(count, starts, steps, explicit=()):
     """Row by row, `count` rows of len(starts) entries: entry j of row m is starts[j] + m * steps[j], except in
-    the columns `explicit` lists as (j, its values). Filled by whole columns or whole rows, whichever are fewer."""
+    the columns `explicit` lists as (j, its values). Filled by whole columns or whole rows, whichever are fewer.
+    An array of machine words, not a list: most entries are indices above 256, and a list would hold a new int
+    object for each (their allocation was the largest single cost of writing the N-block loop's block)."""
     q = len(starts)
     if q <= count:
-        flat = [0] * (q * count)
+        flat = array("q", bytes(8 * q * count))
         for j in range(q):
-            flat[j::q] = [starts[j]] * count if steps[j] == 0 else range(starts[j], starts[j] + steps[j] * count,
-                                                                          steps[j])
+            flat[j::q] = (array("q", (starts[j],)) * count if steps[j] == 0
+                          else array("q", range(starts[j], starts[j] + steps[j] * count, steps[j])))
     else:
-        flat = []
-        row = list(starts)
+        flat = array("q")
+        row = array("q", starts)
         for _ in range(count):
             flat += row
-            row = list(map(add, row, steps))
+            row = array("q", map(add, row, steps))
     for j, col in explicit:
-        flat[j::q] = col
+        flat[j::q] = array("q", col)
     return flat
 
 
