@@ -78,6 +78,14 @@ class WriterAgrees(unittest.TestCase):
         rep = self.agree(args)
         self.assertLess(rep["objects"] * 2, rep["instructions"], rep)
 
+    def test_pooled_moving_operands(self):
+        """A loop whose moving operands were pooled by an earlier loop (each iteration's index looked up, written as
+        an explicit column of the block's arrays) writes the bytes of plain tracing, as a block: both loops are
+        written as blocks, which fails when replication is off."""
+        rep = self.agree(["--kernel-file", ADV, "--kernel", "rows_read_twice", "--arg", "a=4096x64:float32"])
+        self.assertEqual(rep["blocks_written"], 2, rep)
+        self.assertEqual(rep["blocks"], 2, rep)
+
     def test_adversarial_kernels(self):
         """Loops that replicate with a twist (a tile used after the loop, PSUM accumulation, nested loops, short
         loops) and loops that must not."""

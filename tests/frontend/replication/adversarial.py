@@ -415,3 +415,19 @@ def packed_rows(a):
             packed[i_half.p, h * 32 + i_half.x] = nl.load(a[k * 128 + i_half.p, h * 32 + i_half.x])
         nl.store(out[k * 128 + i_row.p, i_row.x], value=packed[i_row.p, i_row.x])
     return out
+
+
+@nki.jit
+def rows_read_twice(a):
+    """The second loop reads and writes the rows the first one did: its moving operands on `a` and `out` are pooled
+    already in every iteration, so the block writer takes their indices from the pool, one per iteration (explicit
+    columns of ircolumns' arrays), not by arithmetic."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    for k in nl.affine_range(n):
+        y = nl.load(a[k * 128:(k + 1) * 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(y, 1.0))
+    return out
