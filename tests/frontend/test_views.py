@@ -180,6 +180,28 @@ class RecordingShortcuts(unittest.TestCase):
         self.assertIs(T.buffers[-1], temp)  # replication's marks count it
         self.assertEqual(plain, replicated)
 
+    def test_retarget_rewrites_the_destination_of_operand_tuples_and_lists(self):
+        # emit_new and emit_fresh record operand tuples (less memory per instruction), emit records lists; retarget
+        # must rewrite either, and replication concatenates an instruction's destinations and sources.
+        tile = emit.new_tile((4, 128, 512), "bfloat16", "sbuf", self.LOC, "t", temp=False)
+        src = views.index_view(self.hbm, (self.i.p, self.i.x))
+        fresh = emit.emit_fresh("dma_copy", "dma", (128, 512), "bfloat16", "sbuf", [src], None, self.LOC, "load")
+        listed = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "copy")
+        listed.buf.producer = emit.emit("dma_copy", "dma", [listed], [src], None, loc=self.LOC)
+        kinds = []
+        for value, k in ((fresh, 1), (listed, 3)):
+            ins = value.buf.producer
+            kinds.append(type(ins.dst))
+            self.assertIs(type(ins.dst), type(ins.src))
+            dst = views.index_view(tile, (k, self.i.p, self.i.x))
+            want = emit.make_ap(views.index_view(tile, (k, self.i.p, self.i.x)), None)[0]
+            ops.retarget(value, dst, False)
+            self.assertEqual(len(ins.dst), 1)
+            self.assertIs(ins.dst[0][0], tile.buf)
+            self.assertEqual(ins.dst[0], want)
+            self.assertEqual([ap[0] for ap in ins.dst + ins.src], [tile.buf, self.hbm.buf])
+        self.assertEqual(kinds, [tuple, list])
+
     def test_accumulating_into_a_fresh_matmul_result_gives_it_its_own_regions(self):
         a = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "a", temp=False)
         b = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "b", temp=False)

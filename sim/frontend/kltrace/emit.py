@@ -351,7 +351,10 @@ def emit_new(op, engine, res, srcs, attrs, loc):
     b = res.buf
     ap, n = b.rap
     b.written = True
-    ins = Instr(op, engine, [ap], src_aps, n, n * _SIZES[res.dtype], attrs, loc, T.iter_tuple, T.pid, None)
+    # Operand tuples, not lists: one allocation less each, and every instruction stays in memory until the IR is
+    # written (retarget replaces a tuple's destination; replication only reads and concatenates them).
+    ins = Instr(op, engine, (ap,), tuple(src_aps), n, n * _SIZES[res.dtype], attrs, loc, T.iter_tuple, T.pid,
+                None)
     if T.values:
         value_operands(ins, [res], srcs)
     T.instrs.append(ins)
@@ -378,7 +381,7 @@ def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name
     buf.rap = (ap, n)
     src_aps = _source_operands(op, srcs, None, loc)
     buf.written = True
-    buf.producer = ins = Instr(op, engine, [ap], src_aps, n, nbytes, attrs, loc, T.iter_tuple, T.pid, None)
+    buf.producer = ins = Instr(op, engine, (ap,), tuple(src_aps), n, nbytes, attrs, loc, T.iter_tuple, T.pid, None)
     T.instrs.append(ins)
     return Tensor(buf, 0, dims, dtype, None, True, shape)
 

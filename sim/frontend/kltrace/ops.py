@@ -130,7 +130,11 @@ def retarget(value, dst, accumulate):
         ins.attrs = mm_attrs(ins.attrs, acc)
     else:
         ap, n = make_ap(dst, None)
-    ins.dst[0] = ap
+    aps = ins.dst
+    if type(aps) is tuple:  # emit_new / emit_fresh record operand tuples, emit lists
+        ins.dst = (ap,) + aps[1:]
+    else:
+        aps[0] = ap
     if T.values:
         ins.vals[0][0] = value_operand(dst, ranges if ranges and len(ranges) == len(dst.dims) else None)
     nbytes = n * _SIZES[dst.dtype]
