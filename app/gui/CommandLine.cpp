@@ -23,4 +23,12 @@ QString CommandLine::onlyPath(const QStringList& arguments) const {
     return parser.positionalArguments().front();
 }
 
+bool CommandLine::answersOnTerminal(const QStringList& arguments) const {
+    QCommandLineParser parser;
+    describe(parser);
+    return parser.parse(arguments) &&
+           (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all")) ||
+            parser.isSet(QStringLiteral("version")));
+}
+
 } // namespace kl::app

@@ -23,6 +23,10 @@ struct CommandLine {
     /// application object: empty for several paths, none, help, version, an unknown option (Qt's own included,
     /// which QApplication consumes later) or a missing value.
     [[nodiscard]] QString onlyPath(const QStringList& arguments) const;
+    /// True when the arguments are exactly understood and ask only for help or the version: main() answers them on
+    /// the terminal with a QCoreApplication, so `kernellens --help` works without a display. Qt's own options
+    /// (`-platform`, `--help-all`'s GUI part) are not known here: those go through QApplication as before.
+    [[nodiscard]] bool answersOnTerminal(const QStringList& arguments) const;
 };
 
 } // namespace kl::app

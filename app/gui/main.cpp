@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QSettings>
 
 int main(int argc, char** argv) {
@@ -23,6 +24,13 @@ int main(int argc, char** argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i) {
         arguments << QString::fromLocal8Bit(argv[i]);
+    }
+    if (options.answersOnTerminal(arguments)) {
+        QCoreApplication terminal(argc, argv); // help and version need no display
+        QCommandLineParser parser;
+        options.describe(parser);
+        parser.process(terminal); // prints the answer and exits
+        return 0;
     }
     const QString onlyPath = options.onlyPath(arguments);
     auto early = onlyPath.isEmpty()

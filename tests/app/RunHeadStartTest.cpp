@@ -83,6 +83,23 @@ private slots:
         QVERIFY(only({QStringLiteral("--bogus"), QStringLiteral("task")}).isEmpty());
     }
 
+    void helpAndVersionAloneAreAnsweredOnTheTerminal() {
+        const kl::app::CommandLine commandLine;
+        const auto terminal = [&](QStringList arguments) {
+            arguments.prepend(QStringLiteral("kernellens"));
+            return commandLine.answersOnTerminal(arguments);
+        };
+        QVERIFY(terminal({QStringLiteral("--help")}));
+        QVERIFY(terminal({QStringLiteral("-h"), QStringLiteral("task")}));
+        QVERIFY(terminal({QStringLiteral("--version")}));
+        QVERIFY(terminal({QStringLiteral("--theme"), QStringLiteral("dark"), QStringLiteral("-v")}));
+        // A path, nothing, or arguments only QApplication understands go to the window.
+        QVERIFY(!terminal({QStringLiteral("task")}));
+        QVERIFY(!terminal({}));
+        QVERIFY(!terminal({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--help")}));
+        QVERIFY(!terminal({QStringLiteral("--help"), QStringLiteral("--theme")}));
+    }
+
     void startsOnlyForATaskFolderTheStoreTrusts() {
         QTemporaryDir untrusted;
         writeSpinningTask(untrusted.path());
