@@ -2,6 +2,16 @@
 
 namespace kl::app {
 
+namespace {
+
+/// One answer for both early looks: help in any of its forms (`--help-all` included) or the version.
+bool asksForHelpOrVersion(const QCommandLineParser& parser) {
+    return parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all")) ||
+           parser.isSet(QStringLiteral("version"));
+}
+
+} // namespace
+
 void CommandLine::describe(QCommandLineParser& parser) const {
     parser.setApplicationDescription(
         QStringLiteral("Review, optimize and teach NKI kernels on a simulated NeuronCore."));
@@ -16,8 +26,7 @@ void CommandLine::describe(QCommandLineParser& parser) const {
 QString CommandLine::onlyPath(const QStringList& arguments) const {
     QCommandLineParser parser;
     describe(parser);
-    if (!parser.parse(arguments) || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version")) ||
-        parser.positionalArguments().size() != 1) {
+    if (!parser.parse(arguments) || asksForHelpOrVersion(parser) || parser.positionalArguments().size() != 1) {
         return {};
     }
     return parser.positionalArguments().front();
@@ -26,9 +35,7 @@ QString CommandLine::onlyPath(const QStringList& arguments) const {
 bool CommandLine::answersOnTerminal(const QStringList& arguments) const {
     QCommandLineParser parser;
     describe(parser);
-    return parser.parse(arguments) &&
-           (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all")) ||
-            parser.isSet(QStringLiteral("version")));
+    return parser.parse(arguments) && asksForHelpOrVersion(parser);
 }
 
 } // namespace kl::app

@@ -77,6 +77,7 @@ private slots:
         QVERIFY(only({}).isEmpty());
         QVERIFY(only({QStringLiteral("a"), QStringLiteral("b")}).isEmpty());
         QVERIFY(only({QStringLiteral("--help"), QStringLiteral("task")}).isEmpty());
+        QVERIFY(only({QStringLiteral("--help-all"), QStringLiteral("task")}).isEmpty());
         QVERIFY(only({QStringLiteral("-v"), QStringLiteral("task")}).isEmpty());
         QVERIFY(only({QStringLiteral("task"), QStringLiteral("--workspace")}).isEmpty());
         QVERIFY(only({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("task")}).isEmpty());
@@ -92,6 +93,7 @@ private slots:
         QVERIFY(terminal({QStringLiteral("--help")}));
         QVERIFY(terminal({QStringLiteral("-h"), QStringLiteral("task")}));
         QVERIFY(terminal({QStringLiteral("--version")}));
+        QVERIFY(terminal({QStringLiteral("--help-all"), QStringLiteral("task")}));
         QVERIFY(terminal({QStringLiteral("--theme"), QStringLiteral("dark"), QStringLiteral("-v")}));
         // A path, nothing, or arguments only QApplication understands go to the window.
         QVERIFY(!terminal({QStringLiteral("task")}));
