@@ -1,6 +1,7 @@
 #include "ir/IrBinary.h"
 
 #include "ir/HugePages.h"
+#include "ir/IrBinarySections.h"
 #include "ir/IrChecks.h"
 #include "ir/IrLimits.h"
 #include "ir/IrLoader.h"
@@ -17,7 +18,6 @@
 #include <array>
 #include <bit>
 #include <cassert>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -35,203 +35,8 @@ static_assert(ir_limits::kMaxBuffers < AccessPattern::kNoBuffer && ir_limits::kM
 
 namespace {
 
+using namespace binary_ir; // the reader's own file layer (IrBinarySections.h)
 namespace lim = ir_limits;
-
-// Record layouts (docs/kernel-ir.md, "Binary form"); sizes in bytes.
-constexpr std::size_t kHeaderSize = 24;
-constexpr std::size_t kSectionHeaderSize = 24;
-constexpr std::size_t kBufferRecord = 32;
-constexpr std::size_t kOperandRecord = 32;
-constexpr std::size_t kInstrRecord = 52;
-constexpr std::uint32_t kNone = 0xffffffffu;
-/// A BUFS record as it is compared with the records before it.
-using BufferRecord = std::array<std::uint64_t, kBufferRecord / 8>;
-/// Pool offsets in a KernelIr are 32-bit.
-constexpr std::uint64_t kMaxPoolEntries = 0x7fffffffu;
-
-/// Thrown while reading to stop with a user-facing error; never leaves this file.
-struct ReadFailure {
-    Error error;
-};
-
-[[noreturn]] void fail(ErrorCode code, std::string message) {
-    throw ReadFailure{Error{code, std::move(message)}};
-}
-
-template <typename T> T load(const std::byte* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/// One section: its records start at byte `offset` of the file.
-struct Section {
-    std::uint64_t offset = 0;
-    std::uint64_t count = 0;
-    std::uint32_t recordSize = 0;
-    std::uint64_t bytes = 0;
-};
-
-/// Where the bytes come from: memory (loadBytes: tests, fuzzing) or a file read in large blocks (loadFile). The
-/// file is read, not mapped: a mapped file that another process truncates while it is being converted would kill
-/// this one with SIGBUS; a short read is an error instead. Callers keep offset + bytes within size().
-class ByteSource {
-public:
-    virtual ~ByteSource() = default;
-    [[nodiscard]] virtual std::uint64_t size() const = 0;
-    /// `bytes` bytes from `offset`, valid until the next call.
-    [[nodiscard]] virtual const std::byte* view(std::uint64_t offset, std::size_t bytes) = 0;
-    /// Copies `bytes` bytes from `offset` to `out` (a section read straight into its final place).
-    virtual void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) = 0;
-};
-
-class MemorySource final : public ByteSource {
-public:
-    explicit MemorySource(std::span<const std::byte> data) : m_data(data) {}
-    [[nodiscard]] std::uint64_t size() const override { return m_data.size(); }
-    [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t) override { return m_data.data() + offset; }
-    void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override {
-        std::memcpy(out, m_data.data() + offset, bytes);
-    }
-
-private:
-    std::span<const std::byte> m_data;
-};
-
-/// Reads with pread into one reused block, so the file is never in memory whole beside the IR built from it.
-class FileSource final : public ByteSource {
-public:
-    FileSource(int fd, std::uint64_t size) : m_fd(fd), m_size(size) {}
-    [[nodiscard]] std::uint64_t size() const override { return m_size; }
-    [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t bytes) override {
-        if (m_block.size() < bytes) {
-            m_block.resize(bytes);
-        }
-        readInto(offset, bytes, m_block.data());
-        return m_block.data();
-    }
-    void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override {
-        std::size_t done = 0;
-        while (done < bytes) {
-            const auto n = ::pread(m_fd, out + done, bytes - done, static_cast<off_t>(offset + done));
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n <= 0) {
-                fail(ErrorCode::Io, fmt::format("the Kernel IR file changed or could not be read while loading: {} "
-                                                "bytes at byte offset {} are missing (write it again)",
-                                                bytes - done, offset + done));
-            }
-            done += static_cast<std::size_t>(n);
-        }
-    }
-
-private:
-    int m_fd;
-    std::uint64_t m_size;
-    std::vector<std::byte> m_block;
-};
-
-/// Records converted per block: large enough that a read costs little per record, small enough to stay in cache.
-constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
-
-/// Calls `f(index, record)` for every record of `s`, reading them a block at a time.
-template <typename F> void forEachRecord(ByteSource& source, const Section& s, F&& f) {
-    const std::uint64_t perBlock = std::max<std::uint64_t>(1, kBlockBytes / std::max<std::uint32_t>(s.recordSize, 1));
-    for (std::uint64_t first = 0; first < s.count; first += perBlock) {
-        const std::uint64_t n = std::min(perBlock, s.count - first);
-        const std::byte* block = source.view(s.offset + first * s.recordSize, n * s.recordSize);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            f(first + i, block + i * s.recordSize);
-        }
-    }
-}
-
-std::string tagName(const std::byte* p) {
-    std::string s(reinterpret_cast<const char*>(p), 4);
-    for (char& c : s) {
-        if (c < 32 || c > 126) {
-            c = '?';
-        }
-    }
-    return s;
-}
-
-/// Splits the file into its sections after checking the header; every section lies inside the file.
-std::map<std::string, Section> readSections(ByteSource& file) {
-    if (file.size() < kHeaderSize) {
-        fail(ErrorCode::Parse,
-             fmt::format("truncated binary Kernel IR: {} bytes, the header alone is {}", file.size(), kHeaderSize));
-    }
-    const std::byte* head = file.view(0, kHeaderSize);
-    if (std::memcmp(head, BinaryIrReader::kMagic.data(), BinaryIrReader::kMagic.size()) != 0) {
-        fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
-    }
-    const auto version = load<std::uint32_t>(head + 8);
-    if (version != BinaryIrReader::kFormatVersion) {
-        fail(ErrorCode::Unsupported, fmt::format("binary Kernel IR format {} is not supported: this simulator reads "
-                                                 "format {} (trace the kernel again with this build's front end)",
-                                                 version, BinaryIrReader::kFormatVersion));
-    }
-    const auto irVersion = load<std::uint32_t>(head + 12);
-    if (irVersion != static_cast<std::uint32_t>(kSupportedIrVersion)) {
-        fail(ErrorCode::Unsupported, fmt::format("Kernel IR version {} is not supported: this simulator reads "
-                                                 "version {}",
-                                                 irVersion, kSupportedIrVersion));
-    }
-    const auto count = load<std::uint32_t>(head + 16);
-    if (count > 64) {
-        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: {} sections at byte offset 16", count));
-    }
-    std::map<std::string, Section> sections;
-    std::uint64_t at = kHeaderSize;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        if (file.size() - at < kSectionHeaderSize) {
-            fail(ErrorCode::Parse,
-                 fmt::format("truncated binary Kernel IR: section {} header at byte offset {}", i, at));
-        }
-        const std::byte* h = file.view(at, kSectionHeaderSize);
-        Section s;
-        const std::string tag = tagName(h);
-        s.recordSize = load<std::uint32_t>(h + 4);
-        s.count = load<std::uint64_t>(h + 8);
-        s.bytes = load<std::uint64_t>(h + 16);
-        s.offset = at + kSectionHeaderSize;
-        if (s.bytes > file.size() - s.offset || s.bytes % 8 != 0) {
-            fail(ErrorCode::Parse, fmt::format("truncated binary Kernel IR: section {} at byte offset {} claims {} "
-                                               "bytes, {} remain",
-                                               tag, at, s.bytes, file.size() - s.offset));
-        }
-        if (s.recordSize != 0 && (s.count > s.bytes / s.recordSize || s.bytes - s.count * s.recordSize >= 8)) {
-            fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} at byte offset {}: {} records "
-                                               "of {} bytes do not fill its {} bytes",
-                                               tag, at, s.count, s.recordSize, s.bytes));
-        }
-        if (!sections.emplace(tag, s).second) {
-            fail(ErrorCode::Parse,
-                 fmt::format("corrupted binary Kernel IR: section {} twice (byte offset {})", tag, at));
-        }
-        at = s.offset + s.bytes;
-    }
-    return sections;
-}
-
-const Section& require(const std::map<std::string, Section>& sections, const char* tag, std::uint32_t recordSize) {
-    const auto it = sections.find(tag);
-    if (it == sections.end()) {
-        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: no {} section", tag));
-    }
-    if (it->second.recordSize != recordSize) {
-        fail(ErrorCode::Parse, fmt::format("corrupted binary Kernel IR: section {} at byte offset {} has records of "
-                                           "{} bytes, expected {}",
-                                           tag, it->second.offset, it->second.recordSize, recordSize));
-    }
-    if (it->second.count > kMaxPoolEntries) {
-        fail(ErrorCode::Unsupported, fmt::format("section {} at byte offset {} holds {} records; at most {} are read",
-                                                 tag, it->second.offset, it->second.count, kMaxPoolEntries));
-    }
-    return it->second;
-}
 
 /// Converts the sections into a KernelIr; each distinct string, attribute object and operand is decoded once.
 class Decoder {
