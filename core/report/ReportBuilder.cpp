@@ -274,15 +274,17 @@ std::vector<ReportFinding> unacceptedFindings(const std::vector<findings::Findin
 
 namespace {
 
-/// A traced and simulated stored task, with its spec (the findings' CUDA side).
+/// A traced and simulated stored task, with its spec (the findings' CUDA side) and the scratch folder the spec's
+/// paths point into: the findings read the CUDA source after the run, so the folder lives as long as the run.
 struct StoredRun {
     RunOutcome outcome;
     TaskSpec spec;
+    std::shared_ptr<const TemporaryDirectory> scratch;
 };
 
 Expected<StoredRun> runStoredTask(const Task& task, const std::vector<TaskFile>& files) {
-    TemporaryDirectory scratch;
-    auto dir = writeStoredTask(task, files, scratch);
+    auto scratch = std::make_shared<TemporaryDirectory>();
+    auto dir = writeStoredTask(task, files, *scratch);
     KL_TRY(dir);
     auto spec = loadTaskSpec(*dir);
     KL_TRY(spec);
@@ -290,7 +292,7 @@ Expected<StoredRun> runStoredTask(const Task& task, const std::vector<TaskFile>&
     request.trace.taskDir = *dir;
     auto outcome = traceAndSimulate(request);
     KL_TRY(outcome);
-    return StoredRun{std::move(*outcome), std::move(*spec)};
+    return StoredRun{std::move(*outcome), std::move(*spec), std::move(scratch)};
 }
 
 } // namespace

@@ -128,5 +128,22 @@ TEST_F(FindingsReportTest, FindingsThatCannotBeComputedAreAWarningNotAFailure) {
     EXPECT_NE(report->tasks.front().warnings.back().find("the kernel raised"), std::string::npos);
 }
 
+// A stored task is written to a scratch folder and traced; its findings come after the run and read the CUDA
+// source named by the task. The scratch folder must outlive the run for that (it once did not: every stored task
+// with a CUDA file reported "findings could not be computed: kernel.cu: cannot open file").
+TEST(StoredTaskFindings, ReadTheStoredCudaSourceAfterTheRun) {
+    TempDir dir;
+    ReviewFile file = kl::core::test::makeReview(dir.file("stored.klreview"));
+    auto task = file.tasks().addFromFolder(KL_SOURCE_DIR "/examples/vector_add_nki");
+    ASSERT_TRUE(task) << formatError(task.error());
+    auto files = file.tasks().files(task->id);
+    ASSERT_TRUE(files);
+    auto stored = storedTaskCallbacks();
+    auto run = stored.simulate(*task, *files);
+    ASSERT_TRUE(run) << formatError(run.error());
+    auto found = stored.findings(*task, *files, nullptr);
+    ASSERT_TRUE(found) << formatError(found.error());
+}
+
 } // namespace
 } // namespace kl::core::report::test
