@@ -5,6 +5,9 @@
 
 namespace kl::app {
 
+/// The whole of kernellens-cli: argv as main() got it; returns the process exit code.
+int runCommandLine(int argc, char** argv);
+
 /// Each subcommand of kernellens-cli takes its own arguments (without the subcommand name) and returns the
 /// process exit code. Errors go to stderr; results to stdout or the `-o` file.
 int runTraceCommand(const std::vector<std::string>& args);

@@ -7,10 +7,8 @@
 #include "report/TextEscape.h"
 #include "review/ReviewFile.h"
 #include "review/TextCheck.h"
+#include "cli/VisualReports.h"
 #include "support/Try.h"
-#ifdef KL_HAVE_QT_REPORT
-#include "report/ReportQt.h"
-#endif
 
 #include <fmt/format.h>
 
@@ -121,18 +119,23 @@ bool missesARun(const core::report::ReportTask& t, bool visual) {
            (visual || t.metrics.empty() || std::any_of(t.annotations.begin(), t.annotations.end(), instructionAnchor));
 }
 
-int runReport(const ReportArgs& a) {
+int runReport(const ReportArgs& a, const std::vector<std::string>& args) {
     const bool visual = core::report::isVisual(*a.format);
-#ifndef KL_HAVE_QT_REPORT
-    if (a.format == ReportFormat::Pdf) {
-        return fail(Error{ErrorCode::Unsupported,
-                          "this kernellens-cli was built without Qt and cannot write PDF",
-                          {},
-                          0,
-                          "use --format html and print it, or build with KL_BUILD_GUI=ON"},
-                    1);
+    const VisualReportWriter drawImages = visualReportWriter();
+    if (visual && !drawImages) {
+        // This process has no Qt: the Qt half runs the whole command, so nothing is done (or simulated) twice.
+        if (const auto qtHalf = qtHalfProgram()) {
+            return fail(forwardToQtHalf(*qtHalf, "report", args), 1);
+        }
+        if (a.format == ReportFormat::Pdf) {
+            return fail(Error{ErrorCode::Unsupported,
+                              "this kernellens-cli has no Qt half (kernellens-cli-qt) and cannot write PDF",
+                              {},
+                              0,
+                              "use --format html and print it, or build with KL_BUILD_GUI=ON"},
+                        1);
+        }
     }
-#endif
     auto file = core::ReviewFile::open(a.review);
     if (!file) {
         return fail(file.error(), 1);
@@ -167,21 +170,8 @@ int runReport(const ReportArgs& a) {
                          static_cast<long long>(t.task.id), core::report::sanitizeUtf8(t.task.folder).c_str());
         }
     }
-    Expected<void> written;
-#ifdef KL_HAVE_QT_REPORT
-    if (visual) {
-        report::QtSession session;
-        for (auto& t : report->tasks) {
-            report::attachTimelineImage(t);
-        }
-        written = a.format == ReportFormat::Pdf ? report::writePdf(*report, a.output)
-                                                : core::report::writeReport(*report, *a.format, a.output);
-    } else {
-        written = core::report::writeReport(*report, *a.format, a.output);
-    }
-#else
-    written = core::report::writeReport(*report, *a.format, a.output);
-#endif
+    const Expected<void> written = visual && drawImages ? drawImages(*report, *a.format, a.output)
+                                                        : core::report::writeReport(*report, *a.format, a.output);
     if (!written) {
         return fail(written.error(), 1);
     }
@@ -191,7 +181,7 @@ int runReport(const ReportArgs& a) {
 } // namespace
 
 int runReportCommand(const std::vector<std::string>& args) {
-    return runParsed(args, kReportUsage, parseArgs, runReport);
+    return runParsed(args, kReportUsage, parseArgs, [&](const ReportArgs& a) { return runReport(a, args); });
 }
 
 } // namespace kl::app

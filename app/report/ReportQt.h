@@ -2,6 +2,7 @@
 
 #include "common/Error.h"
 #include "report/ReportModel.h"
+#include "report/ReportWriter.h"
 
 #include <memory>
 #include <string>
@@ -31,5 +32,10 @@ void attachTimelineImage(core::report::ReportTask& task, int widthPx = 1400);
 
 /// Writes the report as PDF (A4, QTextDocument from the HTML report + QPdfWriter), images included.
 [[nodiscard]] Expected<void> writePdf(const core::report::Report& report, const std::string& path);
+
+/// A visual report (core::report::isVisual) with everything above: a QtSession, every task's timeline image,
+/// then the PDF or the HTML. kernellens-cli-qt installs it as the CLI's VisualReportWriter.
+[[nodiscard]] Expected<void> writeVisualReport(core::report::Report& report, core::report::ReportFormat format,
+                                               const std::string& path);
 
 } // namespace kl::app::report

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: desktop file and AppStream metainfo valid, the .deb built by CPack
 # passes lintian without errors, and once unpacked into a scratch root (dpkg -x) it runs from there with the
-# source and build trees hidden: `kernellens --version`, `kernellens-cli simulate` on an installed example,
-# and the .klreview MIME type registered. A validator that is not installed is skipped with a message.
+# source and build trees hidden: `kernellens --version`, `kernellens-cli simulate` on an installed example, a PDF
+# report through the CLI's Qt half, and the .klreview MIME type registered. A validator that is not installed is
+# skipped with a message.
 # Usage: check_package.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src="$1"; build="$2"
@@ -42,7 +43,8 @@ fi
 
 root="$scratch/root"
 dpkg -x "$deb" "$root"
-for f in usr/bin/kernellens usr/bin/kernellens-cli usr/share/man/man1/kernellens-cli.1.gz \
+for f in usr/bin/kernellens usr/bin/kernellens-cli usr/libexec/kernellens/kernellens-cli-qt \
+         usr/share/man/man1/kernellens-cli.1.gz \
          usr/share/applications/io.github.kernellens.KernelLens.desktop usr/share/mime/packages/kernellens.xml \
          usr/share/icons/hicolor/256x256/apps/kernellens.png usr/share/bash-completion/completions/kernellens-cli \
          usr/share/kernellens/resources/hw/trn2.json usr/share/kernellens/sim/frontend/kltrace_main.py \
@@ -69,6 +71,11 @@ if ! run_hidden "$root/usr/bin/kernellens-cli" simulate "$root/usr/share/kernell
 fi
 grep -qi "instructions" "$scratch/sim.txt" || { cat "$scratch/sim.txt"; fail "simulate printed no summary"; }
 echo "ok: installed kernellens-cli simulates an installed example with the source tree hidden"
+run_hidden "$root/usr/bin/kernellens-cli" review new "$scratch/r.klreview" >/dev/null || fail "review new"
+run_hidden "$root/usr/bin/kernellens-cli" report "$scratch/r.klreview" --no-simulate -o "$scratch/r.pdf" \
+  || fail "a PDF report through the installed Qt half (libexec/kernellens/kernellens-cli-qt)"
+[ "$(head -c 5 "$scratch/r.pdf")" = "%PDF-" ] || fail "the installed CLI's PDF report is not a PDF"
+echo "ok: installed kernellens-cli writes a PDF report through its Qt half"
 
 if command -v update-mime-database >/dev/null; then
   update-mime-database "$root/usr/share/mime"

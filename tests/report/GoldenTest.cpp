@@ -8,6 +8,10 @@
 #include "report/JsonReport.h"
 #include "report/MarkdownReport.h"
 #include "report/ReportBuilder.h"
+#ifdef KL_HAVE_QT_REPORT
+#include "cli/VisualReports.h"
+#include "report/ReportQt.h"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -115,12 +119,20 @@ TEST_F(GoldenTest, CommandWritesEachTextFormat) {
 }
 
 #ifdef KL_HAVE_QT_REPORT
-TEST_F(GoldenTest, CommandWritesPdf) {
+TEST_F(GoldenTest, CommandWritesPdfWithTheQtHalf) {
     const std::string review = m_file->path();
     m_file.reset();
     const std::string out = m_dir.file("r.pdf");
+    // No writer installed and no kernellens-cli-qt beside this test program: refused, nothing written.
+    kl::app::installVisualReportWriter(nullptr);
+    EXPECT_FALSE(kl::app::qtHalfProgram().has_value());
+    EXPECT_EQ(kl::app::runReportCommand({review, "-o", out, "--no-simulate"}), 1);
+    EXPECT_FALSE(std::filesystem::exists(out));
+    // As kernellens-cli-qt runs it.
+    kl::app::installVisualReportWriter(&kl::app::report::writeVisualReport);
     ASSERT_EQ(kl::app::runReportCommand({review, "-o", out, "--no-simulate"}), 0);
     EXPECT_EQ(kl::core::test::readBytes(out).substr(0, 5), "%PDF-");
+    kl::app::installVisualReportWriter(nullptr);
 }
 #endif
 
