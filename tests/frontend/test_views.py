@@ -39,22 +39,27 @@ class ViewShortcuts(unittest.TestCase):
     def general(self, view, key):
         return views._index_general(view, key, view.dims, len(key))
 
+    def assertSameView(self, fast, general):
+        """The fast path's view is the general path's, except that one in bounds over its whole grid has already
+        dropped its checks (views._EAGER_BOUNDS): the general view's checks then pass (run_checks raises if not)."""
+        if fast.checks is None and general.checks is not None:
+            views.run_checks(general, None)
+        self.assertEqual(_fields(fast), _fields(general))
+
     def test_expression_pair_matches_the_general_path(self):
         i = self.i
         for r, c in ((0, 0), (256, 512), (896, 1536)):
             key = (r + i.p, c + i.x)
-            want = _fields(self.general(self.hbm, key))
-            self.assertEqual(_fields(views.index_view(self.hbm, key)), want)  # stores the template
-            self.assertEqual(_fields(views.index_view(self.hbm, key)), want)  # the unrolled path
+            self.assertSameView(views.index_view(self.hbm, key), self.general(self.hbm, key))  # stores the template
+            self.assertSameView(views.index_view(self.hbm, key), self.general(self.hbm, key))  # the unrolled path
         self.assertEqual(views.index_view(self.hbm, (256 + i.p, 512 + i.x)).off, 256 * 2048 + 512)
 
     def test_block_key_matches_the_general_path(self):
         i = self.i
         for b in (0, 3, 7, -1, -8):
             key = (b, i.p, i.x)
-            want = _fields(self.general(self.blocks, key))
-            self.assertEqual(_fields(views.index_view(self.blocks, key)), want)
-            self.assertEqual(_fields(views.index_view(self.blocks, key)), want)
+            self.assertSameView(views.index_view(self.blocks, key), self.general(self.blocks, key))
+            self.assertSameView(views.index_view(self.blocks, key), self.general(self.blocks, key))
         self.assertEqual(views.index_view(self.blocks, (-1, i.p, i.x)).off, 7 * 128 * 512)
 
     def test_block_index_out_of_bounds_is_the_kernels_error(self):
@@ -83,6 +88,32 @@ class ViewShortcuts(unittest.TestCase):
         self.assertIsNotNone(view.checks)
         with self.assertRaisesRegex(TraceError, r"index expression reaches \[1000, 1127\] .* has size 1024"):
             emit._make_ap(view, None, view.dims, view.off, view.buf)
+
+    def test_template_views_in_bounds_carry_no_checks_and_the_others_keep_theirs(self):
+        i = self.i
+        wide = emit.new_tile((4, 2, 8, 128, 512), "float32", "hbm", (), "w", temp=False, role="input")
+        cases = ((self.hbm, lambda r: (r + i.p, i.x), 896, 897, "has size 1024"),
+                 (self.blocks, lambda r: (3, r + i.p, i.x), 0, 1, "has size 128"),
+                 (wide, lambda r: (1, 0, 2, r + i.p, i.x), 0, -1, "reaches \\[-1, 126\\]"))
+        for base, key, inside, outside, error in cases:
+            views.index_view(base, key(0))  # stores the template: the calls below take the fast path
+            k = key(inside)
+            view = views.index_view(base, k)
+            self.assertIsNone(view.checks)
+            self.assertSameView(view, self.general(base, k))
+            k = key(outside)
+            view = views.index_view(base, k)
+            self.assertIsNotNone(view.checks)  # out of bounds over the whole grid: waits for the op's mask
+            self.assertSameView(view, self.general(base, k))
+            with self.assertRaisesRegex(TraceError, "index expression .*" + error):
+                emit._make_ap(view, None, view.dims, view.off, view.buf)
+            view = views.index_view(base, key(outside))
+            rows = (0, 127) if outside > 0 else (1, 128)  # a mask that keeps the rows inside the dimension
+            axis = len(view.dims) - 2
+            ranges = [(0, d) for _, d in view.dims]
+            ranges[axis] = rows
+            emit._make_ap(view, ranges, view.dims, view.off, view.buf)
+            self.assertIsNone(view.checks)
 
     def test_operand_in_bounds_drops_its_checks(self):
         i = self.i
