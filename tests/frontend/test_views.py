@@ -92,10 +92,16 @@ class ViewShortcuts(unittest.TestCase):
     def test_template_views_in_bounds_carry_no_checks_and_the_others_keep_theirs(self):
         i = self.i
         wide = emit.new_tile((4, 2, 8, 128, 512), "float32", "hbm", (), "w", temp=False, role="input")
-        cases = ((self.hbm, lambda r: (r + i.p, i.x), 896, 897, "has size 1024"),
-                 (self.blocks, lambda r: (3, r + i.p, i.x), 0, 1, "has size 128"),
-                 (wide, lambda r: (1, 0, 2, r + i.p, i.x), 0, -1, "reaches \\[-1, 126\\]"))
-        for base, key, inside, outside, error in cases:
+        # (base, key of an offset r, an r in bounds, one out of bounds, its error, the axis (from the end) and the
+        # range of a mask that keeps the access within the dimension)
+        cases = ((self.hbm, lambda r: (r + i.p, i.x), 896, 897, "has size 1024", 2, (0, 127)),
+                 (self.hbm, lambda r: (i.p, r + i.x), 1536, 1537, "has size 2048", 1, (0, 511)),
+                 (self.hbm, lambda r: (r - i.p, i.x), 1023, 1024, "reaches \\[897, 1024\\]", 2, (1, 128)),
+                 (self.hbm, lambda r: (r - i.p, i.x), 127, 126, "reaches \\[-1, 126\\]", 2, (0, 127)),
+                 (self.blocks, lambda r: (3, r + i.p, i.x), 0, 1, "has size 128", 2, (0, 127)),
+                 (self.blocks, lambda r: (3, i.p, r + i.x), 0, -1, "has size 512", 1, (1, 512)),
+                 (wide, lambda r: (1, 0, 2, r + i.p, i.x), 0, -1, "reaches \\[-1, 126\\]", 2, (1, 128)))
+        for base, key, inside, outside, error, axis, keep in cases:
             views.index_view(base, key(0))  # stores the template: the calls below take the fast path
             k = key(inside)
             view = views.index_view(base, k)
@@ -108,10 +114,8 @@ class ViewShortcuts(unittest.TestCase):
             with self.assertRaisesRegex(TraceError, "index expression .*" + error):
                 emit._make_ap(view, None, view.dims, view.off, view.buf)
             view = views.index_view(base, key(outside))
-            rows = (0, 127) if outside > 0 else (1, 128)  # a mask that keeps the rows inside the dimension
-            axis = len(view.dims) - 2
             ranges = [(0, d) for _, d in view.dims]
-            ranges[axis] = rows
+            ranges[-axis] = keep
             emit._make_ap(view, ranges, view.dims, view.off, view.buf)
             self.assertIsNone(view.checks)
 
