@@ -173,6 +173,26 @@ class RecordingShortcuts(unittest.TestCase):
         self.assertEqual(again[0], again[1])
         self.assertEqual(again[0], first[0])
 
+    def test_source_operands_match_make_ap(self):
+        # _source_operands inlines _make_ap's tail for unmasked views without pending checks: the same operand,
+        # whether the layout is new (the first round: _make_ap caches it) or cached (the second: the inlined path).
+        i = self.i
+        tile = emit.new_tile((4, 128, 512), "bfloat16", "sbuf", self.LOC, "t", temp=False)
+        tile.buf.written = True
+        makers = (lambda: views.index_view(self.hbm, (slice(128, 256), slice(512, 1024))),
+                  lambda: views.index_view(self.hbm, (256 + i.p, 512 + i.x)),
+                  lambda: views.index_view(tile, (2, i.p, i.x)),
+                  lambda: views.index_view(tile, (3, slice(64, 128), slice(128, 384))),
+                  lambda: views.index_view(tile, (1, i.p, i.x)).view("float32"))  # another dtype: _make_ap's way
+        views.index_view(self.hbm, (i.p, i.x))  # the templates exist, so the expression views are checked at once
+        views.index_view(tile, (0, i.p, i.x))
+        for _ in range(2):
+            for make in makers:
+                fast, general = make(), make()
+                self.assertIsNone(fast.checks)
+                want = emit._make_ap(general, None, general.dims, general.off, general.buf)[0]
+                self.assertEqual(emit._source_operands("tensor_copy", [fast], None, self.LOC), [want])
+
     def test_emit_fresh_reading_an_unwritten_tile_is_the_kernels_error(self):
         emit.new_tile((128, 512), "float32", "psum", self.LOC, "seen")  # the cached path is taken below
         for _ in range(2):

@@ -330,16 +330,21 @@ def _source_operands(op, srcs, ranges, loc):
             if ap is None:
                 ap = b.rap = _make_ap(v, None, dims, 0, b)
             ap = ap[0]
-        elif ranges is None and v.checks is None and v.dtype == b.dtype and b.memory != "hbm":
-            # A part of a tile with its bounds checked (views._EAGER_BOUNDS): _make_ap's on-chip tail, inlined.
-            ps = b.pstride
-            hit = _onchip_layouts.get((dims, ps))
-            if hit is None:
-                ap = _make_ap(v, None, dims, v.off, b)[0]
+        elif ranges is None and v.checks is None:
+            # A view with its bounds checked (views._EAGER_BOUNDS, or slices): _make_ap's tail, inlined for a layout
+            # seen before.
+            off = v.off
+            if b.memory == "hbm":
+                hit = _hbm_layouts.get(dims)
+                ap = (b, -1, 0, off, hit[0], v.dtype) if hit is not None else _make_ap(v, None, dims, off, b)[0]
             else:
-                off = v.off
-                p0 = off // ps if ps else off
-                ap = (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype)
+                ps = b.pstride
+                hit = _onchip_layouts.get((dims, ps)) if v.dtype == b.dtype else None
+                if hit is None:
+                    ap = _make_ap(v, None, dims, off, b)[0]
+                else:
+                    p0 = off // ps if ps else off
+                    ap = (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype)
         else:
             ap = _make_ap(v, ranges, dims, v.off, b)[0]
         if b.memory != "hbm":
