@@ -2,12 +2,14 @@
 
 index_view has unrolled paths for the two commonest expression keys (`hbm[r + i.p, c + i.x]` and
 `blocks[b, i.p, i.x]`) that reuse a template the general path stored, and one for keys of integers and unit-step
-slices (`tile[:, j, :]`); _make_ap checks an unmasked operand's
+slices (`tile[:, j, :]`); a view made from a template checks its bounds at once (views._EAGER_BOUNDS) and keeps its
+checks for the op's mask only when it reaches out of bounds; _make_ap checks an unmasked operand's
 expression bounds inline. Each test builds the same view both ways, or crosses a bound, in process.
 
 The recording shortcuts of plain tracing are checked the same way (RecordingShortcuts): emit_fresh against
-new_tile + emit_new, attributes shared by content, retargeted temporaries leaving a plain trace, and the shared
-set of regions a fresh matmul result accumulates into."""
+new_tile + emit_new, _source_operands' inlined operands against _make_ap's, attributes shared by content,
+retargeted temporaries leaving a plain trace, the shared set of regions a fresh matmul result accumulates into, and
+the attributes and destination an accumulating matmul takes."""
 import importlib
 import os
 import sys
@@ -269,6 +271,27 @@ class RecordingShortcuts(unittest.TestCase):
         self.assertIsInstance(results[2].buf.mm_keys, set)
         self.assertEqual(ops.FRESH_MM_KEYS, frozenset({(0, 0)}))
         self.assertIs(results[1].buf.mm_keys, ops.FRESH_MM_KEYS)
+
+    def test_accumulating_a_fresh_matmul_takes_the_shared_attrs_and_the_destination_operand(self):
+        # retarget inlines mm_attrs' lookup of the shared attrs, _matmul_acc_ap the whole tile's cached operand.
+        a = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "a", temp=False)
+        b = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "b", temp=False)
+        a.buf.written = b.buf.written = True
+        whole = emit.new_tile((128, 512), "float32", "psum", self.LOC, "acc", temp=False)
+        whole.buf.zeroed = whole.buf.written = True  # nl.zeros(..., buffer=nl.psum)
+        pair = emit.new_tile((128, 2, 512), "float32", "psum", self.LOC, "pair", temp=False)
+        pair.buf.written = True
+        for dst, first in ((lambda: whole[...], False), (lambda: whole[...], True), (lambda: pair[:, 1, :], True)):
+            value = ops.matmul_fresh(a, b, self.LOC)
+            ins = value.buf.producer
+            view = dst()
+            want = emit.make_ap(dst(), None)
+            ops.retarget(value, view, True)
+            self.assertIs(ins.attrs["accumulate"], first)
+            self.assertIs(ins.attrs, ops.mm_attrs(ins.attrs, first))  # the one shared dict of that content
+            self.assertEqual(ins.dst, (want[0],))
+            self.assertEqual(ins.elements, want[1])
+        self.assertIs(T.instrs[0].dst[0], whole.buf.rap[0])
 
 
 if __name__ == "__main__":
