@@ -2,12 +2,14 @@
 
 index_view has unrolled paths for the two commonest expression keys (`hbm[r + i.p, c + i.x]` and
 `blocks[b, i.p, i.x]`) that reuse a template the general path stored, and one for keys of integers and unit-step
-slices (`tile[:, j, :]`); _make_ap checks an unmasked operand's
+slices (`tile[:, j, :]`); a view made from a template checks its bounds at once (views._EAGER_BOUNDS) and keeps its
+checks for the op's mask only when it reaches out of bounds; _make_ap checks an unmasked operand's
 expression bounds inline. Each test builds the same view both ways, or crosses a bound, in process.
 
 The recording shortcuts of plain tracing are checked the same way (RecordingShortcuts): emit_fresh against
-new_tile + emit_new, attributes shared by content, retargeted temporaries leaving a plain trace, and the shared
-set of regions a fresh matmul result accumulates into."""
+new_tile + emit_new, _source_operands' inlined operands against _make_ap's, attributes shared by content,
+retargeted temporaries leaving a plain trace, the shared set of regions a fresh matmul result accumulates into, and
+the attributes and destination an accumulating matmul takes."""
 import importlib
 import os
 import sys
@@ -39,22 +41,27 @@ class ViewShortcuts(unittest.TestCase):
     def general(self, view, key):
         return views._index_general(view, key, view.dims, len(key))
 
+    def assertSameView(self, fast, general):
+        """The fast path's view is the general path's, except that one in bounds over its whole grid has already
+        dropped its checks (views._EAGER_BOUNDS): the general view's checks then pass (run_checks raises if not)."""
+        if fast.checks is None and general.checks is not None:
+            views.run_checks(general, None)
+        self.assertEqual(_fields(fast), _fields(general))
+
     def test_expression_pair_matches_the_general_path(self):
         i = self.i
         for r, c in ((0, 0), (256, 512), (896, 1536)):
             key = (r + i.p, c + i.x)
-            want = _fields(self.general(self.hbm, key))
-            self.assertEqual(_fields(views.index_view(self.hbm, key)), want)  # stores the template
-            self.assertEqual(_fields(views.index_view(self.hbm, key)), want)  # the unrolled path
+            self.assertSameView(views.index_view(self.hbm, key), self.general(self.hbm, key))  # stores the template
+            self.assertSameView(views.index_view(self.hbm, key), self.general(self.hbm, key))  # the unrolled path
         self.assertEqual(views.index_view(self.hbm, (256 + i.p, 512 + i.x)).off, 256 * 2048 + 512)
 
     def test_block_key_matches_the_general_path(self):
         i = self.i
         for b in (0, 3, 7, -1, -8):
             key = (b, i.p, i.x)
-            want = _fields(self.general(self.blocks, key))
-            self.assertEqual(_fields(views.index_view(self.blocks, key)), want)
-            self.assertEqual(_fields(views.index_view(self.blocks, key)), want)
+            self.assertSameView(views.index_view(self.blocks, key), self.general(self.blocks, key))
+            self.assertSameView(views.index_view(self.blocks, key), self.general(self.blocks, key))
         self.assertEqual(views.index_view(self.blocks, (-1, i.p, i.x)).off, 7 * 128 * 512)
 
     def test_block_index_out_of_bounds_is_the_kernels_error(self):
@@ -83,6 +90,36 @@ class ViewShortcuts(unittest.TestCase):
         self.assertIsNotNone(view.checks)
         with self.assertRaisesRegex(TraceError, r"index expression reaches \[1000, 1127\] .* has size 1024"):
             emit._make_ap(view, None, view.dims, view.off, view.buf)
+
+    def test_template_views_in_bounds_carry_no_checks_and_the_others_keep_theirs(self):
+        i = self.i
+        wide = emit.new_tile((4, 2, 8, 128, 512), "float32", "hbm", (), "w", temp=False, role="input")
+        # (base, key of an offset r, an r in bounds, one out of bounds, its error, the axis (from the end) and the
+        # range of a mask that keeps the access within the dimension)
+        cases = ((self.hbm, lambda r: (r + i.p, i.x), 896, 897, "has size 1024", 2, (0, 127)),
+                 (self.hbm, lambda r: (i.p, r + i.x), 1536, 1537, "has size 2048", 1, (0, 511)),
+                 (self.hbm, lambda r: (r - i.p, i.x), 1023, 1024, "reaches \\[897, 1024\\]", 2, (1, 128)),
+                 (self.hbm, lambda r: (r - i.p, i.x), 127, 126, "reaches \\[-1, 126\\]", 2, (0, 127)),
+                 (self.blocks, lambda r: (3, r + i.p, i.x), 0, 1, "has size 128", 2, (0, 127)),
+                 (self.blocks, lambda r: (3, i.p, r + i.x), 0, -1, "has size 512", 1, (1, 512)),
+                 (wide, lambda r: (1, 0, 2, r + i.p, i.x), 0, -1, "reaches \\[-1, 126\\]", 2, (1, 128)))
+        for base, key, inside, outside, error, axis, keep in cases:
+            views.index_view(base, key(0))  # stores the template: the calls below take the fast path
+            k = key(inside)
+            view = views.index_view(base, k)
+            self.assertIsNone(view.checks)
+            self.assertSameView(view, self.general(base, k))
+            k = key(outside)
+            view = views.index_view(base, k)
+            self.assertIsNotNone(view.checks)  # out of bounds over the whole grid: waits for the op's mask
+            self.assertSameView(view, self.general(base, k))
+            with self.assertRaisesRegex(TraceError, "index expression .*" + error):
+                emit._make_ap(view, None, view.dims, view.off, view.buf)
+            view = views.index_view(base, key(outside))
+            ranges = [(0, d) for _, d in view.dims]
+            ranges[-axis] = keep
+            emit._make_ap(view, ranges, view.dims, view.off, view.buf)
+            self.assertIsNone(view.checks)
 
     def test_operand_in_bounds_drops_its_checks(self):
         i = self.i
@@ -137,6 +174,26 @@ class RecordingShortcuts(unittest.TestCase):
         again = self.both_ways([128, 512])  # a kind seen before (the cached path), shape given as a list
         self.assertEqual(again[0], again[1])
         self.assertEqual(again[0], first[0])
+
+    def test_source_operands_match_make_ap(self):
+        # _source_operands inlines _make_ap's tail for unmasked views without pending checks: the same operand,
+        # whether the layout is new (the first round: _make_ap caches it) or cached (the second: the inlined path).
+        i = self.i
+        tile = emit.new_tile((4, 128, 512), "bfloat16", "sbuf", self.LOC, "t", temp=False)
+        tile.buf.written = True
+        makers = (lambda: views.index_view(self.hbm, (slice(128, 256), slice(512, 1024))),
+                  lambda: views.index_view(self.hbm, (256 + i.p, 512 + i.x)),
+                  lambda: views.index_view(tile, (2, i.p, i.x)),
+                  lambda: views.index_view(tile, (3, slice(64, 128), slice(128, 384))),
+                  lambda: views.index_view(tile, (1, i.p, i.x)).view("float32"))  # another dtype: _make_ap's way
+        views.index_view(self.hbm, (i.p, i.x))  # the templates exist, so the expression views are checked at once
+        views.index_view(tile, (0, i.p, i.x))
+        for _ in range(2):
+            for make in makers:
+                fast, general = make(), make()
+                self.assertIsNone(fast.checks)
+                want = emit._make_ap(general, None, general.dims, general.off, general.buf)[0]
+                self.assertEqual(emit._source_operands("tensor_copy", [fast], None, self.LOC), [want])
 
     def test_emit_fresh_reading_an_unwritten_tile_is_the_kernels_error(self):
         emit.new_tile((128, 512), "float32", "psum", self.LOC, "seen")  # the cached path is taken below
@@ -214,6 +271,27 @@ class RecordingShortcuts(unittest.TestCase):
         self.assertIsInstance(results[2].buf.mm_keys, set)
         self.assertEqual(ops.FRESH_MM_KEYS, frozenset({(0, 0)}))
         self.assertIs(results[1].buf.mm_keys, ops.FRESH_MM_KEYS)
+
+    def test_accumulating_a_fresh_matmul_takes_the_shared_attrs_and_the_destination_operand(self):
+        # retarget inlines mm_attrs' lookup of the shared attrs, _matmul_acc_ap the whole tile's cached operand.
+        a = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "a", temp=False)
+        b = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "b", temp=False)
+        a.buf.written = b.buf.written = True
+        whole = emit.new_tile((128, 512), "float32", "psum", self.LOC, "acc", temp=False)
+        whole.buf.zeroed = whole.buf.written = True  # nl.zeros(..., buffer=nl.psum)
+        pair = emit.new_tile((128, 2, 512), "float32", "psum", self.LOC, "pair", temp=False)
+        pair.buf.written = True
+        for dst, first in ((lambda: whole[...], False), (lambda: whole[...], True), (lambda: pair[:, 1, :], True)):
+            value = ops.matmul_fresh(a, b, self.LOC)
+            ins = value.buf.producer
+            view = dst()
+            want = emit.make_ap(dst(), None)
+            ops.retarget(value, view, True)
+            self.assertIs(ins.attrs["accumulate"], first)
+            self.assertIs(ins.attrs, ops.mm_attrs(ins.attrs, first))  # the one shared dict of that content
+            self.assertEqual(ins.dst, (want[0],))
+            self.assertEqual(ins.elements, want[1])
+        self.assertIs(T.instrs[0].dst[0], whole.buf.rap[0])
 
 
 if __name__ == "__main__":

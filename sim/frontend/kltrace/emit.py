@@ -278,21 +278,26 @@ _tile_layouts = {}  # shape -> (root dims, partition stride, root pcount, root p
 _fresh = {}
 
 
+def _seen_tile(hit, shape, dtype, memory, loc, fallback_name, temp):
+    """The buffer of a new tile of a shape, dtype and memory seen before (`hit`: its entry in _fresh): the checked
+    layout and the whole-tile operand come from the entry."""
+    dims, ps, tail, n, _ = hit
+    buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0), "", ps)
+    T.buffers.append(buf)
+    buf.temp = temp
+    buf.rdims = dims
+    buf.rap = ((buf,) + tail, n)
+    return buf
+
+
 def new_tile(shape, dtype, memory, loc, fallback_name, temp=True, role="tile"):
     if type(shape) is not tuple:
         shape = tuple(shape)
     if role == "tile":
         hit = _fresh.get((shape, dtype, memory))
         if hit is not None:
-            # A tile of a shape, dtype and memory seen before: checked layout and whole-tile operand.
-            dims, ps, tail, n, _ = hit
-            buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0),
-                         "", ps)
-            T.buffers.append(buf)
-            buf.temp = temp
-            buf.rdims = dims
-            buf.rap = ((buf,) + tail, n)
-            return Tensor(buf, 0, dims, dtype, None, True, shape)
+            return Tensor(_seen_tile(hit, shape, dtype, memory, loc, fallback_name, temp), 0, hit[0], dtype, None, True,
+                          shape)
     name = T.var_name(loc, fallback_name)
     if memory != "hbm" and (memory, shape, dtype) not in _checked_shapes:
         check_onchip_shape(memory, shape, dtype)
@@ -330,6 +335,21 @@ def _source_operands(op, srcs, ranges, loc):
             if ap is None:
                 ap = b.rap = _make_ap(v, None, dims, 0, b)
             ap = ap[0]
+        elif ranges is None and v.checks is None:
+            # A view with its bounds checked (views._EAGER_BOUNDS, or slices): _make_ap's tail, inlined for a layout
+            # seen before.
+            off = v.off
+            if b.memory == "hbm":
+                hit = _hbm_layouts.get(dims)
+                ap = (b, -1, 0, off, hit[0], v.dtype) if hit is not None else _make_ap(v, None, dims, off, b)[0]
+            else:
+                ps = b.pstride
+                hit = _onchip_layouts.get((dims, ps)) if v.dtype == b.dtype else None
+                if hit is None:
+                    ap = _make_ap(v, None, dims, off, b)[0]
+                else:
+                    p0 = off // ps if ps else off
+                    ap = (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype)
         else:
             ap = _make_ap(v, ranges, dims, v.off, b)[0]
         if b.memory != "hbm":
@@ -364,7 +384,8 @@ def emit_new(op, engine, res, srcs, attrs, loc):
 def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name):
     """A new temporary tile written by one unmasked instruction (`new_tile` then `emit_new`, the result's producer
     set) in one step for the hot legacy calls (nl.load, nl.matmul): a tile of a shape, dtype and memory seen
-    before takes its checked layout and whole-tile operand from `_fresh` as new_tile does."""
+    before takes its checked layout and whole-tile operand from `_fresh` through `_seen_tile`, as new_tile does (the
+    shared helper's extra call measured below the noise: docs/simulator.md, 2026-12-02 plain3)."""
     if type(shape) is not tuple:
         shape = tuple(shape)
     hit = _fresh.get((shape, dtype, memory))
@@ -372,18 +393,13 @@ def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name
         res = new_tile(shape, dtype, memory, loc, fallback_name)
         res.buf.producer = emit_new(op, engine, res, srcs, attrs, loc)
         return res
-    dims, ps, tail, n, nbytes = hit
-    buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0), "", ps)
-    T.buffers.append(buf)
-    buf.temp = True
-    buf.rdims = dims
-    ap = (buf,) + tail
-    buf.rap = (ap, n)
+    buf = _seen_tile(hit, shape, dtype, memory, loc, fallback_name, True)
+    ap, n = buf.rap
     src_aps = _source_operands(op, srcs, None, loc)
     buf.written = True
-    buf.producer = ins = Instr(op, engine, (ap,), tuple(src_aps), n, nbytes, attrs, loc, T.iter_tuple, T.pid, None)
+    buf.producer = ins = Instr(op, engine, (ap,), tuple(src_aps), n, hit[4], attrs, loc, T.iter_tuple, T.pid, None)
     T.instrs.append(ins)
-    return Tensor(buf, 0, dims, dtype, None, True, shape)
+    return Tensor(buf, 0, hit[0], dtype, None, True, shape)
 
 
 def squeeze_free(shape):

@@ -127,7 +127,8 @@ def retarget(value, dst, accumulate):
         ap, n = make_ap(dst, ranges)
     elif is_mm:
         acc, (ap, n) = _matmul_acc_ap(dst, accumulate)
-        ins.attrs = mm_attrs(ins.attrs, acc)
+        pair = _MM_SHARED.get(id(ins.attrs))  # mm_attrs' first step inlined: a matmul's attrs are shared already
+        ins.attrs = mm_attrs(ins.attrs, acc) if pair is None else pair[bool(acc)]
     else:
         ap, n = make_ap(dst, None)
     aps = ins.dst
@@ -195,7 +196,9 @@ def _matmul_acc_ap(dst, accumulate):
     if b.memory != "psum":
         raise kernel_error(f"matmul output is written to {b.memory} tile '{b.name}'; TensorE writes PSUM only",
                            "accumulate into a tile allocated with buffer=nl.psum, then copy it to SBUF")
-    apn = make_ap(dst, None)
+    apn = b.rap  # make_ap(dst, None), whose commonest case (the whole tile: its cached operand) is inlined
+    if apn is None or dst.dims is not b.rdims or dst.off != 0 or dst.dtype != b.dtype:
+        apn = make_ap(dst, None)
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = b.mm_keys

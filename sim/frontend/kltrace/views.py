@@ -245,18 +245,27 @@ def index_view(view, key):
                 hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
                 if hit is not None:
                     (s0, c0), (s1, c1) = dims
-                    axes = hit[1]
-                    return Tensor(view.buf, view.off + s0 * k0.const + s1 * k1.const, hit[0], view.dtype,
-                                  ((k0, c0, axes[0]), (k1, c1, axes[1])), False, hit[2])
+                    a0, a1 = k0.const, k1.const
+                    ok = hit[3]
+                    checks = None  # in bounds over the whole grid: so under any mask (see _EAGER_BOUNDS)
+                    if a0 not in ok[0] or a1 not in ok[1]:
+                        axes = hit[1]
+                        checks = ((k0, c0, axes[0]), (k1, c1, axes[1]))
+                    return Tensor(view.buf, view.off + s0 * a0 + s1 * a1, hit[0], view.dtype, checks, False, hit[2])
         elif nk == 3:
             k0, k1, k2 = key
             if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:  # `blocks[b, i.p, i.x]`
                 hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
                 (s0, c0), (s1, c1), (s2, c2) = dims
                 if hit is not None and 0 <= k0 < c0:
-                    axes = hit[1]
-                    return Tensor(view.buf, view.off + k0 * s0 + s1 * k1.const + s2 * k2.const, hit[0], view.dtype,
-                                  ((k1, c1, axes[0]), (k2, c2, axes[1])), False, hit[2])
+                    a1, a2 = k1.const, k2.const
+                    ok = hit[3]
+                    checks = None  # see _EAGER_BOUNDS
+                    if a1 not in ok[0] or a2 not in ok[1]:
+                        axes = hit[1]
+                        checks = ((k1, c1, axes[0]), (k2, c2, axes[1]))
+                    return Tensor(view.buf, view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], view.dtype, checks, False,
+                                  hit[2])
         # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
         off = view.off
@@ -287,10 +296,16 @@ def index_view(view, key):
             sig = tuple(sig)
             hit = _expr_templates.get(sig)
             if hit is not None:
-                return Tensor(view.buf, off, hit[0], view.dtype, tuple(zip(exprs, counts, hit[1])), False, hit[2])
+                checks = None  # see _EAGER_BOUNDS
+                for e, ok in zip(exprs, hit[3]):
+                    if e.const not in ok:
+                        checks = tuple(zip(exprs, counts, hit[1]))
+                        break
+                return Tensor(view.buf, off, hit[0], view.dtype, checks, False, hit[2])
             res = _index_general(view, key, dims, nk)
             if res.checks:
-                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape)
+                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape,
+                                        tuple(_valid_consts(e, count) for e, count, _ in res.checks))
             return res
         res = _int_slice_view(view, key, dims)
         return res if res is not None else _index_general(view, key, dims, nk)
@@ -304,7 +319,19 @@ def index_view(view, key):
 # Views indexed by integers and nl.arange / nl.mgrid expressions, one key per dimension: the result's
 # dims and check axes depend only on the view's dims and the expressions' shapes and coefficients
 # (integers and expression constants only move the offset), so they are kept per signature.
-_expr_templates = {}
+_expr_templates = {}  # signature -> (dims, check axes, shape, each expression's _valid_consts)
+# _EAGER_BOUNDS: a view made from a template checks its expressions' bounds at once. A mask can only narrow the
+# ranges an expression takes (run_checks), so bounds that hold over the whole grid hold under every mask: the view
+# needs no `checks`, and the op that reads it skips them. Only a view that reaches out of bounds over the whole
+# grid keeps its checks, which wait for the op's mask and raise there, as the general path's view does.
+
+
+def _valid_consts(expr, count):
+    """The constants c for which `c + expr`'s non-constant part stays within a dimension of `count` over the whole
+    grid (run_checks' unmasked test): a range, since the span depends only on the shape and coefficients that a
+    template's signature holds."""
+    lo, hi = expr.span or expr.full_span()
+    return range(-lo, count - hi)
 
 
 def _checked_index(key, i, count, view):
