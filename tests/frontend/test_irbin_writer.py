@@ -70,6 +70,20 @@ class WriterAgrees(unittest.TestCase):
         self.assertEqual(rep["blocks_written"], rep["blocks"])
         self.assertLess(rep["objects"], rep["instructions"])
 
+    def test_nested_templates_are_not_expanded(self):
+        """Nested replication keeps an outer loop's template as traced, with the blocks of the inner loops
+        replicated in it as its inner blocks (replay.Block.inner): no iteration written from a template becomes an
+        object while tracing (the trace holds exactly the traced records), the blocks nest as deep as the loops,
+        and the writers that repeat them (binary: replay.flatten then a block; JSON: materialize) give the bytes of
+        plain tracing. Expanding inner blocks into the outer template (made objects, one level) fails it."""
+        three = self.agree(["--kernel-file", INSIDE, "--kernel", "three_levels", "--arg", "a=122880x64:float32"])
+        optimized = self.agree(["--task", os.path.join(EXAMPLES, "matmul_optimized")], min_trips=None)
+        for rep in (three, optimized):
+            self.assertEqual(rep["objects"], rep["traced"], rep)
+            self.assertEqual(rep["nesting"], 3, rep)  # i > k > j; N blocks > K blocks > the 16 M tiles
+            self.assertEqual(rep["blocks_written"], rep["blocks"], rep)
+        self.assertLess(optimized["objects"] * 10, optimized["instructions"], optimized)
+
     def test_replicated_iterations_are_not_objects(self):
         """Lazy replication: the iterations a loop replicated exist only as a block until a writer needs them, so
         the trace holds far fewer instruction objects than the IR has instructions (and the bytes still agree)."""

@@ -23,8 +23,9 @@ which then replicate inside its iterations, or run plainly there: see _Replicato
                     waits for iteration 3 as before;
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
                     only then are iterations w..n-2 (w = 4, or 3 when decided early) kept as a block (replay.Block:
-                    iteration w-1 plus their steps, not made into objects) placed before it; inner loops replicated
-                    in iteration w-1 are made into objects first (replay.expand), so the block's template is flat.
+                    iteration w-1 plus their steps, not made into objects) placed before it; the blocks of inner loops
+                    replicated in iteration w-1 become its inner blocks (nested: no inner iteration is made into
+                    objects while tracing; the writers repeat them, replay.flatten).
                     Running the last one for real leaves the kernel's Python state (the loop variable, the tiles
                     bound in the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
@@ -43,7 +44,7 @@ from operator import attrgetter
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .replay import Block, expand
+from .replay import Block, records
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -525,28 +526,25 @@ class _Replicator:
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
-        """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
-        objects: replay.Block). Inner loops that iteration 3 replicated are made into objects first (a block's
-        template is flat): they then step with the outer loop as their templates' records do."""
+        """Put iterations w..n-2 before the last one's records, as a block written from iteration w - 1 (not as
+        objects: replay.Block). Inner loops that iteration w - 1 replicated keep their blocks, which the new block
+        holds as its inner ones: its iterations repeat them (replay.flatten), stepping with this loop as their
+        templates' records do."""
         t = T
         w = self.warm
         a, c, _ = self.marks[w]
         ta, tc, tk = self.marks[w - 1]
         te, td, tke = self.ends[w - 1]
         assert (te, td) == (a, c), "the template iteration ends where the last one begins"
-        step, fresh, slots = self.step, self.fresh[w - 1], self.buf_slots[w - 1]
-        if tk < tke:
-            step, slots, dq, db = expand(t, ta, te, tc, td, tk, tke, step, slots)
-            te, td, a, c = te + dq, td + db, a + dq, c + db
-            fresh = {id(b): k for k, b in enumerate(t.buffers[tc:td])}
         tmpl = t.instrs[ta:te]
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(w, len(r) - 1)]
-        t.blocks.insert(tk, Block(a, ta, te - ta, step, c, td - tc, fresh, tuple(t.iters[:self.depth]), values, slots,
-                                  producers))
-        STATS["records"] += (te - ta) * len(values)
+        blk = Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[w - 1], tuple(t.iters[:self.depth]), values,
+                    self.buf_slots[w - 1], producers, tuple(t.blocks[tk:tke]))
+        t.blocks.insert(tke, blk)
+        STATS["records"] += records(blk) * len(values)
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)
@@ -587,7 +585,8 @@ def _block_key(blk, a, c, depth, value, index):
             p = ("o", id(p)) if k is None else ("i", k)
         prods.append(p)
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
-            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods))
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
+            tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
 
 
 def _restore(obj, names, slots):
