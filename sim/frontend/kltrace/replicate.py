@@ -345,7 +345,7 @@ class _Replicator:
         if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
             return False
         slots = self.buf_slots
-        if not (_fields(slots[f]) == _fields(slots[f + 1]) == _fields(slots[f + 2])):
+        if not _same_fields(slots[f], slots[f + 1], slots[f + 2]):
             return False
         step = [y - x for x, y in zip(d2[1], d3[1])]
         if step != [y - x for x, y in zip(d1[1], d2[1])]:
@@ -487,7 +487,7 @@ class _Replicator:
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if _fields([_buffer_slots(b) for b in T.buffers[c:]]) != _fields(self.buf_slots[last - 1]):
+        if not _same_fields([_buffer_slots(b) for b in T.buffers[c:]], self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -561,6 +561,16 @@ def _buffer_slots(b):
     rap = s[-1]
     return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
             + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
+
+
+def _same_fields(*lists):
+    """Whether the lists of buffers' fields agree as _fields says; compared whole first (the usual case: `rap` agrees
+    too), which makes no copy of them."""
+    first = lists[0]
+    if all(x == first for x in lists[1:]):
+        return True
+    first = _fields(first)
+    return all(_fields(x) == first for x in lists[1:])
 
 
 def _fields(slots):
