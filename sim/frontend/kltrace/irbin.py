@@ -50,6 +50,12 @@ def _section(tag, record_size, count, payload):
 
 def render(tracer, kernel_name, api, args):
     """The IR as bytes."""
+    return b"".join(render_parts(tracer, kernel_name, api, args))
+
+
+def render_parts(tracer, kernel_name, api, args):
+    """The IR as a list of bytes-like pieces in file order. The front end writes them one after another
+    (cli.write_output): joining them first would copy the whole file into memory touched for the first time."""
     blocks = tracer.blocks
     firsts = _number(tracer.buffers, blocks)
     strings = _Strings()
@@ -76,7 +82,7 @@ def render(tracer, kernel_name, api, args):
         _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
-    return b"".join(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
+    return list(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
 
 
 def _number(buffers, blocks):
