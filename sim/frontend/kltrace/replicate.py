@@ -205,7 +205,9 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
-        self.keys = {}
+        # id(attrs or ranges) -> (it, _value_key of it), shared with the replicating loops around this one (the same
+        # attribute objects recur in every inner loop's run: matmul_optimized's 64 M-tile loops)
+        self.keys = self.parent.keys if self.parent is not None else {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
         self.descs = {}      # iteration -> _describe of it, once decide has asked
         self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
@@ -408,7 +410,7 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
-        keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
+        keys = self.keys
         fget = fresh.get
         for ins in instrs:
             it = ins.iter
@@ -416,14 +418,16 @@ class _Replicator:
                 return None
             attrs = ins.attrs
             if attrs is not None:
-                attrs = keys.get(id(attrs), _MISSING)
-                if attrs is _MISSING:
-                    attrs = keys[id(ins.attrs)] = _value_key(ins.attrs)
+                got = keys.get(id(attrs))
+                if got is None or got[0] is not attrs:  # held in the entry, so its id is not reused
+                    got = keys[id(attrs)] = (attrs, _value_key(attrs))
+                attrs = got[1]
             ranges = ins.ranges
             if ranges is not None:
-                ranges = keys.get(id(ranges), _MISSING)
-                if ranges is _MISSING:
-                    ranges = keys[id(ins.ranges)] = _value_key(ins.ranges)
+                got = keys.get(id(ranges))
+                if got is None or got[0] is not ranges:
+                    got = keys[id(ranges)] = (ranges, _value_key(ranges))
+                ranges = got[1]
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
