@@ -38,8 +38,9 @@ def measure(task):
     spec.kernel_file = os.path.abspath(spec.kernel_file)
     spec.base_dir = os.path.abspath(spec.base_dir)
     spec.binary = True
+    spec.parts = True  # as kltrace_main writes it: pieces, not joined (irbin.render_parts)
     runner.prepare_imports()
-    render = irbin.render
+    render = irbin.render_parts
     spent = [0.0]
 
     def timed(*args):
@@ -49,7 +50,7 @@ def measure(task):
         finally:
             spent[0] += time.process_time() - started
 
-    irbin.render = timed
+    irbin.render_parts = timed
     written = [0]
     write = irblock.write
 

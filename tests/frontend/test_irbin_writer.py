@@ -2,9 +2,11 @@
 (writer/reference_irbin.py), whether it writes the iterations of replicated loops as blocks or record by
 record, and the same bytes as for a plain trace. The block path must really be taken on the matmuls, so the
 test cannot pass by always falling back."""
+import hashlib
 import json
 import os
 import subprocess
+import tempfile
 import unittest
 
 import kltest
@@ -69,6 +71,44 @@ class WriterAgrees(unittest.TestCase):
         self.assertGreater(rep["nested"], 0, rep)
         self.assertEqual(rep["blocks_written"], rep["blocks"])
         self.assertLess(rep["objects"], rep["instructions"])
+
+    def test_nested_templates_are_not_expanded(self):
+        """Nested replication keeps an outer loop's template as traced, with the blocks of the inner loops
+        replicated in it as its inner blocks (replay.Block.inner): no iteration written from a template becomes an
+        object while tracing (the trace holds exactly the traced records), the blocks nest as deep as the loops,
+        and the writers that repeat them (binary: replay.flatten then a block; JSON: materialize) give the bytes of
+        plain tracing. Expanding inner blocks into the outer template (made objects, one level) fails it."""
+        three = self.agree(["--kernel-file", INSIDE, "--kernel", "three_levels", "--arg", "a=122880x64:float32"])
+        optimized = self.agree(["--task", os.path.join(EXAMPLES, "matmul_optimized")], min_trips=None)
+        for rep in (three, optimized):
+            self.assertEqual(rep["objects"], rep["traced"], rep)
+            self.assertEqual(rep["nesting"], 3, rep)  # i > k > j; N blocks > K blocks > the 16 M tiles
+            self.assertEqual(rep["blocks_written"], rep["blocks"], rep)
+        self.assertLess(optimized["objects"] * 10, optimized["instructions"], optimized)
+
+    def test_written_in_pieces(self):
+        """The front end writes the binary IR piece by piece (irbin.render_parts, cli.write_output), to -o's file and
+        to an inherited descriptor that already holds a longer file: both are the bytes irbin.render joins."""
+        task = os.path.join(EXAMPLES, "matmul_blocked")
+        want = render(["--task", task], "1", min_trips=None)["sha256"]
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "ir.bin")
+            proc = subprocess.run([kltest.PYTHON, *kltest.APP_FLAGS, kltest.MAIN, "--task", task, "--format", "binary",
+                                   "-o", out], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            fd_out = os.path.join(tmp, "fd.bin")
+            with open(fd_out, "wb") as fh:
+                fh.write(b"x" * (8 << 20))  # longer than the IR: the descriptor's file is truncated first
+            fd = os.open(fd_out, os.O_RDWR)
+            try:
+                proc = subprocess.run([kltest.PYTHON, *kltest.APP_FLAGS, kltest.MAIN, "--task", task, "--format",
+                                       "binary", "--output-fd", str(fd)], capture_output=True, text=True, pass_fds=(fd,))
+            finally:
+                os.close(fd)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            for path in (out, fd_out):
+                with open(path, "rb") as fh:
+                    self.assertEqual(hashlib.sha256(fh.read()).hexdigest(), want, path)
 
     def test_replicated_iterations_are_not_objects(self):
         """Lazy replication: the iterations a loop replicated exist only as a block until a writer needs them, so

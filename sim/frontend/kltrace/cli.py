@@ -295,23 +295,24 @@ def _forbidden_by_sandbox(message):
 
 
 def write_output(flags, text):
-    """The result goes to -o's file, or to the descriptor KernelLens opened for it. Returns its size in bytes."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    """The result goes to -o's file, or to the descriptor KernelLens opened for it. Returns its size in bytes.
+    `text`: a string, bytes, or a list of bytes-like pieces (the binary IR, irbin.render_parts), written in turn."""
+    parts = text if isinstance(text, list) else [text if isinstance(text, bytes) else text.encode("utf-8")]
     where = flags.output if flags.output_fd is None else f"descriptor {flags.output_fd}"
     try:
         if flags.output_fd is None:
             with open(os.path.abspath(flags.output), "wb") as fh:
-                fh.write(data)
+                fh.writelines(parts)
         else:
             os.ftruncate(flags.output_fd, 0)
             os.lseek(flags.output_fd, 0, os.SEEK_SET)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(flags.output_fd, view):]
+            # Buffered: the record-by-record pieces are small; large ones go straight through.
+            with open(flags.output_fd, "wb", closefd=False) as fh:
+                fh.writelines(parts)
     except OSError as e:
         raise TraceError("io", f"cannot write the result to {where}: {e.strerror}",
                          "the result is larger than the output limit" if e.errno == 27 else "")
-    return len(data)
+    return sum(map(len, parts))
 
 
 def _numerics(flags, spec, kernel_name):
@@ -376,6 +377,7 @@ def main(argv=None):
             flags.values_out = os.path.abspath(flags.values_out)
         spec.list_kernels = flags.list_kernels
         spec.binary = flags.format == "binary" and not flags.list_kernels and not flags.numerics
+        spec.parts = spec.binary  # written piece by piece (write_output), never joined into one copy
         T.nc_version = {"trn1": "gen2", "trn2": "gen3", "trn3": "gen4"}.get(flags.target)
         spec.kernel_file = os.path.abspath(spec.kernel_file)
         if spec.base_dir:

@@ -50,8 +50,14 @@ def _section(tag, record_size, count, payload):
 
 def render(tracer, kernel_name, api, args):
     """The IR as bytes."""
+    return b"".join(render_parts(tracer, kernel_name, api, args))
+
+
+def render_parts(tracer, kernel_name, api, args):
+    """The IR as a list of bytes-like pieces in file order. The front end writes them one after another
+    (cli.write_output): joining them first would copy the whole file into memory touched for the first time."""
     blocks = tracer.blocks
-    _number(tracer.buffers, blocks)
+    firsts = _number(tracer.buffers, blocks)
     strings = _Strings()
     kernel = {"name": kernel_name, "file": 0, "api": api, "grid": list(tracer.grid), "args": args}
     if tracer.lnc != 1:  # absent for one core: a single-core IR stays byte-identical
@@ -63,7 +69,7 @@ def render(tracer, kernel_name, api, args):
                       separators=(",", ":")).encode("utf-8")
     buffers, nbufs, shapes = _buffers(tracer.buffers, blocks, strings)
     pools = _Pools(strings)
-    instrs, ninstrs = pools.instructions(tracer.instrs, blocks, tracer.buffers)
+    instrs, ninstrs = pools.instructions(tracer, firsts)
     sections = [
         _section(b"META", 0, 1, meta),
         _section(b"BUFS", _BUFFER.size, nbufs, buffers),
@@ -76,37 +82,38 @@ def render(tracer, kernel_name, api, args):
         _section(b"INST", _INSTR.size, ninstrs, instrs),
         _section(b"STRS", 0, len(strings.items), strings.payload()),
     ]
-    return b"".join(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
-
-
-def _live(buffers, first, stop):
-    return sum(1 for b in buffers[first:stop] if not b.dropped)
+    return list(chain([_HEADER.pack(MAGIC, FORMAT_VERSION, IR_VERSION, len(sections))], *sections))
 
 
 def _number(buffers, blocks):
     """Give every live buffer its id in the order plain tracing makes them: a block's buffers (which exist only
-    as their template's) take the ids between the buffers before and after it."""
+    as their template's) take the ids between the buffers before and after it. Returns per block the id of its
+    first written buffer."""
     n = 0
     pos = 0
+    firsts = []
     for blk in blocks:
         for b in buffers[pos:blk.bstart]:
             if not b.dropped:
                 b.id = n
                 n += 1
         pos = blk.bstart
-        n += blk.count * _live(buffers, blk.bstart - blk.nb, blk.bstart)
+        firsts.append(n)
+        n += blk.count * replay.live(buffers, blk)
     for b in buffers[pos:]:
         if not b.dropped:
             b.id = n
             n += 1
+    return firsts
 
 
 def _buffers(buffers, blocks, strings):
     """(BUFS payload, record count, SHPE values); a block's buffers repeat its template's records."""
     shapes = []
     shape_at = {}
-    out = []
+    out = bytearray()
     pack = _BUFFER.pack
+    size = _BUFFER.size
     # A record holds no buffer id: the many tiles a loop makes with one name, shape and line share it.
     records = {}
     n = 0
@@ -125,14 +132,25 @@ def _buffers(buffers, blocks, strings):
                     shapes.extend(b.shape)
                 rec = records[key] = pack(strings.get(b.name), strings.get(b.dtype), begin, dtypes.SIZES[b.dtype],
                                           b.decl[0], b.decl[1], _MEMORY[b.memory], _ROLE[b.role], len(b.shape))
-            out.append(rec)
+            out += rec
             n += 1
         pos = stop
         if blk is not None:
-            live = _live(buffers, blk.bstart - blk.nb, blk.bstart)
-            out.append(b"".join(out[len(out) - live:]) * blk.count)
+            # The template iteration's buffers, its inner blocks' included, are the last ones written.
+            live = replay.live(buffers, blk)
+            out += out[len(out) - live * size:] * blk.count
             n += live * blk.count
-    return b"".join(out), n, shapes
+    return out, n, shapes
+
+
+def _number_made(bufs, n):
+    """Number the buffers replay.flatten made (id -1) among the tracer's in a flat template whose first live buffer
+    has id n, as _number numbered the iterations they stand for."""
+    for b in bufs:
+        if not b.dropped:
+            if b.id == -1:
+                b.id = n
+            n = b.id + 1
 
 
 class _Pools:
@@ -250,18 +268,24 @@ class _Pools:
             h = self.heads[(ins.op, ins.engine)] = (self.strings.get(ins.op), self.strings.get(ins.engine))
         return h[0], h[1], a
 
-    def instructions(self, instrs, blocks, buffers):
-        """(INST payload as a list of bytes objects, record count); the replicated iterations of `blocks` (replicate.py) are written from their
-        template as blocks when irblock can vouch for them, made into objects and written record by record
-        otherwise (the bytes are the same either way)."""
+    def instructions(self, tracer, firsts):
+        """(INST payload as a list of bytes objects, record count); the replicated iterations of tracer.blocks
+        (replicate.py) are written from their template as blocks when irblock can vouch for them, made into objects
+        and written record by record otherwise (the bytes are the same either way). `firsts`: per block the id of
+        its first written buffer (_number)."""
+        instrs, buffers = tracer.instrs, tracer.buffers
         pos = 0
         shift = 0  # records of blocks written so far: a traced record's id is its index plus this
-        for blk in blocks:
+        for blk, first in zip(tracer.blocks, firsts):
             self._records(instrs, pos, blk.start, shift)
             pos = blk.start
-            if not irblock.write(self, instrs, buffers, blk, blk.start + shift):
-                self._replay(instrs, buffers, blk, blk.start + shift)
-            shift += blk.q * blk.count
+            tmpl, bufs, flat = replay.flatten(tracer, blk) if blk.inner else (instrs, buffers, blk)
+            if blk.inner:
+                _number_made(bufs, first - replay.live(buffers, blk))
+                self._made.append(tmpl)
+            if not irblock.write(self, tmpl, bufs, flat, blk.start + shift):
+                self._replay(tmpl, bufs, flat, blk.start + shift)
+            shift += flat.q * blk.count
         self._records(instrs, pos, len(instrs), shift)
         return self.records, len(instrs) + shift
 

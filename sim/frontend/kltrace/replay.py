@@ -16,13 +16,17 @@ _builders = {}  # template shape -> compiled function(m, it, K, S, instrs_out, b
 
 class Block:
     """The iterations a loop replicated, not made into objects: iteration m (1..count) is the template (the
-    traced records tracer.instrs[ta:ta + q] and buffers tracer.buffers[bstart - nb:bstart]) with every operand's
-    partition start and offset advanced by m times its step. They come before tracer.instrs[start] and
-    tracer.buffers[bstart] (the loop's last iteration, traced)."""
-    __slots__ = ("start", "ta", "q", "count", "step", "bstart", "nb", "fresh", "prefix", "values", "slots",
-                 "producers")
+    traced records tracer.instrs[ta:ta + q] and buffers tracer.buffers[bstart - nb:bstart], with the iterations of
+    the blocks `inner` among them) with every operand's partition start and offset advanced by m times its step.
+    They come before tracer.instrs[start] and tracer.buffers[bstart] (the loop's last iteration, traced).
 
-    def __init__(self, start, ta, q, step, bstart, nb, fresh, prefix, values, slots, producers):
+    `inner` holds the blocks of inner loops replicated inside the template iteration (nested replication): they
+    stay in tracer.blocks, where they write that iteration, and this block's iterations repeat them (flatten), so
+    that no iteration of an inner loop is made into objects while tracing."""
+    __slots__ = ("start", "ta", "q", "count", "step", "bstart", "nb", "fresh", "prefix", "values", "slots",
+                 "producers", "inner")
+
+    def __init__(self, start, ta, q, step, bstart, nb, fresh, prefix, values, slots, producers, inner=()):
         self.start = start
         self.ta = ta
         self.q = q
@@ -35,6 +39,18 @@ class Block:
         self.values = values        # this loop's value in each written iteration
         self.slots = slots          # the template's new buffers' fields (replicate._buffer_slots)
         self.producers = producers  # per new buffer: None, an index into the template, or an older instruction
+        self.inner = inner          # the blocks in the template iteration, in tracer.blocks order
+
+
+def records(blk):
+    """The records of one of the block's iterations, its inner blocks' iterations included."""
+    return blk.q + sum(records(b) * b.count for b in blk.inner)
+
+
+def live(buffers, blk):
+    """The live buffers of one of the block's iterations, its inner blocks' iterations included."""
+    n = sum(1 for b in buffers[blk.bstart - blk.nb:blk.bstart] if not b.dropped)
+    return n + sum(live(buffers, b) * b.count for b in blk.inner)
 
 
 def counts(tracer):
@@ -42,8 +58,8 @@ def counts(tracer):
     n = len(tracer.instrs)
     nb = sum(1 for b in tracer.buffers if not b.dropped)
     for blk in tracer.blocks:
-        n += blk.q * blk.count
-        nb += blk.count * sum(1 for b in tracer.buffers[blk.bstart - blk.nb:blk.bstart] if not b.dropped)
+        n += records(blk) * blk.count
+        nb += live(tracer.buffers, blk) * blk.count
     return n, nb
 
 
@@ -53,14 +69,14 @@ def materialize(tracer):
     blocks = tracer.blocks
     if not blocks:
         return
+    flats = [flatten(tracer, blk) for blk in blocks]  # before the lists are replaced: templates are read by place
     instrs, buffers = [], []
     pos = bpos = 0
-    for blk in blocks:
-        tmpl = tracer.instrs[blk.ta:blk.ta + blk.q]
+    for blk, (tmpl, _, flat) in zip(blocks, flats):
         instrs.extend(tracer.instrs[pos:blk.start])
         buffers.extend(tracer.buffers[bpos:blk.bstart])
         pos, bpos = blk.start, blk.bstart
-        write_iterations(tmpl, blk.slots, blk.producers, blk.fresh, blk.step, blk.prefix, blk.values, instrs,
+        write_iterations(tmpl, flat.slots, flat.producers, flat.fresh, flat.step, flat.prefix, flat.values, instrs,
                          buffers)
     instrs.extend(tracer.instrs[pos:])
     buffers.extend(tracer.buffers[bpos:])
@@ -69,43 +85,77 @@ def materialize(tracer):
     tracer.blocks = []
 
 
-def expand(tracer, first, stop, bfirst, bstop, kfirst, kstop, step, slots):
-    """Make the blocks tracer.blocks[kfirst:kstop], which lie in one iteration of an outer loop (its records
-    [first, stop) and buffers [bfirst, bstop)), into objects in place, so that the iteration is a flat template
-    (replicate.py: an inner loop replicated inside the iteration of an outer one). `step` holds the outer loop's
-    step per operand of the records [first, stop) and `slots` the fields of the buffers [bfirst, bstop)
-    (replicate._buffer_slots); returns (both for the records and buffers after, the records added, the buffers
-    added): a record made from an inner template's record steps with the outer loop as that one does, a buffer
-    made from an inner template's has its fields. The blocks after the iteration's move by as much."""
-    instrs, buffers, blocks = tracer.instrs, tracer.buffers, tracer.blocks
-    at = [0]  # per record of the iteration: where its operands begin in `step`
+def flatten(tracer, blk):
+    """(records, buffers, flat block) of one iteration of `blk` as a flat template: the inner blocks' iterations
+    made into objects among the template's traced records and buffers (which stay the tracer's objects); the flat
+    block's positions are into those two lists. For a block without inner blocks, its own template and itself."""
+    if not blk.inner:
+        return tracer.instrs[blk.ta:blk.start], tracer.buffers[blk.bstart - blk.nb:blk.bstart], blk
+    out, bufs, (step,), slots, producers, fresh = _flat_template(tracer, blk, [])
+    return out, bufs, Block(len(out), 0, len(out), step, len(bufs), len(bufs), fresh, blk.prefix, blk.values, slots,
+                            producers)
+
+
+def _flat_template(tracer, blk, outer):
+    """(records, buffers, [blk.step] + `outer` (arrays aligned with the operands of blk's traced template), each
+    aligned with the records, the buffers' fields, their producers, id(buffer) -> its place) of blk's template
+    with its inner blocks' iterations made into objects."""
+    ta, start, bfirst = blk.ta, blk.start, blk.bstart - blk.nb
+    instrs = tracer.instrs
+    if not blk.inner:
+        return instrs[ta:start], tracer.buffers[bfirst:blk.bstart], [blk.step] + outer, blk.slots, blk.producers, \
+            blk.fresh
+    out, bufs, arrays, slots, traced = _flat_range(tracer, ta, start, bfirst, blk.bstart, blk.inner,
+                                                   [blk.step] + outer, blk.slots)
+    index = {id(ins): k for k, ins in enumerate(out)}
+    own = iter(blk.producers)  # the traced buffers' producers, as replicate._splice took them
+    producers = []
+    for b, is_traced in zip(bufs, traced):
+        p = next(own) if is_traced else b.producer
+        if type(p) is int:
+            p = index[id(instrs[ta + p])]
+        elif p is not None:
+            p = index.get(id(p), p)
+        producers.append(p)
+    return out, bufs, arrays, slots, producers, {id(b): k for k, b in enumerate(bufs)}
+
+
+def _flat_range(tracer, first, stop, bfirst, bstop, inner, steps, slots):
+    """The records [first, stop) and buffers [bfirst, bstop) of the tracer with the iterations of the blocks
+    `inner` (which lie among them) made into objects in their places: (records, buffers, each array of `steps`
+    (aligned with the operands of the records [first, stop)) made for the flat records, the buffers' fields
+    (`slots`: those of the buffers [bfirst, bstop)), per buffer whether it is the tracer's). A record made from an
+    inner template's record has that record's entries in every array: it steps with the outer loops as it does."""
+    instrs, buffers = tracer.instrs, tracer.buffers
+    at = [0]  # per record of the range: where its operands begin in each array of `steps`
     for ins in instrs[first:stop]:
         at.append(at[-1] + 2 * (len(ins.dst) + len(ins.src)))
-    out, bufs, steps, fields = [], [], [], []
+    out, bufs, fields, traced = [], [], [], []
+    flat = [[] for _ in steps]
     pos, bpos = first, bfirst
-    for blk in blocks[kfirst:kstop]:
+    for blk in inner:
         out.extend(instrs[pos:blk.start])
         bufs.extend(buffers[bpos:blk.bstart])
-        steps.extend(step[at[pos - first]:at[blk.start - first]])
+        lo, hi = at[pos - first], at[blk.start - first]
+        for f, s in zip(flat, steps):
+            f.extend(s[lo:hi])
         fields.extend(slots[bpos - bfirst:blk.bstart - bfirst])
-        write_iterations(instrs[blk.ta:blk.start], blk.slots, blk.producers, blk.fresh, blk.step, blk.prefix,
-                         blk.values, out, bufs)
-        steps.extend(step[at[blk.ta - first]:at[blk.start - first]] * blk.count)
-        fields.extend(blk.slots * blk.count)
+        lo = at[blk.ta - first]
+        tmpl, _, (istep, *sub), isl, prods, fresh = _flat_template(tracer, blk, [s[lo:hi] for s in steps])
+        write_iterations(tmpl, isl, prods, fresh, istep, blk.prefix, blk.values, out, bufs)
+        for f, s in zip(flat, sub):
+            f.extend(s * blk.count)
+        fields.extend(isl * blk.count)
+        traced.extend([True] * (blk.bstart - bpos))
+        traced.extend([False] * (len(bufs) - len(traced)))
         pos, bpos = blk.start, blk.bstart
     out.extend(instrs[pos:stop])
     bufs.extend(buffers[bpos:bstop])
-    steps.extend(step[at[pos - first]:])
+    traced.extend([True] * (bstop - bpos))
+    for f, s in zip(flat, steps):
+        f.extend(s[at[pos - first]:])
     fields.extend(slots[bpos - bfirst:])
-    dq, db = len(out) - (stop - first), len(bufs) - (bstop - bfirst)
-    instrs[first:stop] = out
-    buffers[bfirst:bstop] = bufs
-    del blocks[kfirst:kstop]
-    for blk in blocks[kfirst:]:
-        blk.start += dq
-        blk.ta += dq
-        blk.bstart += db
-    return steps, fields, dq, db
+    return out, bufs, flat, fields, traced
 
 
 def write_iterations(tmpl, slots, producers, fresh_index, step, prefix, values, instrs_out, bufs_out):

@@ -23,8 +23,9 @@ which then replicate inside its iterations, or run plainly there: see _Replicato
                     waits for iteration 3 as before;
   last iteration    runs next, out of order (watched by the hook if iteration 1 was), and must match the prediction;
                     only then are iterations w..n-2 (w = 4, or 3 when decided early) kept as a block (replay.Block:
-                    iteration w-1 plus their steps, not made into objects) placed before it; inner loops replicated
-                    in iteration w-1 are made into objects first (replay.expand), so the block's template is flat.
+                    iteration w-1 plus their steps, not made into objects) placed before it; the blocks of inner loops
+                    replicated in iteration w-1 become its inner blocks (nested: no inner iteration is made into
+                    objects while tracing; the writers repeat them, replay.flatten).
                     Running the last one for real leaves the kernel's Python state (the loop variable, the tiles
                     bound in the body) exactly as plain execution leaves it.
   otherwise         the last iteration's records are rolled back (the front end's state is restored from a
@@ -43,7 +44,7 @@ from operator import attrgetter
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .replay import Block, expand
+from .replay import Block, records
 from .tracer import T, Buffer
 from .views import INDIRECT_SEEN, Tensor, _pending
 
@@ -204,7 +205,9 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
-        self.keys = {}
+        # id(attrs or ranges) -> (it, _value_key of it), shared with the replicating loops around this one (the same
+        # attribute objects recur in every inner loop's run: matmul_optimized's 64 M-tile loops)
+        self.keys = self.parent.keys if self.parent is not None else {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
         self.descs = {}      # iteration -> _describe of it, once decide has asked
         self.watch = not calls_checked(frame, shape)  # whether the profile hook watches iteration 1 and the last
@@ -344,7 +347,7 @@ class _Replicator:
         if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
             return False
         slots = self.buf_slots
-        if not (_fields(slots[f]) == _fields(slots[f + 1]) == _fields(slots[f + 2])):
+        if not _same_fields(slots[f], slots[f + 1], slots[f + 2]):
             return False
         step = [y - x for x, y in zip(d2[1], d3[1])]
         if step != [y - x for x, y in zip(d1[1], d2[1])]:
@@ -407,7 +410,7 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         index = {id(ins): k for k, ins in enumerate(instrs)}
-        keys = self.keys  # id(attrs or ranges) -> _value_key: the objects stay alive in their records
+        keys = self.keys
         fget = fresh.get
         for ins in instrs:
             it = ins.iter
@@ -415,14 +418,16 @@ class _Replicator:
                 return None
             attrs = ins.attrs
             if attrs is not None:
-                attrs = keys.get(id(attrs), _MISSING)
-                if attrs is _MISSING:
-                    attrs = keys[id(ins.attrs)] = _value_key(ins.attrs)
+                got = keys.get(id(attrs))
+                if got is None or got[0] is not attrs:  # held in the entry, so its id is not reused
+                    got = keys[id(attrs)] = (attrs, _value_key(attrs))
+                attrs = got[1]
             ranges = ins.ranges
             if ranges is not None:
-                ranges = keys.get(id(ranges), _MISSING)
-                if ranges is _MISSING:
-                    ranges = keys[id(ins.ranges)] = _value_key(ins.ranges)
+                got = keys.get(id(ranges))
+                if got is None or got[0] is not ranges:
+                    got = keys[id(ranges)] = (ranges, _value_key(ranges))
+                ranges = got[1]
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
             ops = []
@@ -486,7 +491,7 @@ class _Replicator:
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if _fields([_buffer_slots(b) for b in T.buffers[c:]]) != _fields(self.buf_slots[last - 1]):
+        if not _same_fields([_buffer_slots(b) for b in T.buffers[c:]], self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -525,28 +530,25 @@ class _Replicator:
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
     def _splice(self):
-        """Put iterations 4..n-2 before the last one's records, as a block written from iteration 3 (not as
-        objects: replay.Block). Inner loops that iteration 3 replicated are made into objects first (a block's
-        template is flat): they then step with the outer loop as their templates' records do."""
+        """Put iterations w..n-2 before the last one's records, as a block written from iteration w - 1 (not as
+        objects: replay.Block). Inner loops that iteration w - 1 replicated keep their blocks, which the new block
+        holds as its inner ones: its iterations repeat them (replay.flatten), stepping with this loop as their
+        templates' records do."""
         t = T
         w = self.warm
         a, c, _ = self.marks[w]
         ta, tc, tk = self.marks[w - 1]
         te, td, tke = self.ends[w - 1]
         assert (te, td) == (a, c), "the template iteration ends where the last one begins"
-        step, fresh, slots = self.step, self.fresh[w - 1], self.buf_slots[w - 1]
-        if tk < tke:
-            step, slots, dq, db = expand(t, ta, te, tc, td, tk, tke, step, slots)
-            te, td, a, c = te + dq, td + db, a + dq, c + db
-            fresh = {id(b): k for k, b in enumerate(t.buffers[tc:td])}
         tmpl = t.instrs[ta:te]
         index = {id(ins): k for k, ins in enumerate(tmpl)}
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(w, len(r) - 1)]
-        t.blocks.insert(tk, Block(a, ta, te - ta, step, c, td - tc, fresh, tuple(t.iters[:self.depth]), values, slots,
-                                  producers))
-        STATS["records"] += (te - ta) * len(values)
+        blk = Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[w - 1], tuple(t.iters[:self.depth]), values,
+                    self.buf_slots[w - 1], producers, tuple(t.blocks[tk:tke]))
+        t.blocks.insert(tke, blk)
+        STATS["records"] += records(blk) * len(values)
 
 
 _get_slots = attrgetter(*_BUF_SLOTS)
@@ -563,6 +565,16 @@ def _buffer_slots(b):
     rap = s[-1]
     return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
             + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
+
+
+def _same_fields(*lists):
+    """Whether the lists of buffers' fields agree as _fields says; compared whole first (the usual case: `rap` agrees
+    too), which makes no copy of them."""
+    first = lists[0]
+    if all(x == first for x in lists[1:]):
+        return True
+    first = _fields(first)
+    return all(_fields(x) == first for x in lists[1:])
 
 
 def _fields(slots):
@@ -587,7 +599,8 @@ def _block_key(blk, a, c, depth, value, index):
             p = ("o", id(p)) if k is None else ("i", k)
         prods.append(p)
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
-            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods))
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
+            tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
 
 
 def _restore(obj, names, slots):

@@ -156,8 +156,9 @@ def own_kernels(real):
 
 
 def trace(spec):
-    """Run the kernel described by spec; returns the IR text, or its binary form as bytes with spec.binary
-    (or, with spec.list_kernels, the JSON list of the file's kernels). Raises TraceError."""
+    """Run the kernel described by spec; returns the IR text, or its binary form with spec.binary: bytes, or with
+    spec.parts too a list of pieces (irbin.render_parts); with spec.list_kernels, the JSON list of the file's
+    kernels. Raises TraceError."""
     real, code = load_source(spec.kernel_file)
     module_name, package_root = imports.install(real, spec.package_root)
     base = os.path.realpath(spec.base_dir or os.path.dirname(real))
@@ -204,5 +205,6 @@ def trace(spec):
     api = "nki" if "nki" in T.api_seen and "legacy" not in T.api_seen else "legacy"
     args = [{"name": n, "shape": list(s), "dtype": d} for n, s, d in spec.args]
     if getattr(spec, "binary", False):
-        return irbin.render(T, func.__name__, api, args)
+        render = irbin.render_parts if getattr(spec, "parts", False) else irbin.render  # parts: cli.write_output
+        return render(T, func.__name__, api, args)
     return irjson.render(T, func.__name__, api, args)

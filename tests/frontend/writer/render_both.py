@@ -1,7 +1,8 @@
 """Traces one task in this interpreter and renders its binary IR four ways: the writer as the front end runs
 it (replicated iterations as blocks), the same without ircolumns (compiled blocks), with no blocks (record by
 record) and the reference writer. Prints one JSON line: instruction count, how many of them were made as objects
-while tracing, blocks written, whether the bytes agree, and their hash.
+while tracing (traced: how many were traced, the others written from templates), blocks written, the levels of
+nested blocks, whether the bytes agree, and their hash.
 
   render_both.py (--task DIR | --kernel-file FILE --kernel NAME) [--arg NAME=SHAPE:DTYPE ...]
 """
@@ -56,9 +57,15 @@ def main():
     plain = render(*captured[0])
     ref = reference_irbin.render(*captured[0])
     print(json.dumps({"instructions": len(T.instrs), "objects": objects, "blocks": len(blocks),
-                      "nested": replicate.STATS["nested"],
+                      "nested": replicate.STATS["nested"], "traced": len(T.instrs) - replicate.STATS["records"],
+                      "nesting": max(map(_nesting, blocks), default=0),
                       "blocks_written": sum(bool(w) for w in written), "same_as_records": fast == plain,
                       "same_as_reference": fast == ref, "same_as_compiled": compiled == fast, "sha256": hashlib.sha256(fast).hexdigest()}))
+
+
+def _nesting(blk):
+    """The levels of blocks in a block: 1 without inner blocks (replay.Block.inner)."""
+    return 1 + max(map(_nesting, blk.inner), default=0)
 
 
 if __name__ == "__main__":
