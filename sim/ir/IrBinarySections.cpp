@@ -5,10 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
-#include <cerrno>
-
 namespace kl::sim::binary_ir {
 
 namespace {
@@ -27,30 +23,6 @@ std::string tagName(const std::byte* p) {
 
 void fail(ErrorCode code, std::string message) {
     throw ReadFailure{Error{code, std::move(message)}};
-}
-
-const std::byte* FileSource::view(std::uint64_t offset, std::size_t bytes) {
-    if (m_block.size() < bytes) {
-        m_block.resize(bytes);
-    }
-    readInto(offset, bytes, m_block.data());
-    return m_block.data();
-}
-
-void FileSource::readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) {
-    std::size_t done = 0;
-    while (done < bytes) {
-        const auto n = ::pread(m_fd, out + done, bytes - done, static_cast<off_t>(offset + done));
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            fail(ErrorCode::Io, fmt::format("the Kernel IR file changed or could not be read while loading: {} "
-                                            "bytes at byte offset {} are missing (write it again)",
-                                            bytes - done, offset + done));
-        }
-        done += static_cast<std::size_t>(n);
-    }
 }
 
 std::map<std::string, Section> readSections(ByteSource& file) {
