@@ -1,10 +1,13 @@
 #include "cli/VisualReports.h"
 
+#include "support/ResourcePaths.h"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
@@ -51,6 +54,11 @@ Error forwardToQtHalf(const fs::path& program, const std::string& command, const
         argv.push_back(w.data());
     }
     argv.push_back(nullptr);
+    // The half's data is this program's: installed, the half lives in libexec/kernellens, from where its own
+    // ../share does not lead to the front end and the resources.
+    if (const fs::path data = core::dataRoot(); !data.empty()) {
+        ::setenv("KL_DATA_DIR", data.c_str(), 1);
+    }
     std::fflush(stdout);
     std::fflush(stderr);
     ::execv(program.c_str(), argv.data());

@@ -25,8 +25,8 @@ void installVisualReportWriter(VisualReportWriter writer);
 /// exists and may be run.
 [[nodiscard]] std::optional<std::filesystem::path> qtHalfProgram();
 
-/// Replaces this process with `program` running `kernellens-cli-qt COMMAND ARGS...`. Returns only when that
-/// fails, with the reason.
+/// Replaces this process with `program` running `kernellens-cli-qt COMMAND ARGS...`, with this program's data
+/// (core::dataRoot) as KL_DATA_DIR. Returns only when that fails, with the reason.
 [[nodiscard]] Error forwardToQtHalf(const std::filesystem::path& program, const std::string& command,
                                     const std::vector<std::string>& args);
 
