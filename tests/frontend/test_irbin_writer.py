@@ -102,7 +102,8 @@ class WriterAgrees(unittest.TestCase):
             fd = os.open(fd_out, os.O_RDWR)
             try:
                 proc = subprocess.run([kltest.PYTHON, *kltest.APP_FLAGS, kltest.MAIN, "--task", task, "--format",
-                                       "binary", "--output-fd", str(fd)], capture_output=True, text=True, pass_fds=(fd,))
+                                       "binary", "--output-fd", str(fd)],
+                                      capture_output=True, text=True, pass_fds=(fd,))
             finally:
                 os.close(fd)
             self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -81,7 +81,8 @@ run_hidden "$root/usr/bin/kernellens-cli" review add-task "$scratch/r.klreview" 
   "$root/usr/share/kernellens/examples/vector_add_nki" >/dev/null || fail "review add-task"
 run_hidden "$root/usr/bin/kernellens-cli" report "$scratch/r.klreview" --trust -o "$scratch/r.html" \
   >"$scratch/report.txt" 2>&1 || { cat "$scratch/report.txt"; fail "a trusted HTML report through the Qt half"; }
-grep -q "data:image/png" "$scratch/r.html" || { cat "$scratch/report.txt"; fail "the trusted HTML report has no timeline image"; }
+grep -q "data:image/png" "$scratch/r.html" \
+  || { cat "$scratch/report.txt"; fail "the trusted HTML report has no timeline image"; }
 echo "ok: installed kernellens-cli writes a PDF report, and a trusted HTML one with its timeline, through its Qt half"
 
 if command -v update-mime-database >/dev/null; then
