@@ -1,5 +1,7 @@
 #include "findings/CudaScan.h"
 
+#include "source/NameUse.h"
+
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -135,7 +137,7 @@ std::vector<int> CudaScan::dataLines() const {
         const std::string& code = m_lines[static_cast<std::size_t>(n - 1)].code;
         const bool namesData = std::any_of(m_dataNames.begin(), m_dataNames.end(), [&](const std::string& name) {
             // Not a member of something else: `blockIdx.x` does not name a parameter `x`.
-            return std::regex_search(code, std::regex("(^|[^\\w.>])" + name + "\\b"));
+            return name_use::mentions(code, name, ".>");
         });
         if (namesData && computes(code)) {
             out.push_back(n);
@@ -175,7 +177,7 @@ bool CudaScan::computes(const std::string& code) const {
     }
     // A store into a floating-point kernel parameter (the output) is work the NKI kernel must do too.
     for (const std::string& p : m_dataParams) {
-        if (std::regex_search(code, std::regex("^\\s*" + p + "\\s*\\[[^=]*\\]\\s*=[^=]"))) {
+        if (name_use::storesElementOf(code, p)) {
             return true;
         }
     }
@@ -200,7 +202,7 @@ std::vector<int> CudaScan::floatAccumulations() const {
             continue;
         }
         for (const std::string& n : m_wideNames) {
-            if (std::regex_search(l.code, std::regex("\\b" + n + R"((\s*\[[^\]]*\])*\s*\+=)"))) {
+            if (name_use::usedWith(l.code, n, "", "+=")) {
                 out.push_back(l.number);
                 break;
             }

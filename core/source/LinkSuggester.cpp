@@ -1,6 +1,7 @@
 #include "source/LinkSuggester.h"
 
 #include "source/CudaLinkComments.h"
+#include "source/NameUse.h"
 
 #include <fmt/format.h>
 
@@ -147,9 +148,8 @@ void pairByName(const std::vector<std::string>& cuda, const std::vector<std::str
         if (name.size() < 3 || kCommon.contains(name) || !seen.insert(name).second) {
             continue;
         }
-        const std::regex def("(^|[^\\w.])" + name + R"(\s*(\[[^\]]*\]\s*)*(\+|-|\*)?=[^=])");
         for (std::size_t c = 0; c < cuda.size(); ++c) {
-            if (std::regex_search(cuda[c], def)) {
+            if (name_use::assignedTo(cuda[c], name, ".")) {
                 LinkSuggestion s;
                 s.link = {0,
                           0,

@@ -54,6 +54,19 @@ for f in usr/bin/kernellens usr/bin/kernellens-cli usr/libexec/kernellens/kernel
   [ -e "$root/$f" ] || fail "missing /$f"
 done
 ! find "$root" -name "__pycache__" | grep -q . || fail "bytecode caches in the package"
+# The bytecode is compiled at install instead (packaging/postinst) and removed before removal (prerm).
+control="$scratch/control"
+dpkg-deb -e "$deb" "$control"
+for script in postinst prerm; do
+  [ -x "$control/$script" ] || fail "no executable $script in the package's control files"
+  sh -n "$control/$script" || fail "$script is not valid shell"
+done
+grep -q "py3compile -p kernellens /usr/share/kernellens/sim/frontend" "$control/postinst" \
+  || fail "postinst does not compile the installed front end"
+cp -r "$root/usr/share/kernellens/sim/frontend" "$scratch/frontend-bytecode"
+/usr/bin/python3 -m compileall -q "$scratch/frontend-bytecode" >/dev/null \
+  || fail "the installed front end does not compile with $(/usr/bin/python3 --version)"
+echo "ok: postinst compiles the front end's bytecode (it compiles), prerm removes it"
 
 # Run from the scratch root with the source and build trees out of sight: anything still read from
 # them would fail here.

@@ -44,6 +44,7 @@ signals:
     void manageRequested();
 
 private:
+    QLabel* m_icon = nullptr;
     QLabel* m_heading = nullptr;
     QLabel* m_explanation = nullptr;
     QFormLayout* m_rows = nullptr;
