@@ -54,17 +54,32 @@ class _Reject(Exception):
 _trees = {}       # filename -> the module's `for` statements, or None if it cannot be read or parsed
 _shapes = {}      # (code, line) -> LoopShape or None
 _for_iters = {}   # code -> offsets of its FOR_ITER instructions
+# (id(code), offset of the FOR_ITER) -> loop_shape's answer: a loop starts once per iteration of the loops around
+# it (matmul_optimized starts 465 candidate loops), and the line number and the code object's hash cost more than
+# this look-up. One offset is one `for` statement, so the answer is the one _shapes holds for its line.
+_at_offset = {}
+_MISSING = object()
 
 
 def loop_shape(frame):
     """The LoopShape of the `for` statement `frame` is running (it asks our range for its next value), or
     None when the loop must be traced plainly."""
     code = frame.f_code
+    lasti = frame.f_lasti
+    at = (id(code), lasti)  # _for_iters keeps the code object alive, so its id names it
+    shape = _at_offset.get(at, _MISSING)
+    if shape is not _MISSING:
+        return shape
+    shape = _at_offset[at] = _loop_shape(frame, code, lasti)
+    return shape
+
+
+def _loop_shape(frame, code, lasti):
     offsets = _for_iters.get(code)
     if offsets is None:
         offsets = _for_iters[code] = frozenset(i.offset for i in dis.get_instructions(code)
                                                if i.opcode == _FOR_ITER)
-    if frame.f_lasti not in offsets:
+    if lasti not in offsets:
         return None  # the range is consumed by something else (list(), zip(), a comprehension...)
     key = (code, frame.f_lineno)
     if key in _shapes:
@@ -302,6 +317,7 @@ def clear():
     """Forget cached sources (tests trace several kernels with the same file name in one process)."""
     _trees.clear()
     _shapes.clear()
+    _at_offset.clear()
 
 
 __all__ = ["LoopShape", "loop_shape", "clear"]

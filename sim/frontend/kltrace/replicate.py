@@ -40,7 +40,8 @@ otherwise leave out the iterations plain tracing records before it. KL_TRACE_REP
 import dis
 import os
 import sys
-from operator import attrgetter
+from itertools import chain
+from operator import attrgetter, itemgetter
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
@@ -81,6 +82,9 @@ assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstri
                       "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
+_BUF_OF = itemgetter(0)
+_OPERAND_LISTS = attrgetter("dst", "src")
+_chain_all = chain.from_iterable
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
 # records: instructions written from templates (not traced).
 # early: loops decided after EARLY iterations.
@@ -296,24 +300,15 @@ class _Replicator:
         done = self.pre.get(i)
         if done is not None:
             return done
-        seen = {}
         a = self.marks[i][0]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
         loop_ids = self.loop_ids
-        for ins in T.instrs[a:e]:
-            for ap in ins.dst:
-                b = ap[0]
-                if id(b) not in loop_ids:
-                    seen[id(b)] = b
-            for ap in ins.src:
-                b = ap[0]
-                if id(b) not in loop_ids:
-                    seen[id(b)] = b
-        for v in self._tensors():
-            b = v.buf
-            if id(b) not in loop_ids:
-                seen[id(b)] = b
-        out = list(seen.values())
+        # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
+        # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
+        # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
+        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))))
+        used.update(dict.fromkeys(v.buf for v in self._tensors()))
+        out = [b for b in used if id(b) not in loop_ids]
         if i < len(self.ends):
             self.pre[i] = out
         return out
