@@ -273,22 +273,25 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     width = len(first)
     count = len(values)
     ns = len(places)
+    # Built as an array of the pool's type, not a list: extending the pool from a list converts each of its ints
+    # one at a time (about 100,000 for the N-block loop of matmul_optimized), from an array it is one copy.
     if ns > count and len(set(map(len, suffixes))) == 1:
         # Every suffix has the same length (the usual case): the loop value sits every width / ns ints, so each
         # iteration's ints are the first one's with one strided slice set.
-        flat = []
+        flat = array(ints.typecode)
+        row = array(ints.typecode, first)
         every = width // ns
         for v in values:
-            row = first[:]
-            row[places[0]::every] = repeat(v, ns)
+            row[places[0]::every] = array(ints.typecode, repeat(v, ns))
             flat += row
     else:
         # Few iterations, or suffixes of several lengths (a nested loop's records at several depths): the loop
         # value is set place by place, one strided slice of all iterations each (not a store per place and
         # iteration: the N-block loop of matmul_optimized has 4,873 places and 4 iterations).
-        flat = first * count
+        flat = array(ints.typecode, first) * count
+        column = array(ints.typecode, values)
         for p in places:
-            flat[p::width] = values
+            flat[p::width] = column
     ints.extend(flat)
     at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width

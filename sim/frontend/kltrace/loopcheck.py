@@ -77,8 +77,7 @@ def loop_shape(frame):
 def _loop_shape(frame, code, lasti):
     offsets = _for_iters.get(code)
     if offsets is None:
-        offsets = _for_iters[code] = frozenset(i.offset for i in dis.get_instructions(code)
-                                               if i.opcode == _FOR_ITER)
+        offsets = _for_iters[code] = for_iter_offsets(code)
     if lasti not in offsets:
         return None  # the range is consumed by something else (list(), zip(), a comprehension...)
     key = (code, frame.f_lineno)
@@ -93,6 +92,26 @@ def _loop_shape(frame, code, lasti):
             shape = None
     _shapes[key] = shape
     return shape
+
+
+def for_iter_offsets(code):
+    """The offsets of the FOR_ITER instructions of `code`, as dis.get_instructions gives them. Read straight from
+    co_code (unspecialised in 3.11+): dis builds an Instruction, with its line and labels, for every instruction of
+    the kernel function, and for a kernel such as matmul_optimized that cost about a twentieth of its replicated
+    trace."""
+    caches = getattr(dis, "_inline_cache_entries", None)
+    if type(caches) is not list:  # not the layout of CPython 3.11-3.12's dis: ask dis
+        return frozenset(i.offset for i in dis.get_instructions(code) if i.opcode == _FOR_ITER)
+    co = code.co_code
+    out = []
+    i = 0
+    n = len(co)
+    while i < n:
+        op = co[i]
+        if op == _FOR_ITER:
+            out.append(i)
+        i += 2 + 2 * caches[op]  # an instruction's code unit, then its inline cache entries
+    return frozenset(out)
 
 
 def _find_for(filename, line):

@@ -40,8 +40,8 @@ otherwise leave out the iterations plain tracing records before it. KL_TRACE_REP
 import dis
 import os
 import sys
-from itertools import chain
-from operator import attrgetter, itemgetter
+from itertools import chain, count, repeat
+from operator import add, attrgetter, itemgetter, mul, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
@@ -266,7 +266,7 @@ class _Replicator:
         e, d = len(T.instrs), len(T.buffers)
         self.ends.append((e, d, len(T.blocks)))
         bufs = T.buffers[c:d]
-        self.fresh.append({id(b): k for k, b in enumerate(bufs)})
+        self.fresh.append(_places(bufs))
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
@@ -344,8 +344,8 @@ class _Replicator:
         slots = self.buf_slots
         if not _same_fields(slots[f], slots[f + 1], slots[f + 2]):
             return False
-        step = [y - x for x, y in zip(d2[1], d3[1])]
-        if step != [y - x for x, y in zip(d1[1], d2[1])]:
+        step = list(map(sub, d3[1], d2[1]))
+        if step != list(map(sub, d2[1], d1[1])):
             return False
         self.static = d3[0]
         self.base = d3[1]
@@ -397,7 +397,7 @@ class _Replicator:
         """(everything that must be equal, the integers that may step) of iteration i's records."""
         a, c, kb = self.marks[i]
         e, d, ke = self.ends[i] if not last else (len(T.instrs), len(T.buffers), len(T.blocks))
-        fresh = self.fresh[i] if not last else {id(b): k for k, b in enumerate(T.buffers[c:d])}
+        fresh = self.fresh[i] if not last else _places(T.buffers[c:d])
         loop_ids = self.loop_ids
         static = [d - c]
         dyn = []
@@ -480,11 +480,11 @@ class _Replicator:
         if desc is None or desc[0] != self.static:
             return False
         m = len(self.r) - last
-        if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
+        if desc[1] != list(map(add, self.base, map(mul, self.step, repeat(m)))):
             return False
         a, c, _ = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
-        self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
+        self.fresh.append(_places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
         if not _same_fields([_buffer_slots(b) for b in T.buffers[c:]], self.buf_slots[last - 1]):
             return False
@@ -550,6 +550,11 @@ _get_slots = attrgetter(*_BUF_SLOTS)
 _MM_KEYS = _BUF_SLOTS.index("mm_keys")
 _PRODUCER = _BUF_SLOTS.index("producer")
 assert _MM_KEYS < _PRODUCER < len(_BUF_SLOTS) - 1 == _BUF_SLOTS.index("rap"), "update _buffer_slots"
+
+
+def _places(bufs):
+    """id(buffer) -> its place in `bufs`."""
+    return dict(zip(map(id, bufs), count()))
 
 
 def _buffer_slots(b):
