@@ -306,9 +306,11 @@ _new = object.__new__
 def new_buffer(slots):
     """A buffer from replicate._buffer_slots (producer None, id -1)."""
     b = _new(Buffer)
-    (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.zeroed, mm_keys, b.temp, b.pinned,
-     b.dropped, b.producer, b.kind, b.rdims, rap) = slots
+    plain, mm_keys, rap = slots
+    (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.zeroed, b.temp, b.pinned, b.dropped,
+     b.kind, b.rdims) = plain
     b.mm_keys = None if mm_keys is None else set(mm_keys)
+    b.producer = None
     b.rap = None if rap is None else ((b,) + rap[0], rap[1])
     b.id = -1
     return b

@@ -40,8 +40,8 @@ otherwise leave out the iterations plain tracing records before it. KL_TRACE_REP
 import dis
 import os
 import sys
-from itertools import chain, count, repeat
-from operator import add, attrgetter, itemgetter, mul, sub
+from itertools import chain, compress, count, repeat
+from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
@@ -79,12 +79,13 @@ INNER = os.environ.get("KL_TRACE_REPLICATE_INNER", "1") != "0"
 _FRONTEND = FRONTEND
 _BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
 assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
-                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
+                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update _PLAIN_SLOTS' users"
 _TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 _BUF_OF = itemgetter(0)
 _OPERAND_LISTS = attrgetter("dst", "src")
 _chain_all = chain.from_iterable
+_PRODUCER_OF = attrgetter("producer")
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
 # records: instructions written from templates (not traced).
 # early: loops decided after EARLY iterations.
@@ -270,7 +271,7 @@ class _Replicator:
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
-        self.buf_slots.append([_buffer_slots(b) for b in bufs] if keep else None)
+        self.buf_slots.append(list(map(_buffer_slots, bufs)) if keep else None)
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -323,8 +324,8 @@ class _Replicator:
         pre = self._pre_loop(i)
         return ((len(t.diagnostics), len(t._warned), len(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                  len(t.arenas), len(t.stand_ins), INDIRECT_SEEN[0], t.nc_version),
-                tuple(id(b) for b in pre), tuple(_buffer_slots(b) for b in pre), tuple(id(b.producer) for b in pre),
-                tuple(_tensor_slots(v) for v in self._tensors()))
+                tuple(map(id, pre)), tuple(map(_buffer_slots, pre)), tuple(map(id, map(_PRODUCER_OF, pre))),
+                tuple(map(_tensor_slots, self._tensors())))
 
     # ------------------------------------------------------------------ the decision
     def decide(self, warm):
@@ -370,27 +371,23 @@ class _Replicator:
         e = self.ends[self.warm - 1][0]
         m = len(self.r) - self.warm
         step = self.step
-        k = 0
-        for ins in T.instrs[a:e]:
-            for ap in ins.dst + ins.src:
-                dp, do = step[k], step[k + 1]
-                k += 2
-                if dp == 0 and do == 0:
-                    continue
-                b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
-                span = 0
-                for st, c in pat:
-                    span += (c - 1) * st
-                if off < 0 or p0 < -1:
+        aps = _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))  # dsts then srcs, as the steps are
+        dps, dos = step[0::2], step[1::2]
+        for ap, dp, do in compress(zip(aps, dps, dos), map(or_, dps, dos)):  # the operands that move
+            b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
+            span = 0
+            for st, c in pat:
+                span += (c - 1) * st
+            if off < 0 or p0 < -1:
+                return False
+            if b.memory == "hbm":
+                n = 1
+                for d in b.shape:
+                    n *= d
+                if off + span >= n:
                     return False
-                if b.memory == "hbm":
-                    n = 1
-                    for d in b.shape:
-                        n *= d
-                    if off + span >= n:
-                        return False
-                elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
-                    return False
+            elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
+                return False
         return True
 
     def _describe(self, i, last=False):
@@ -486,7 +483,7 @@ class _Replicator:
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append(_places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if not _same_fields([_buffer_slots(b) for b in T.buffers[c:]], self.buf_slots[last - 1]):
+        if not _same_fields(list(map(_buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -517,7 +514,7 @@ class _Replicator:
         t.stand_ins = stand_ins
         INDIRECT_SEEN[0] = indirect
         for b, slots, producer in self.saved_bufs:
-            _restore(b, _BUF_SLOTS, slots)
+            _restore_buffer(b, slots)
             b.producer = producer
         for v, slots, checks in self.saved_tensors:
             _restore(v, _TENSOR_SLOTS, slots)
@@ -546,10 +543,12 @@ class _Replicator:
         STATS["records"] += records(blk) * len(values)
 
 
-_get_slots = attrgetter(*_BUF_SLOTS)
-_MM_KEYS = _BUF_SLOTS.index("mm_keys")
-_PRODUCER = _BUF_SLOTS.index("producer")
-assert _MM_KEYS < _PRODUCER < len(_BUF_SLOTS) - 1 == _BUF_SLOTS.index("rap"), "update _buffer_slots"
+# A buffer's fields but `mm_keys` (a set), `producer` (compared relative to the iteration by _describe) and `rap`
+# (which holds the buffer itself): the plain part of _buffer_slots, read in one C call.
+_PLAIN_SLOTS = tuple(x for x in _BUF_SLOTS if x not in ("mm_keys", "producer", "rap"))
+_get_plain = attrgetter(*_PLAIN_SLOTS)
+assert _PLAIN_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "temp",
+                        "pinned", "dropped", "kind", "rdims"), "update replay.new_buffer"
 
 
 def _places(bufs):
@@ -558,13 +557,14 @@ def _places(bufs):
 
 
 def _buffer_slots(b):
-    """A buffer's fields as a tuple: `mm_keys` frozen, `rap` without the buffer itself, `producer` None
-    (compared relative to the iteration by _describe)."""
-    s = _get_slots(b)  # by slices of the tuple, not a list changed in place: this runs for every new buffer
-    mm_keys = s[_MM_KEYS]
-    rap = s[-1]
-    return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
-            + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
+    """A buffer's fields as (the _PLAIN_SLOTS fields, `mm_keys` frozen, `rap` without the buffer itself); `producer`
+    is left out (compared relative to the iteration by _describe). Three parts, not one flat tuple: this runs for
+    every new buffer of every traced iteration at every replicating level, and slicing a flat tuple cost twice as
+    much. replay.new_buffer and _restore_buffer read it back."""
+    mm_keys = b.mm_keys
+    rap = b.rap
+    return (_get_plain(b), None if mm_keys is None else frozenset(mm_keys),
+            None if rap is None else (rap[0][1:], rap[1]))
 
 
 def _same_fields(*lists):
@@ -582,7 +582,7 @@ def _fields(slots):
     access pattern of the whole buffer (emit._source_operands), a function of the other fields set on the first
     read of the whole tile. Whether a read has set it yet changes no record: iteration 0 may read a tile's whole
     view through a view the front end has not cached yet, and leave it unset where later iterations set it."""
-    return [sl[:-1] for sl in slots]
+    return [sl[:2] for sl in slots]
 
 
 def _block_key(blk, a, c, depth, value, index):
@@ -605,13 +605,17 @@ def _block_key(blk, a, c, depth, value, index):
 
 def _restore(obj, names, slots):
     for s, v in zip(names, slots):
-        if s == "mm_keys" and v is not None:
-            v = set(v)
-        elif s == "rap" and v is not None:
-            v = ((obj,) + v[0], v[1])
-        elif s == "producer" or s == "checks":
-            continue  # restored by the caller
-        setattr(obj, s, v)
+        if s != "checks":  # restored by the caller
+            setattr(obj, s, v)
+
+
+def _restore_buffer(b, slots):
+    """Set a buffer's fields back from _buffer_slots (its producer is restored by the caller)."""
+    plain, mm_keys, rap = slots
+    for s, v in zip(_PLAIN_SLOTS, plain):
+        setattr(b, s, v)
+    b.mm_keys = None if mm_keys is None else set(mm_keys)
+    b.rap = None if rap is None else ((b,) + rap[0], rap[1])
 
 
 def _tensor_slots(v):
