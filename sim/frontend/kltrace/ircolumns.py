@@ -126,24 +126,32 @@ def _lists(pools, slot_of, heads, cols, new, count):
 
 def _operands(pools, buffers, blk, classes, n0):
     """The new operands of every iteration: iteration m's new class r takes index n0 + (m - 1) * len(classes) + r.
-    Only the offset, buffer and partition start differ from the first iteration's records."""
+    Only the offset, buffer and partition start differ from the first iteration's records; each is start + m * step
+    per class, made by _matrix (by rows when the classes outnumber the iterations: a nested loop's block of 4
+    iterations has thousands)."""
     count = blk.count
-    nc = len(classes)
     tmpl = buffers[blk.bstart - blk.nb:blk.bstart]
     live = sum(1 for b in tmpl if not b.dropped)
     sget = pools.strings.get
-    total = nc * count
-    ys, ids, xs = [0] * total, [0] * total, [0] * total
+    y0, ys, id0, ids, x0, xs = [], [], [], [], [], []
     first = []
-    for c, (kind, ref, p0, dp, pc, off, do, pat, dt) in enumerate(classes):
+    for kind, ref, p0, dp, pc, off, do, pat, dt in classes:
         part = p0 >= 0
-        ys[c::nc] = _column(off + do, do, count)
-        ids[c::nc] = _column(tmpl[ref].id + live, live, count) if kind == "f" else [ref.id] * count
+        y0.append(off + do)
+        ys.append(do)
+        if kind == "f":
+            id0.append(tmpl[ref].id + live)
+            ids.append(live)
+        else:
+            id0.append(ref.id)
+            ids.append(0)
         # The partition start and count share one word (two 16-bit fields).
-        xs[c::nc] = _column(p0 + dp + (pc << 16), dp, count) if part else [1 << 16] * count
+        x0.append(p0 + dp + (pc << 16) if part else 1 << 16)
+        xs.append(dp if part else 0)
         first.append(_OPERAND.pack(0, 0, pools.pattern_at[pat], sget(dt), 0, 0, len(pat), part))
-    pools.operands.append(_words(b"".join(first), count, _OPERAND.size // 4, ((0, ys), (2, ids), (5, xs))))
-    pools.n_operands = n0 + total
+    words = ((0, _matrix(count, y0, ys)), (2, _matrix(count, id0, ids)), (5, _matrix(count, x0, xs)))
+    pools.operands.append(_words(b"".join(first), count, _OPERAND.size // 4, words))
+    pools.n_operands = n0 + len(classes) * count
 
 
 def _words(first, count, width, fields):
@@ -167,22 +175,40 @@ def _new_lists(pools, layout, classes, cols, count):
         return l0, 0
     starts, steps, explicit = [], [], []
     for p, s in enumerate(slots):
-        col = _slot_column(s, cols, count)
+        if s >= 0:  # a constant operand
+            starts.append(s)
+            steps.append(0)
+            continue
+        col = cols[-1 - s]
         if type(col) is range:
             starts.append(col.start)
             steps.append(col.step)
         else:
             starts.append(col[0])
             steps.append(0)
-            if s < 0:
-                explicit.append((p, col))  # a pooled operand: its index in each iteration
+            explicit.append((p, col))  # a pooled operand: its index in each iteration
     flat = _matrix(count, starts, steps, explicit)
+    pooled = []  # (place in the iteration's entries, entries) of the lists to pool
     p = 0
     for x in layout:
         if all(s >= 0 or classes[-1 - s][0] == "p" for s in x):
-            keys = zip(*[flat[p + i::width] for i in range(len(x))])
-            pools.list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
+            pooled.append((p, len(x)))
         p += len(x)
+    list_at = pools.list_at
+    if count >= len(pooled):
+        for p, n in pooled:
+            keys = zip(*[flat[p + i::width] for i in range(n)])
+            list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
+    else:
+        # Few iterations of many lists (a nested loop's block): by rows, one slice of a row per list. Only lists of
+        # the same iteration can be equal (each holds an operand new in that iteration, or they are distinct,
+        # _lists), so pooling row by row leaves list_at as pooling list by list does.
+        cuts = [slice(p, p + n) for p, n in pooled]
+        places = [p for p, _ in pooled]
+        for m in range(count):
+            row = tuple(flat[m * width:(m + 1) * width])
+            at = l0 + m * width
+            list_at.update(zip(map(row.__getitem__, cuts), [at + p for p in places]))
     pools.lists.extend(array("I", flat))
     return l0, width
 
