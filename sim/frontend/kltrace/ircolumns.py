@@ -98,7 +98,7 @@ def _lists(pools, slot_of, heads, cols, new, count):
         k += n
         u = at.get(slots)
         if u is None:
-            if all(s >= 0 for s in slots):
+            if not slots or min(slots) >= 0:  # constant operands only (all(), in C code)
                 lb = list_at.get(slots)
                 if lb is None:
                     return None
@@ -126,32 +126,24 @@ def _lists(pools, slot_of, heads, cols, new, count):
 
 def _operands(pools, buffers, blk, classes, n0):
     """The new operands of every iteration: iteration m's new class r takes index n0 + (m - 1) * len(classes) + r.
-    Only the offset, buffer and partition start differ from the first iteration's records; each is start + m * step
-    per class, made by _matrix (by rows when the classes outnumber the iterations: a nested loop's block of 4
-    iterations has thousands)."""
+    Only the offset, buffer and partition start differ from the first iteration's records."""
     count = blk.count
+    nc = len(classes)
     tmpl = buffers[blk.bstart - blk.nb:blk.bstart]
     live = sum(1 for b in tmpl if not b.dropped)
     sget = pools.strings.get
-    y0, ys, id0, ids, x0, xs = [], [], [], [], [], []
+    total = nc * count
+    ys, ids, xs = [0] * total, [0] * total, [0] * total
     first = []
-    for kind, ref, p0, dp, pc, off, do, pat, dt in classes:
+    for c, (kind, ref, p0, dp, pc, off, do, pat, dt) in enumerate(classes):
         part = p0 >= 0
-        y0.append(off + do)
-        ys.append(do)
-        if kind == "f":
-            id0.append(tmpl[ref].id + live)
-            ids.append(live)
-        else:
-            id0.append(ref.id)
-            ids.append(0)
+        ys[c::nc] = _column(off + do, do, count)
+        ids[c::nc] = _column(tmpl[ref].id + live, live, count) if kind == "f" else [ref.id] * count
         # The partition start and count share one word (two 16-bit fields).
-        x0.append(p0 + dp + (pc << 16) if part else 1 << 16)
-        xs.append(dp if part else 0)
+        xs[c::nc] = _column(p0 + dp + (pc << 16), dp, count) if part else [1 << 16] * count
         first.append(_OPERAND.pack(0, 0, pools.pattern_at[pat], sget(dt), 0, 0, len(pat), part))
-    words = ((0, _matrix(count, y0, ys)), (2, _matrix(count, id0, ids)), (5, _matrix(count, x0, xs)))
-    pools.operands.append(_words(b"".join(first), count, _OPERAND.size // 4, words))
-    pools.n_operands = n0 + len(classes) * count
+    pools.operands.append(_words(b"".join(first), count, _OPERAND.size // 4, ((0, ys), (2, ids), (5, xs))))
+    pools.n_operands = n0 + total
 
 
 def _words(first, count, width, fields):
