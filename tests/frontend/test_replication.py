@@ -83,7 +83,7 @@ class Adversarial(Agreement):
 
     def test_cached_access_pattern_set_from_iteration_1_decides_early(self):
         # Iteration 0's new tile has no cached whole-tile access pattern where the later ones' have one
-        # (replicate._fields): a cache, so iteration 0 still stands in for a warm-up.
+        # (loopstate.fields): a cache, so iteration 0 still stands in for a warm-up.
         self.assertEqual(self.kernel("packed_rows"), (1, 20 - 4, 0))
         self.assertEqual(early(self.last), 1)
 
@@ -442,25 +442,25 @@ class FastPaths(unittest.TestCase):
         self.assertEqual(len({id(s) for s in shapes[0:6:2]}), 1)
 
     def test_buffer_fields_round_trip(self):
-        from kltrace import replay, replicate
+        from kltrace import loopstate, replay
         from kltrace.tracer import Buffer
         b = Buffer("acc", "sbuf", (128, 512), "float32", "tile", ((0, 7),), kind="k", pstride=512)
         b.written, b.zeroed, b.temp, b.pinned, b.dropped = True, False, True, False, False
         b.mm_keys = {(1, 2)}
         b.rdims = ((512, 128), (1, 512))
         b.rap = ((b, 0, 128, 0, ((1, 512),), "float32"), 65536)
-        slots = replicate._buffer_slots(b)
+        slots = loopstate.buffer_slots(b)
         made = replay.new_buffer(slots)
-        for name in replicate._BUF_SLOTS:
+        for name in loopstate.BUF_SLOTS:
             if name not in ("rap", "producer"):
                 self.assertEqual(getattr(made, name), getattr(b, name), name)
         self.assertIs(made.rap[0][0], made)
         self.assertEqual(made.rap[0][1:], b.rap[0][1:])
         self.assertEqual((made.producer, made.id), (None, -1))
-        self.assertEqual(replicate._buffer_slots(made), slots)
+        self.assertEqual(loopstate.buffer_slots(made), slots)
         b.written, b.mm_keys, b.rap, b.name = False, None, None, "other"
-        replicate._restore_buffer(b, slots)
-        self.assertEqual(replicate._buffer_slots(b), slots)
+        loopstate.restore_buffer(b, slots)
+        self.assertEqual(loopstate.buffer_slots(b), slots)
         self.assertIs(b.rap[0][0], b)
 
     def test_iteration_ints_of_a_nested_block(self):

@@ -136,7 +136,8 @@ def _commit(pools, buffers, blk, plan, first_id):
     live = sum(1 for b in tmpl if not b.dropped)
     ids = [b.id + live for b in tmpl]
     pools.n_operands = build(tuple(fields), blk.count, first_id, prefix, blk.values, pid, len(prefix) + 1, len(pid),
-                             ids, live, pools.iter_pids(prefix, blk.values, pid, order), pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
+                             ids, live, pools.iter_pids(prefix, blk.values, pid, order), pools.operand_at,
+                             pools.list_at, pools.lists, pools.n_operands,
                              ops_out.append, recs_out.append, _OPERAND.pack, ipack)
     pools.operands.append(b"".join(ops_out))
     pools.records.append(b"".join(recs_out))

@@ -35,18 +35,21 @@ An exception raised by the out-of-order last iteration ends the trace as it woul
 although plain tracing may have met it in an earlier iteration (the same statement; index values in the
 message may differ; an access past the buffer's end is foreseen and such loops are traced plainly). A loop
 that a `try` or `with` encloses, in its frame or a caller's, is traced plainly: a handled exception would
-otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's --no-replicate) turns replication off.
+otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's
+--no-replicate) turns replication off.
 """
 import dis
 import os
 import sys
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, repeat
 from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
+from .loopstate import (TENSOR_SLOTS, buffer_slots, places, restore, restore_buffer, same_fields, tensor_slots,
+                        value_key)
 from .replay import Block, records
-from .tracer import T, Buffer
+from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
 
 WARMUP = 4
@@ -77,10 +80,6 @@ INNER = os.environ.get("KL_TRACE_REPLICATE_INNER", "1") != "0"
 
 
 _FRONTEND = FRONTEND
-_BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
-assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
-                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update _PLAIN_SLOTS' users"
-_TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
 _BUF_OF = itemgetter(0)
 _OPERAND_LISTS = attrgetter("dst", "src")
@@ -210,7 +209,7 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
-        # id(attrs or ranges) -> (it, _value_key of it), shared with the replicating loops around this one (the same
+        # id(attrs or ranges) -> (it, value_key of it), shared with the replicating loops around this one (the same
         # attribute objects recur in every inner loop's run: matmul_optimized's 64 M-tile loops)
         self.keys = self.parent.keys if self.parent is not None else {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
@@ -267,11 +266,11 @@ class _Replicator:
         e, d = len(T.instrs), len(T.buffers)
         self.ends.append((e, d, len(T.blocks)))
         bufs = T.buffers[c:d]
-        self.fresh.append(_places(bufs))
+        self.fresh.append(places(bufs))
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
-        self.buf_slots.append(list(map(_buffer_slots, bufs)) if keep else None)
+        self.buf_slots.append(list(map(buffer_slots, bufs)) if keep else None)
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -324,8 +323,8 @@ class _Replicator:
         pre = self._pre_loop(i)
         return ((len(t.diagnostics), len(t._warned), len(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                  len(t.arenas), len(t.stand_ins), INDIRECT_SEEN[0], t.nc_version),
-                tuple(map(id, pre)), tuple(map(_buffer_slots, pre)), tuple(map(id, map(_PRODUCER_OF, pre))),
-                tuple(map(_tensor_slots, self._tensors())))
+                tuple(map(id, pre)), tuple(map(buffer_slots, pre)), tuple(map(id, map(_PRODUCER_OF, pre))),
+                tuple(map(tensor_slots, self._tensors())))
 
     # ------------------------------------------------------------------ the decision
     def decide(self, warm):
@@ -343,7 +342,7 @@ class _Replicator:
         if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
             return False
         slots = self.buf_slots
-        if not _same_fields(slots[f], slots[f + 1], slots[f + 2]):
+        if not same_fields(slots[f], slots[f + 1], slots[f + 2]):
             return False
         step = list(map(sub, d3[1], d2[1]))
         if step != list(map(sub, d2[1], d1[1])):
@@ -394,7 +393,7 @@ class _Replicator:
         """(everything that must be equal, the integers that may step) of iteration i's records."""
         a, c, kb = self.marks[i]
         e, d, ke = self.ends[i] if not last else (len(T.instrs), len(T.buffers), len(T.blocks))
-        fresh = self.fresh[i] if not last else _places(T.buffers[c:d])
+        fresh = self.fresh[i] if not last else places(T.buffers[c:d])
         loop_ids = self.loop_ids
         static = [d - c]
         dyn = []
@@ -412,13 +411,13 @@ class _Replicator:
             if attrs is not None:
                 got = keys.get(id(attrs))
                 if got is None or got[0] is not attrs:  # held in the entry, so its id is not reused
-                    got = keys[id(attrs)] = (attrs, _value_key(attrs))
+                    got = keys[id(attrs)] = (attrs, value_key(attrs))
                 attrs = got[1]
             ranges = ins.ranges
             if ranges is not None:
                 got = keys.get(id(ranges))
                 if got is None or got[0] is not ranges:
-                    got = keys[id(ranges)] = (ranges, _value_key(ranges))
+                    got = keys[id(ranges)] = (ranges, value_key(ranges))
                 ranges = got[1]
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
@@ -465,8 +464,8 @@ class _Replicator:
         for i in range(self.warm):
             for b in self._pre_loop(i):
                 keep[id(b)] = b
-        self.saved_bufs = [(b, _buffer_slots(b), b.producer) for b in keep.values()]
-        self.saved_tensors = [(v, _tensor_slots(v), v.checks) for v in self._tensors()]
+        self.saved_bufs = [(b, buffer_slots(b), b.producer) for b in keep.values()]
+        self.saved_tensors = [(v, tensor_slots(v), v.checks) for v in self._tensors()]
 
     def finish_last(self):
         self._sync()
@@ -481,9 +480,9 @@ class _Replicator:
             return False
         a, c, _ = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
-        self.fresh.append(_places(T.buffers[c:]))
+        self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if not _same_fields(list(map(_buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
+        if not same_fields(list(map(buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -514,10 +513,10 @@ class _Replicator:
         t.stand_ins = stand_ins
         INDIRECT_SEEN[0] = indirect
         for b, slots, producer in self.saved_bufs:
-            _restore_buffer(b, slots)
+            restore_buffer(b, slots)
             b.producer = producer
         for v, slots, checks in self.saved_tensors:
-            _restore(v, _TENSOR_SLOTS, slots)
+            restore(v, TENSOR_SLOTS, slots)
             v.checks = checks
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
@@ -543,48 +542,6 @@ class _Replicator:
         STATS["records"] += records(blk) * len(values)
 
 
-# A buffer's fields but `mm_keys` (a set), `producer` (compared relative to the iteration by _describe) and `rap`
-# (which holds the buffer itself): the plain part of _buffer_slots, read in one C call.
-_PLAIN_SLOTS = tuple(x for x in _BUF_SLOTS if x not in ("mm_keys", "producer", "rap"))
-_get_plain = attrgetter(*_PLAIN_SLOTS)
-assert _PLAIN_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "temp",
-                        "pinned", "dropped", "kind", "rdims"), "update replay.new_buffer"
-
-
-def _places(bufs):
-    """id(buffer) -> its place in `bufs`."""
-    return dict(zip(map(id, bufs), count()))
-
-
-def _buffer_slots(b):
-    """A buffer's fields as (the _PLAIN_SLOTS fields, `mm_keys` frozen, `rap` without the buffer itself); `producer`
-    is left out (compared relative to the iteration by _describe). Three parts, not one flat tuple: this runs for
-    every new buffer of every traced iteration at every replicating level, and slicing a flat tuple cost twice as
-    much. replay.new_buffer and _restore_buffer read it back."""
-    mm_keys = b.mm_keys
-    rap = b.rap
-    return (_get_plain(b), None if mm_keys is None else frozenset(mm_keys),
-            None if rap is None else (rap[0][1:], rap[1]))
-
-
-def _same_fields(*lists):
-    """Whether the lists of buffers' fields agree as _fields says; compared whole first (the usual case: `rap` agrees
-    too), which makes no copy of them."""
-    first = lists[0]
-    if all(x == first for x in lists[1:]):
-        return True
-    first = _fields(first)
-    return all(_fields(x) == first for x in lists[1:])
-
-
-def _fields(slots):
-    """The buffers' fields (_buffer_slots) as the iterations must agree on them: all but `rap`, which caches the
-    access pattern of the whole buffer (emit._source_operands), a function of the other fields set on the first
-    read of the whole tile. Whether a read has set it yet changes no record: iteration 0 may read a tile's whole
-    view through a view the front end has not cached yet, and leave it unset where later iterations set it."""
-    return [sl[:2] for sl in slots]
-
-
 def _block_key(blk, a, c, depth, value, index):
     """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
     this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
@@ -601,53 +558,3 @@ def _block_key(blk, a, c, depth, value, index):
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
             prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
             tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
-
-
-def _restore(obj, names, slots):
-    for s, v in zip(names, slots):
-        if s != "checks":  # restored by the caller
-            setattr(obj, s, v)
-
-
-def _restore_buffer(b, slots):
-    """Set a buffer's fields back from _buffer_slots (its producer is restored by the caller)."""
-    plain, mm_keys, rap = slots
-    for s, v in zip(_PLAIN_SLOTS, plain):
-        setattr(b, s, v)
-    b.mm_keys = None if mm_keys is None else set(mm_keys)
-    b.rap = None if rap is None else ((b,) + rap[0], rap[1])
-
-
-def _tensor_slots(v):
-    """A tensor's fields; `checks` (index expressions, whose `==` builds a mask) by identity."""
-    return tuple(id(v.checks) if s == "checks" else getattr(v, s) for s in _TENSOR_SLOTS)
-
-
-_PLAIN = (int, str, bool, type(None))
-
-
-def _value_key(v):
-    """A key equal for two values only if they render the same (floats by repr: 0.0 and -0.0 differ), or
-    None for a value this cannot vouch for."""
-    tv = type(v)
-    if tv in _PLAIN:
-        return (tv, v)
-    if tv is float:
-        return (tv, repr(v))
-    if tv is dict:
-        out = []
-        for k, x in v.items():
-            kx = _value_key(x)
-            if kx is None or type(k) is not str:
-                return None
-            out.append((k, kx))
-        return (tv, tuple(out))
-    if tv is tuple or tv is list:
-        out = []
-        for x in v:
-            kx = _value_key(x)
-            if kx is None:
-                return None
-            out.append(kx)
-        return (tv, tuple(out))
-    return ("id", id(v))  # the same object renders the same
