@@ -173,6 +173,10 @@ class Adversarial(Agreement):
     def test_partial_last_tile_is_refused_the_same_way(self):
         self.assertIsNone(self.kernel("clamped_tail", rows=4032))
 
+    def test_reads_past_the_end_before_the_last_iteration(self):
+        self.assertIsNone(self.kernel("rows_overrun_midway", rows=4096))
+        self.assertIn("out of bounds", self.last.error["message"])
+
     def test_inner_dimension_overrun(self):
         # Known difference (replicate.py): the out-of-order last iteration reports its own columns.
         plain, rep = both("--kernel-file", ADV, "--kernel", "column_overrun", "--arg", "a=256x64:float32")
