@@ -137,7 +137,8 @@ class WriterAgrees(unittest.TestCase):
                  ("nested_psum", "a=10240x64:bfloat16", "w=10240x128:bfloat16"),
                  ("branch_on_k", "a=2560x64:float32"), ("carried_tile", "a=2560x64:float32"),
                  ("psum_accumulate", "a=4096x64:bfloat16", "w=4096x128:bfloat16"),
-                 ("zeros_first_read_in_loop", "a=2560x64:float32"), ("packed_rows", "a=2560x64:float32")]
+                 ("zeros_first_read_in_loop", "a=2560x64:float32"), ("packed_rows", "a=2560x64:float32"),
+                 ("nested_stores_twice", "a=256x64:float32")]
         cases = [(ADV, *c) for c in cases]
         # Inner loops replicated inside replicated outer loops (their templates hold the inner loops' iterations).
         cases += [(INSIDE, "two_levels", "a=20480x64:float32"), (INSIDE, "tiles_read_after", "a=20480x64:float32"),

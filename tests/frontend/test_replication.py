@@ -83,7 +83,7 @@ class Adversarial(Agreement):
 
     def test_cached_access_pattern_set_from_iteration_1_decides_early(self):
         # Iteration 0's new tile has no cached whole-tile access pattern where the later ones' have one
-        # (replicate._fields): a cache, so iteration 0 still stands in for a warm-up.
+        # (loopstate.fields): a cache, so iteration 0 still stands in for a warm-up.
         self.assertEqual(self.kernel("packed_rows"), (1, 20 - 4, 0))
         self.assertEqual(early(self.last), 1)
 
@@ -172,6 +172,10 @@ class Adversarial(Agreement):
 
     def test_partial_last_tile_is_refused_the_same_way(self):
         self.assertIsNone(self.kernel("clamped_tail", rows=4032))
+
+    def test_reads_past_the_end_before_the_last_iteration(self):
+        self.assertIsNone(self.kernel("rows_overrun_midway", rows=4096))
+        self.assertIn("out of bounds", self.last.error["message"])
 
     def test_inner_dimension_overrun(self):
         # Known difference (replicate.py): the out-of-order last iteration reports its own columns.
@@ -385,6 +389,98 @@ class Corpus(Agreement):
                 args += ["--target", e["hw"]]
             with self.subTest(kernel=e["file"]):
                 self.same(*args, env=SHORT)
+
+
+class FastPaths(unittest.TestCase):
+    """The shortcuts replication and its block writer take (in this process), against the slower way they
+    replace: each must give exactly what the slower way gives."""
+
+    @classmethod
+    def setUpClass(cls):
+        import sys
+        sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
+
+    def test_for_iter_offsets_as_dis_gives_them(self):
+        import dis
+        import gc
+        from kltrace import loopcheck
+        codes = [o.__code__ for o in gc.get_objects() if type(o).__name__ == "function"]
+        source = "def f(x):\n    for i in x:\n        for j in range(i):\n            pass\n    else:\n        pass\n" \
+                 "    return [a for a in x if a], sum(b for b in x)\n"
+        scope = {}
+        exec(compile(source, "<loops>", "exec"), scope)
+        codes.append(scope["f"].__code__)
+        codes += [c for c in scope["f"].__code__.co_consts if hasattr(c, "co_code")]
+        with_loops = 0
+        for code in codes:
+            want = frozenset(i.offset for i in dis.get_instructions(code) if i.opname == "FOR_ITER")
+            self.assertEqual(loopcheck.for_iter_offsets(code), want, code)
+            with_loops += bool(want)
+        self.assertGreater(with_loops, 10)
+
+    def test_loop_shape_answers_each_loop_of_a_function(self):
+        # loop_shape keeps its answer per FOR_ITER offset: two loops of one function, one replicable and one with
+        # a branch, must keep their own answers on every call.
+        import sys
+        from kltrace import loopcheck
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "two_loops.py")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write("def run(probe):\n    for i in probe():\n        t = i + 1\n"
+                         "    for j in probe():\n        if j:\n            t = j\n")
+            scope = {}
+            with open(path, encoding="utf-8") as fh:
+                exec(compile(fh.read(), path, "exec"), scope)
+            shapes = []
+
+            def probe():
+                shapes.append(loopcheck.loop_shape(sys._getframe(1)))
+                yield 0
+
+            for _ in range(3):
+                scope["run"](probe)
+            loopcheck.clear()
+            scope["run"](probe)
+        self.assertIsNotNone(shapes[0])
+        self.assertEqual([s is None for s in shapes], [False, True] * 4)
+        self.assertEqual(len({id(s) for s in shapes[0:6:2]}), 1)
+
+    def test_buffer_fields_round_trip(self):
+        from kltrace import loopstate, replay
+        from kltrace.tracer import Buffer
+        b = Buffer("acc", "sbuf", (128, 512), "float32", "tile", ((0, 7),), kind="k", pstride=512)
+        b.written, b.zeroed, b.temp, b.pinned, b.dropped = True, False, True, False, False
+        b.mm_keys = {(1, 2)}
+        b.rdims = ((512, 128), (1, 512))
+        b.rap = ((b, 0, 128, 0, ((1, 512),), "float32"), 65536)
+        slots = loopstate.buffer_slots(b)
+        made = replay.new_buffer(slots)
+        for name in loopstate.BUF_SLOTS:
+            if name not in ("rap", "producer"):
+                self.assertEqual(getattr(made, name), getattr(b, name), name)
+        self.assertIs(made.rap[0][0], made)
+        self.assertEqual(made.rap[0][1:], b.rap[0][1:])
+        self.assertEqual((made.producer, made.id), (None, -1))
+        self.assertEqual(loopstate.buffer_slots(made), slots)
+        b.written, b.mm_keys, b.rap, b.name = False, None, None, "other"
+        loopstate.restore_buffer(b, slots)
+        self.assertEqual(loopstate.buffer_slots(b), slots)
+        self.assertIs(b.rap[0][0], b)
+
+    def test_iteration_ints_of_a_nested_block(self):
+        # A nested loop's block: few iterations, inner values of several depths (ircolumns._iter_pids builds the
+        # ints as one array); the pool must end as irbin's one-key-at-a-time registration leaves it.
+        from kltrace import irbin, ircolumns
+        prefix, values, pid = (2,), [3, 4, 5], (0, 1)
+        suffixes = [(), (0,), (0, 1), (1,), (1, 0, 2), (7,)]
+        fast, slow = irbin._Pools(irbin._Strings()), irbin._Pools(irbin._Strings())
+        for pools in (fast, slow):
+            pools.iter_pid((9,), pid)  # something pooled before the block
+        begins, width = ircolumns._iter_pids(fast, prefix, values, pid, suffixes)
+        want = [slow.iter_pid(prefix + (v,) + x, pid) for v in values for x in suffixes]
+        self.assertEqual(fast.ints.tolist(), slow.ints.tolist())
+        self.assertEqual(fast._ints_at, slow._ints_at)
+        self.assertEqual([b + m * width for m in range(len(values)) for b in begins], want)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ iterations exist nowhere but here (replicate.py keeps them as a replay.Block): b
 are worked out by arithmetic from the template's.
 """
 import struct
+from itertools import chain
 
 from . import ircolumns, replay
-from .irrecords import _INSTR, _OPERAND
+from .irrecords import _INSTR, _OPERAND, NONE
 
 
 # A template of more records (a nested loop's iteration) is written record by record: compiling straight-line
@@ -45,29 +46,36 @@ def write(pools, instrs, buffers, blk, first_id):
 def _plan(pools, tmpl, step, fresh):
     """What does not change from one iteration to the next: (constant operand indices by slot, the classes of
     the moving operands in first-use order, per slot its constant index or class, per instruction its fixed
-    record fields), or None."""
+    record fields), or None. (One pass over the template's records, a nested loop's inner iterations included:
+    pools.head and pools.loc are asked only on a miss of their identity caches, as irbin's record loop does.)"""
     consts = []
     classes = []
     class_at = {}
+    class_get = class_at.get
     slot_of = []
+    add_slot = slot_of.append
     heads = []
     fresh_step = {}
-    k = 0
-    operand_at = pools.operand_at
+    operand_get = pools.operand_at.get
+    fresh_get = fresh.get
+    attr_get = pools.attr_ids.get
+    head_get = pools.heads.get
+    loc_get = pools.loc_ids.get
+    steps = iter(step)  # partition start and offset steps per operand, in the records' dsts-then-srcs order
     for ins in tmpl:
         own = False  # whether the record names a new buffer of the iteration
-        for ap in ins.dst + ins.src:
-            dp, do = step[k], step[k + 1]
-            k += 2
-            b, p0, pc, off, pat, dt = ap
-            f = fresh.get(id(b))
+        dst, src = ins.dst, ins.src
+        for ap, dp, do in zip(chain(dst, src), steps, steps):
+            b = ap[0]
+            f = fresh_get(id(b))
             if f is None and dp == 0 and do == 0:
-                i = operand_at.get(ap)
+                i = operand_get(ap)
                 if i is None:
                     return None  # the template is written first: its operands are pooled
-                slot_of.append(i)
+                add_slot(i)
                 consts.append(i)
                 continue
+            _, p0, pc, off, pat, dt = ap
             if f is not None:
                 if b.dropped or fresh_step.setdefault(f, (dp, do)) != (dp, do):
                     return None  # equal operands of one new buffer could part (or meet) in a later iteration
@@ -75,14 +83,23 @@ def _plan(pools, tmpl, step, fresh):
                 own = True
             else:
                 key = ("p", b, p0, dp, pc, off, do, pat, dt)
-            c = class_at.get(key)
+            c = class_get(key)
             if c is None:
                 c = class_at[key] = len(classes)
                 classes.append(key)
-            slot_of.append(-1 - c)
-        o, e, a = pools.head(ins)
-        heads.append((ins.elements, ins.nbytes, o, e, a, pools.loc(ins.loc), len(ins.dst), len(ins.src),
-                      len(ins.loc), own, ins))
+            add_slot(-1 - c)
+        attrs = ins.attrs
+        a = attr_get(id(attrs), NONE) if attrs else NONE
+        head = head_get((ins.op, ins.engine))
+        if head is None or a is NONE and attrs:
+            o, e, a = pools.head(ins)
+        else:
+            o, e = head
+        loc = ins.loc
+        lb = loc_get(id(loc))
+        if lb is None:
+            lb = pools.loc(loc)
+        heads.append((ins.elements, ins.nbytes, o, e, a, lb, len(dst), len(src), len(loc), own, ins))
     for key in classes:
         if pools.pattern_at.get(key[7]) is None:
             return None
@@ -119,7 +136,8 @@ def _commit(pools, buffers, blk, plan, first_id):
     live = sum(1 for b in tmpl if not b.dropped)
     ids = [b.id + live for b in tmpl]
     pools.n_operands = build(tuple(fields), blk.count, first_id, prefix, blk.values, pid, len(prefix) + 1, len(pid),
-                             ids, live, pools.iter_pids(prefix, blk.values, pid, order), pools.operand_at, pools.list_at, pools.lists, pools.n_operands,
+                             ids, live, pools.iter_pids(prefix, blk.values, pid, order), pools.operand_at,
+                             pools.list_at, pools.lists, pools.n_operands,
                              ops_out.append, recs_out.append, _OPERAND.pack, ipack)
     pools.operands.append(b"".join(ops_out))
     pools.records.append(b"".join(recs_out))

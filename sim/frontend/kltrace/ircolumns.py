@@ -98,7 +98,7 @@ def _lists(pools, slot_of, heads, cols, new, count):
         k += n
         u = at.get(slots)
         if u is None:
-            if all(s >= 0 for s in slots):
+            if not slots or min(slots) >= 0:  # constant operands only (all(), in C code)
                 lb = list_at.get(slots)
                 if lb is None:
                     return None
@@ -167,22 +167,40 @@ def _new_lists(pools, layout, classes, cols, count):
         return l0, 0
     starts, steps, explicit = [], [], []
     for p, s in enumerate(slots):
-        col = _slot_column(s, cols, count)
+        if s >= 0:  # a constant operand
+            starts.append(s)
+            steps.append(0)
+            continue
+        col = cols[-1 - s]
         if type(col) is range:
             starts.append(col.start)
             steps.append(col.step)
         else:
             starts.append(col[0])
             steps.append(0)
-            if s < 0:
-                explicit.append((p, col))  # a pooled operand: its index in each iteration
+            explicit.append((p, col))  # a pooled operand: its index in each iteration
     flat = _matrix(count, starts, steps, explicit)
+    pooled = []  # (place in the iteration's entries, entries) of the lists to pool
     p = 0
     for x in layout:
         if all(s >= 0 or classes[-1 - s][0] == "p" for s in x):
-            keys = zip(*[flat[p + i::width] for i in range(len(x))])
-            pools.list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
+            pooled.append((p, len(x)))
         p += len(x)
+    list_at = pools.list_at
+    if count >= len(pooled):
+        for p, n in pooled:
+            keys = zip(*[flat[p + i::width] for i in range(n)])
+            list_at.update(zip(keys, range(l0 + p, l0 + p + width * count, width)))
+    else:
+        # Few iterations of many lists (a nested loop's block): by rows, one slice of a row per list. Only lists of
+        # the same iteration can be equal (each holds an operand new in that iteration, or they are distinct,
+        # _lists), so pooling row by row leaves list_at as pooling list by list does.
+        cuts = [slice(p, p + n) for p, n in pooled]
+        places = [p for p, _ in pooled]
+        for m in range(count):
+            row = tuple(flat[m * width:(m + 1) * width])
+            at = l0 + m * width
+            list_at.update(zip(map(row.__getitem__, cuts), [at + p for p in places]))
     pools.lists.extend(array("I", flat))
     return l0, width
 
@@ -273,22 +291,25 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     width = len(first)
     count = len(values)
     ns = len(places)
+    # Built as an array of the pool's type, not a list: extending the pool from a list converts each of its ints
+    # one at a time (about 100,000 for the N-block loop of matmul_optimized), from an array it is one copy.
     if ns > count and len(set(map(len, suffixes))) == 1:
         # Every suffix has the same length (the usual case): the loop value sits every width / ns ints, so each
         # iteration's ints are the first one's with one strided slice set.
-        flat = []
+        flat = array(ints.typecode)
+        row = array(ints.typecode, first)
         every = width // ns
         for v in values:
-            row = first[:]
-            row[places[0]::every] = repeat(v, ns)
+            row[places[0]::every] = array(ints.typecode, repeat(v, ns))
             flat += row
     else:
         # Few iterations, or suffixes of several lengths (a nested loop's records at several depths): the loop
         # value is set place by place, one strided slice of all iterations each (not a store per place and
         # iteration: the N-block loop of matmul_optimized has 4,873 places and 4 iterations).
-        flat = first * count
+        flat = array(ints.typecode, first) * count
+        column = array(ints.typecode, values)
         for p in places:
-            flat[p::width] = values
+            flat[p::width] = column
     ints.extend(flat)
     at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width

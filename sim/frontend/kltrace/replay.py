@@ -37,7 +37,7 @@ class Block:
         self.fresh = fresh          # id(template buffer) -> its index among the template's new buffers
         self.prefix = prefix        # the enclosing loops' values
         self.values = values        # this loop's value in each written iteration
-        self.slots = slots          # the template's new buffers' fields (replicate._buffer_slots)
+        self.slots = slots          # the template's new buffers' fields (loopstate.buffer_slots)
         self.producers = producers  # per new buffer: None, an index into the template, or an older instruction
         self.inner = inner          # the blocks in the template iteration, in tracer.blocks order
 
@@ -304,11 +304,13 @@ _new = object.__new__
 
 
 def new_buffer(slots):
-    """A buffer from replicate._buffer_slots (producer None, id -1)."""
+    """A buffer from loopstate.buffer_slots (producer None, id -1)."""
     b = _new(Buffer)
-    (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.zeroed, mm_keys, b.temp, b.pinned,
-     b.dropped, b.producer, b.kind, b.rdims, rap) = slots
+    plain, mm_keys, rap = slots
+    (b.name, b.memory, b.shape, b.dtype, b.role, b.decl, b.pstride, b.written, b.zeroed, b.temp, b.pinned, b.dropped,
+     b.kind, b.rdims) = plain
     b.mm_keys = None if mm_keys is None else set(mm_keys)
+    b.producer = None
     b.rap = None if rap is None else ((b,) + rap[0], rap[1])
     b.id = -1
     return b

@@ -35,17 +35,21 @@ An exception raised by the out-of-order last iteration ends the trace as it woul
 although plain tracing may have met it in an earlier iteration (the same statement; index values in the
 message may differ; an access past the buffer's end is foreseen and such loops are traced plainly). A loop
 that a `try` or `with` encloses, in its frame or a caller's, is traced plainly: a handled exception would
-otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's --no-replicate) turns replication off.
+otherwise leave out the iterations plain tracing records before it. KL_TRACE_REPLICATE=0 (or the CLI's
+--no-replicate) turns replication off.
 """
 import dis
 import os
 import sys
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
+from .loopstate import (TENSOR_SLOTS, buffer_slots, places, restore, restore_buffer, same_fields, tensor_slots,
+                        value_key)
 from .replay import Block, records
-from .tracer import T, Buffer
+from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
 
 WARMUP = 4
@@ -76,11 +80,11 @@ INNER = os.environ.get("KL_TRACE_REPLICATE_INNER", "1") != "0"
 
 
 _FRONTEND = FRONTEND
-_BUF_SLOTS = tuple(s for s in Buffer.__slots__ if s != "id")
-assert _BUF_SLOTS == ("name", "memory", "shape", "dtype", "role", "decl", "pstride", "written", "zeroed", "mm_keys",
-                      "temp", "pinned", "dropped", "producer", "kind", "rdims", "rap"), "update replay.new_buffer"
-_TENSOR_SLOTS = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace")
 _MISSING = object()
+_BUF_OF = itemgetter(0)
+_OPERAND_LISTS = attrgetter("dst", "src")
+_chain_all = chain.from_iterable
+_PRODUCER_OF = attrgetter("producer")
 # Figures for benchmarks and tests (not in the IR): loops replicated, iterations written, roll-backs.
 # records: instructions written from templates (not traced).
 # early: loops decided after EARLY iterations.
@@ -205,7 +209,7 @@ class _Replicator:
         self.fresh = []      # per iteration: {id(buffer): index among the iteration's new buffers}
         self.states = []     # per iteration: the steady-state snapshot at its end
         self.buf_slots = []  # per iteration: the slots of its new buffers at its end
-        # id(attrs or ranges) -> (it, _value_key of it), shared with the replicating loops around this one (the same
+        # id(attrs or ranges) -> (it, value_key of it), shared with the replicating loops around this one (the same
         # attribute objects recur in every inner loop's run: matmul_optimized's 64 M-tile loops)
         self.keys = self.parent.keys if self.parent is not None else {}
         self.pre = {}        # iteration -> _pre_loop of it, once it has ended
@@ -262,11 +266,11 @@ class _Replicator:
         e, d = len(T.instrs), len(T.buffers)
         self.ends.append((e, d, len(T.blocks)))
         bufs = T.buffers[c:d]
-        self.fresh.append({id(b): k for k, b in enumerate(bufs)})
+        self.fresh.append(places(bufs))
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
-        self.buf_slots.append([_buffer_slots(b) for b in bufs] if keep else None)
+        self.buf_slots.append(list(map(buffer_slots, bufs)) if keep else None)
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -296,24 +300,15 @@ class _Replicator:
         done = self.pre.get(i)
         if done is not None:
             return done
-        seen = {}
         a = self.marks[i][0]
         e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
         loop_ids = self.loop_ids
-        for ins in T.instrs[a:e]:
-            for ap in ins.dst:
-                b = ap[0]
-                if id(b) not in loop_ids:
-                    seen[id(b)] = b
-            for ap in ins.src:
-                b = ap[0]
-                if id(b) not in loop_ids:
-                    seen[id(b)] = b
-        for v in self._tensors():
-            b = v.buf
-            if id(b) not in loop_ids:
-                seen[id(b)] = b
-        out = list(seen.values())
+        # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
+        # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
+        # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
+        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))))
+        used.update(dict.fromkeys(v.buf for v in self._tensors()))
+        out = [b for b in used if id(b) not in loop_ids]
         if i < len(self.ends):
             self.pre[i] = out
         return out
@@ -328,8 +323,8 @@ class _Replicator:
         pre = self._pre_loop(i)
         return ((len(t.diagnostics), len(t._warned), len(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                  len(t.arenas), len(t.stand_ins), INDIRECT_SEEN[0], t.nc_version),
-                tuple(id(b) for b in pre), tuple(_buffer_slots(b) for b in pre), tuple(id(b.producer) for b in pre),
-                tuple(_tensor_slots(v) for v in self._tensors()))
+                tuple(map(id, pre)), tuple(map(buffer_slots, pre)), tuple(map(id, map(_PRODUCER_OF, pre))),
+                tuple(map(tensor_slots, self._tensors())))
 
     # ------------------------------------------------------------------ the decision
     def decide(self, warm):
@@ -347,10 +342,10 @@ class _Replicator:
         if not (d1[0] == d2[0] == d3[0]) or not (states[f] == states[f + 1] == states[f + 2]):
             return False
         slots = self.buf_slots
-        if not _same_fields(slots[f], slots[f + 1], slots[f + 2]):
+        if not same_fields(slots[f], slots[f + 1], slots[f + 2]):
             return False
-        step = [y - x for x, y in zip(d2[1], d3[1])]
-        if step != [y - x for x, y in zip(d1[1], d2[1])]:
+        step = list(map(sub, d3[1], d2[1]))
+        if step != list(map(sub, d2[1], d1[1])):
             return False
         self.static = d3[0]
         self.base = d3[1]
@@ -375,34 +370,30 @@ class _Replicator:
         e = self.ends[self.warm - 1][0]
         m = len(self.r) - self.warm
         step = self.step
-        k = 0
-        for ins in T.instrs[a:e]:
-            for ap in ins.dst + ins.src:
-                dp, do = step[k], step[k + 1]
-                k += 2
-                if dp == 0 and do == 0:
-                    continue
-                b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
-                span = 0
-                for st, c in pat:
-                    span += (c - 1) * st
-                if off < 0 or p0 < -1:
+        aps = _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))  # dsts then srcs, as the steps are
+        dps, dos = step[0::2], step[1::2]
+        for ap, dp, do in compress(zip(aps, dps, dos), map(or_, dps, dos)):  # the operands that move
+            b, p0, pc, off, pat = ap[0], ap[1] + m * dp, ap[2], ap[3] + m * do, ap[4]
+            span = 0
+            for st, c in pat:
+                span += (c - 1) * st
+            if off < 0 or p0 < -1:
+                return False
+            if b.memory == "hbm":
+                n = 1
+                for d in b.shape:
+                    n *= d
+                if off + span >= n:
                     return False
-                if b.memory == "hbm":
-                    n = 1
-                    for d in b.shape:
-                        n *= d
-                    if off + span >= n:
-                        return False
-                elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
-                    return False
+            elif (b.shape and p0 + pc > b.shape[0]) or off + span >= b.pstride * max(1, b.shape[0] if b.shape else 1):
+                return False
         return True
 
     def _describe(self, i, last=False):
         """(everything that must be equal, the integers that may step) of iteration i's records."""
         a, c, kb = self.marks[i]
         e, d, ke = self.ends[i] if not last else (len(T.instrs), len(T.buffers), len(T.blocks))
-        fresh = self.fresh[i] if not last else {id(b): k for k, b in enumerate(T.buffers[c:d])}
+        fresh = self.fresh[i] if not last else places(T.buffers[c:d])
         loop_ids = self.loop_ids
         static = [d - c]
         dyn = []
@@ -420,13 +411,13 @@ class _Replicator:
             if attrs is not None:
                 got = keys.get(id(attrs))
                 if got is None or got[0] is not attrs:  # held in the entry, so its id is not reused
-                    got = keys[id(attrs)] = (attrs, _value_key(attrs))
+                    got = keys[id(attrs)] = (attrs, value_key(attrs))
                 attrs = got[1]
             ranges = ins.ranges
             if ranges is not None:
                 got = keys.get(id(ranges))
                 if got is None or got[0] is not ranges:
-                    got = keys[id(ranges)] = (ranges, _value_key(ranges))
+                    got = keys[id(ranges)] = (ranges, value_key(ranges))
                 ranges = got[1]
             if attrs is None and ins.attrs is not None or ranges is None and ins.ranges is not None:
                 return None
@@ -473,8 +464,8 @@ class _Replicator:
         for i in range(self.warm):
             for b in self._pre_loop(i):
                 keep[id(b)] = b
-        self.saved_bufs = [(b, _buffer_slots(b), b.producer) for b in keep.values()]
-        self.saved_tensors = [(v, _tensor_slots(v), v.checks) for v in self._tensors()]
+        self.saved_bufs = [(b, buffer_slots(b), b.producer) for b in keep.values()]
+        self.saved_tensors = [(v, tensor_slots(v), v.checks) for v in self._tensors()]
 
     def finish_last(self):
         self._sync()
@@ -485,13 +476,13 @@ class _Replicator:
         if desc is None or desc[0] != self.static:
             return False
         m = len(self.r) - last
-        if desc[1] != [b + m * s for b, s in zip(self.base, self.step)]:
+        if desc[1] != list(map(add, self.base, map(mul, self.step, repeat(m)))):
             return False
         a, c, _ = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
-        self.fresh.append({id(b): k for k, b in enumerate(T.buffers[c:])})
+        self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if not _same_fields([_buffer_slots(b) for b in T.buffers[c:]], self.buf_slots[last - 1]):
+        if not same_fields(list(map(buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -522,10 +513,10 @@ class _Replicator:
         t.stand_ins = stand_ins
         INDIRECT_SEEN[0] = indirect
         for b, slots, producer in self.saved_bufs:
-            _restore(b, _BUF_SLOTS, slots)
+            restore_buffer(b, slots)
             b.producer = producer
         for v, slots, checks in self.saved_tensors:
-            _restore(v, _TENSOR_SLOTS, slots)
+            restore(v, TENSOR_SLOTS, slots)
             v.checks = checks
 
     # ------------------------------------------------------------------ writing iterations 4..n-2
@@ -551,40 +542,6 @@ class _Replicator:
         STATS["records"] += records(blk) * len(values)
 
 
-_get_slots = attrgetter(*_BUF_SLOTS)
-_MM_KEYS = _BUF_SLOTS.index("mm_keys")
-_PRODUCER = _BUF_SLOTS.index("producer")
-assert _MM_KEYS < _PRODUCER < len(_BUF_SLOTS) - 1 == _BUF_SLOTS.index("rap"), "update _buffer_slots"
-
-
-def _buffer_slots(b):
-    """A buffer's fields as a tuple: `mm_keys` frozen, `rap` without the buffer itself, `producer` None
-    (compared relative to the iteration by _describe)."""
-    s = _get_slots(b)  # by slices of the tuple, not a list changed in place: this runs for every new buffer
-    mm_keys = s[_MM_KEYS]
-    rap = s[-1]
-    return (s[:_MM_KEYS] + (None if mm_keys is None else frozenset(mm_keys),) + s[_MM_KEYS + 1:_PRODUCER] + (None,)
-            + s[_PRODUCER + 1:-1] + (None if rap is None else (rap[0][1:], rap[1]),))
-
-
-def _same_fields(*lists):
-    """Whether the lists of buffers' fields agree as _fields says; compared whole first (the usual case: `rap` agrees
-    too), which makes no copy of them."""
-    first = lists[0]
-    if all(x == first for x in lists[1:]):
-        return True
-    first = _fields(first)
-    return all(_fields(x) == first for x in lists[1:])
-
-
-def _fields(slots):
-    """The buffers' fields (_buffer_slots) as the iterations must agree on them: all but `rap`, which caches the
-    access pattern of the whole buffer (emit._source_operands), a function of the other fields set on the first
-    read of the whole tile. Whether a read has set it yet changes no record: iteration 0 may read a tile's whole
-    view through a view the front end has not cached yet, and leave it unset where later iterations set it."""
-    return [sl[:-1] for sl in slots]
-
-
 def _block_key(blk, a, c, depth, value, index):
     """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
     this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
@@ -601,49 +558,3 @@ def _block_key(blk, a, c, depth, value, index):
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
             prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
             tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
-
-
-def _restore(obj, names, slots):
-    for s, v in zip(names, slots):
-        if s == "mm_keys" and v is not None:
-            v = set(v)
-        elif s == "rap" and v is not None:
-            v = ((obj,) + v[0], v[1])
-        elif s == "producer" or s == "checks":
-            continue  # restored by the caller
-        setattr(obj, s, v)
-
-
-def _tensor_slots(v):
-    """A tensor's fields; `checks` (index expressions, whose `==` builds a mask) by identity."""
-    return tuple(id(v.checks) if s == "checks" else getattr(v, s) for s in _TENSOR_SLOTS)
-
-
-_PLAIN = (int, str, bool, type(None))
-
-
-def _value_key(v):
-    """A key equal for two values only if they render the same (floats by repr: 0.0 and -0.0 differ), or
-    None for a value this cannot vouch for."""
-    tv = type(v)
-    if tv in _PLAIN:
-        return (tv, v)
-    if tv is float:
-        return (tv, repr(v))
-    if tv is dict:
-        out = []
-        for k, x in v.items():
-            kx = _value_key(x)
-            if kx is None or type(k) is not str:
-                return None
-            out.append((k, kx))
-        return (tv, tuple(out))
-    if tv is tuple or tv is list:
-        out = []
-        for x in v:
-            kx = _value_key(x)
-            if kx is None:
-                return None
-            out.append(kx)
-        return (tv, tuple(out))
-    return ("id", id(v))  # the same object renders the same

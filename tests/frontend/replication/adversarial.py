@@ -431,3 +431,29 @@ def rows_read_twice(a):
         y = nl.load(a[k * 128:(k + 1) * 128, :])
         nl.store(out[k * 128:(k + 1) * 128, :], value=nl.add(y, 1.0))
     return out
+
+
+@nki.jit
+def nested_stores_twice(a):
+    """A nested loop's block of few iterations whose operand lists hold only operands of buffers made before the
+    loop: the block writer pools those lists by rows (ircolumns._new_lists), and the second loop nest, which makes the
+    same stores again, finds them there."""
+    out = nl.ndarray((1024, 512), dtype=a.dtype, buffer=nl.shared_hbm)
+    t = nl.load(a[0:128, :])
+    for _ in range(2):
+        for i in nl.affine_range(8):
+            for j in nl.affine_range(8):
+                nl.store(out[i * 128:(i + 1) * 128, j * 64:(j + 1) * 64], value=t)
+    return out
+
+
+@nki.jit
+def rows_overrun_midway(a):
+    """Every other tile of `a`: the reads leave `a` from iteration n / 2 on, long before the last one. Run out of
+    order, the last iteration would fail first, with its own slice in the message (replicate._last_in_bounds)."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        x = nl.load(a[k * 256:k * 256 + 128, :])
+        nl.store(out[k * 128:(k + 1) * 128, :], value=x)
+    return out
