@@ -482,6 +482,27 @@ class FastPaths(unittest.TestCase):
         self.assertEqual(fast._ints_at, slow._ints_at)
         self.assertEqual([b + m * width for m in range(len(values)) for b in begins], want)
 
+    def test_iteration_ints_of_a_block_pooled_before_in_part_or_whole(self):
+        # ircolumns._iter_pids registers the block's keys before it knows whether some were pooled already: if some
+        # or all were, the keys it added must be taken out again and the pool must end as irbin's one-key-at-a-time
+        # registration leaves it, the begins being the pooled ones.
+        from kltrace import irbin, ircolumns
+        prefix, values, pid = (2,), [3, 4, 5], (0, 1)
+        suffixes = [(), (0,), (0, 1), (1,)]
+        for pooled in ([(4, (0,))], [(v, x) for v in values for x in suffixes]):
+            fast, slow = irbin._Pools(irbin._Strings()), irbin._Pools(irbin._Strings())
+            for pools in (fast, slow):
+                pools.iter_pid((9,), pid)
+                for v, x in pooled:
+                    pools.iter_pid(prefix + (v,) + x, pid)
+            begins, width = ircolumns._iter_pids(fast, prefix, values, pid, suffixes)
+            want = [slow.iter_pid(prefix + (v,) + x, pid) for v in values for x in suffixes]
+            self.assertIsNone(width)
+            self.assertEqual(list(begins), want)
+            self.assertEqual(fast.ints.tolist(), slow.ints.tolist())
+            self.assertEqual(fast._ints_at, slow._ints_at)
+            self.assertEqual(list(fast._ints_at.values()), list(slow._ints_at.values()))
+
 
 if __name__ == "__main__":
     unittest.main()

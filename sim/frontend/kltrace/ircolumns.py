@@ -273,12 +273,6 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
     for v in values:
         keys += zip(map((prefix + (v,)).__add__, suffixes), repeat(pid))
     at = pools._ints_at
-    hits = list(map(at.get, keys))
-    missing = hits.count(None)
-    if missing == 0:
-        return hits, None
-    if missing != len(keys):  # distinct keys: the suffixes are (replay.inner_suffixes), and so are the values
-        return pools.iter_pids(prefix, values, pid, suffixes), None
     ints = pools.ints
     first = []
     places = []  # where the loop value is in one iteration's ints, and where each suffix's ints begin
@@ -290,6 +284,21 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
         first.extend(prefix + (0,) + x + pid)
     width = len(first)
     count = len(values)
+    # Registered before it is known whether any key was pooled already: the keys (about 20,000 for the N-block loop
+    # of matmul_optimized) are hashed once, not twice (a look-up, then an insertion). They are distinct (the
+    # suffixes are, replay.inner_suffixes, and so are the values), so all are new if the pool grew by their number;
+    # otherwise the ones setdefault added are taken out again: those it answered with this block's begin (at or
+    # past the pool's end, unlike every pooled one), and the block is pooled as before.
+    fresh = _matrix(count, begins, [width] * len(begins))
+    size = len(at)
+    found = list(map(at.setdefault, keys, fresh))
+    if len(at) != size + len(keys):
+        if len(at) == size:
+            return found, None  # every key was pooled already
+        for key, begin, new in zip(keys, found, fresh):
+            if begin == new:
+                del at[key]
+        return pools.iter_pids(prefix, values, pid, suffixes), None
     ns = len(places)
     # Built as an array of the pool's type, not a list: extending the pool from a list converts each of its ints
     # one at a time (about 100,000 for the N-block loop of matmul_optimized), from an array it is one copy.
@@ -311,5 +320,4 @@ def _iter_pids(pools, prefix, values, pid, suffixes):
         for p in places:
             flat[p::width] = column
     ints.extend(flat)
-    at.update(zip(keys, _matrix(count, begins, [width] * len(begins))))
     return begins, width
