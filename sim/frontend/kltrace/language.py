@@ -2,7 +2,7 @@
 import dis
 import sys
 
-from . import ops, alloc, language_more
+from . import ops, alloc, language_more, matmul_fast
 from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_fresh
@@ -181,7 +181,9 @@ def matmul(x, y, *, transpose_x=False, mask=None, **_):
     if type(y) is Tensor and y.buf.memory == "psum":
         y = ops.copy(y, loc=T.loc(sys._getframe(1)))
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
-        return ops.matmul_fresh(x, y, T.loc(sys._getframe(1)))
+        f = sys._getframe(1)  # T.loc(f), whose single-entry cache (a kernel frame's) is tested here first
+        loc = T._loc_value if f is T._loc_frame and f.f_lasti == T._loc_lasti else T.loc(f)
+        return matmul_fast.matmul_fresh(x, y, loc)
     return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 
 

@@ -168,6 +168,13 @@ class Tracer:
             if value is None:
                 CODES[key[0]] = code
                 value = self._tops[key] = ((fid, f.f_lineno),)
+            if not code.co_flags & _RESUMABLE:
+                # The single-entry cache too, for the next call from this offset (loc_of_caller's test); its line
+                # stays unset, so another offset on the line still takes its own tuple from _tops.
+                self._loc_frame = f
+                self._loc_lasti = lasti
+                self._loc_line = -1
+                self._loc_value = value
             return value
         lines = self._lines
         line = lines.get(key)
