@@ -45,18 +45,28 @@ def remember(stationary, moving, attrs):
             or stationary.dtype != sb.dtype or moving.dtype != mb.dtype or not sb.pstride or not mb.pstride
             or len(stationary.shape) != 2 or len(moving.shape) != 2):
         return
-    s_layout = _emit._onchip_layouts.get((sd, sb.pstride))
-    m_layout = _emit._onchip_layouts.get((md, mb.pstride))
     shape = (stationary.shape[1], moving.shape[1])
     result = _emit._fresh.get((shape, "float32", "psum"))
-    if s_layout is None or m_layout is None or result is None:
+    if result is None:
         return
+    s_layout = _layout(sd, sb)
+    m_layout = _layout(md, mb)
     # What fresh_matmul compares in one go, in its order: the buffers' partition strides, the views' and the
     # buffers' dtypes, the views' shapes, memories and pending checks, whether the buffers hold data (written, not
     # a pending nl.zeros), value mode and indirect views.
     expected = (sb.pstride, mb.pstride, sb.dtype, mb.dtype, sb.dtype, mb.dtype, stationary.shape, moving.shape,
                 "sbuf", "sbuf", None, None, True, True, False, False, False, False)
     _PAIRS[(sd, md)] = (sd, md, expected, s_layout[:2], m_layout[:2], attrs, result, shape)
+
+
+def _layout(dims, b):
+    """emit._make_ap's on-chip layout of dims on buffer b, from its cache (a whole tile's operand, which the buffer
+    keeps, never made it: the operands passed the general path's checks, so the layout is valid)."""
+    key = (dims, b.pstride)
+    lay = _emit._onchip_layouts.get(key)
+    if lay is None:
+        lay = _emit._onchip_layouts[key] = _emit._onchip_layout(dims, b.pstride, b)
+    return lay
 
 
 def fresh_matmul(stationary, moving, loc):
@@ -106,7 +116,11 @@ def fresh_matmul(stationary, moving, loc):
     # The result tile as emit._seen_tile makes it.
     hit = e[6]
     shape = e[7]
-    buf = Buffer(T.var_name(loc, "matmul"), "psum", shape, "float32", "tile", loc[0] if loc else (0, 0), "", hit[1])
+    decl = loc[0] if loc else (0, 0)
+    name = T._names.get(decl)  # T.var_name(loc, "matmul"), its cache looked up here first
+    if not name:
+        name = T.var_name(loc, "matmul")
+    buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)
     buf.temp = True
     buf.rdims = hit[0]
