@@ -20,7 +20,7 @@ def pending_indexed_load(src, loc):
     source operand is made (and checked) now, where emit_fresh makes it; store_pending records the DMA into
     `t[key]` as retargeting the temporary tile would (language._store_kind allows only keys that call nothing)."""
     sb = src.buf
-    sap = _whole_or_part_ap(src, sb)[0]
+    sap = _emit.unmasked_ap(src)[0]
     sb.pinned = True
     _indexed[0] = (src, sap, len(T.instrs), len(T.buffers))
     return pending_load(src, loc)
@@ -81,7 +81,7 @@ def _store_indexed(dst, key, src, loc, indexed):
     if src.shape != view.shape:
         _emit.require_shape("assignment", src.shape, view.shape)
     db = view.buf
-    ap, n = _emit.make_ap(view, None)
+    ap, n = _emit.unmasked_ap(view)
     T.instrs.append(Instr("dma_copy", "dma", (ap,), (sap,), n, n * _SIZES[view.dtype], None, loc, T.iter_tuple, T.pid,
                           None))
     db.written = True
