@@ -249,7 +249,8 @@ def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_o
             loc = T._loc_value
         else:
             loc = T.loc(f)
-        return matmul_fast.matmul_fresh(stationary, moving, loc)
+        res = matmul_fast.fresh_matmul(stationary, moving, loc)
+        return matmul_fast.general_fresh(stationary, moving, loc) if res is None else res
     return ops.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
                          perf_mode=perf_mode)
 

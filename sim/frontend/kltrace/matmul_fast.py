@@ -26,13 +26,18 @@ _last = [_NONE]
 
 
 def matmul_fresh(stationary, moving, loc):
-    """ops.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts."""
+    """ops.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts. The hot
+    callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
     res = fresh_matmul(stationary, moving, loc)
-    if res is None:
-        res = ops.matmul_fresh(stationary, moving, loc)
-        ins = res.buf.producer
-        if ins is not None and not T.values:
-            remember(stationary, moving, ins.attrs)
+    return general_fresh(stationary, moving, loc) if res is None else res
+
+
+def general_fresh(stationary, moving, loc):
+    """ops.matmul_fresh, then the memo entry of these operands' layouts."""
+    res = ops.matmul_fresh(stationary, moving, loc)
+    ins = res.buf.producer
+    if ins is not None and not T.values:
+        remember(stationary, moving, ins.attrs)
     return res
 
 
