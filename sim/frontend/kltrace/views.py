@@ -325,8 +325,8 @@ def index_view(view, key):
                     if a2 not in ok[0] or a3 not in ok[1]:
                         axes = hit[1]
                         checks = ((k2, c2, axes[0]), (k3, c3, axes[1]))
-                    return Tensor(view.buf, view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], view.dtype, checks,
-                                  False, hit[2])
+                    off = view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3
+                    return Tensor(view.buf, off, hit[0], view.dtype, checks, False, hit[2])
         # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
         off = view.off
