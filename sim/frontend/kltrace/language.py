@@ -2,7 +2,7 @@
 import dis
 import sys
 
-from . import ops, alloc, language_more
+from . import ops, alloc, language_more, matmul_fast
 from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_fresh
@@ -11,6 +11,7 @@ from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
 from .hwprofile import HW
 from .tracer import CODES, T, check_onchip_shape, Buffer
+from .pending import pending_indexed_load
 from .views import Tensor, pending_load
 
 
@@ -127,20 +128,38 @@ def full_like(a, fill_value, dtype=None, *, buffer=None, name="", **_):
     return alloc.like(a, dtype, buffer, name, init=fill_value)
 
 
-_STORED = {}  # (id(code), instruction offset of a call) -> whether `t[...] = <the call>` stores its result
+_STORED = {}  # (id(code), instruction offset of a call) -> how its statement stores the result (_store_kind)
+# What a statement may compute between a call and the STORE_SUBSCR that stores the call's result (`t[bk, i.p,
+# (mb * 8 + bk) * 128 + i.x] = nl.load(src)`): names, constants, attributes, arithmetic and tuples, no call. Index
+# arithmetic with a tile would record an instruction: pending.store_pending sees it and puts the load back first.
+_KEY_OPS = frozenset(("LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "BINARY_OP",
+                      "BUILD_TUPLE", "BUILD_SLICE"))
+_TARGET_OPS = ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
+STORED_NOT, STORED_WHOLE, STORED_INDEXED = 0, 1, 2
 
 
-def _stored_into_ellipsis(frame):
+def _store_kind(frame):
+    """STORED_WHOLE when the call at frame's offset is stored by `t[...] = <call>`, STORED_INDEXED by `t[key] =
+    <call>` with a key of _KEY_OPS only (no in-place operator), else STORED_NOT."""
     code = frame.f_code
     key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _STORED.get(key)
     if hit is None:
         CODES[key[0]] = code
-        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti][:3]
-        hit = _STORED[key] = (len(following) == 3
-                              and following[0].opname in ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
-                              and following[1].opname == "LOAD_CONST" and following[1].argval is Ellipsis
-                              and following[2].opname == "STORE_SUBSCR")
+        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti]
+        hit = STORED_NOT
+        if len(following) >= 3 and following[0].opname in _TARGET_OPS:
+            if (following[1].opname == "LOAD_CONST" and following[1].argval is Ellipsis
+                    and following[2].opname == "STORE_SUBSCR"):
+                hit = STORED_WHOLE
+            else:
+                for i in following[1:]:
+                    if i.opname == "STORE_SUBSCR":
+                        hit = STORED_INDEXED
+                        break
+                    if i.opname not in _KEY_OPS or (i.opname == "BINARY_OP" and "=" in i.argrepr):
+                        break
+        _STORED[key] = hit
     return hit
 
 
@@ -152,12 +171,17 @@ def load(src, *, mask=None, dtype=None, **_):
         sb = src.buf
         shape = src.shape
         if sb.memory == "hbm" and shape and shape[0] <= HW.pmax:
-            if _stored_into_ellipsis(f):
+            kind = _store_kind(f)
+            if kind == STORED_WHOLE:
                 # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
                 # __setitem__ records the DMA into t itself (views.pending_load), as retargeting the
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
+            if kind == STORED_INDEXED and not T.replicate and not T.values:
+                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py).
+                check_onchip_shape("sbuf", shape, src.dtype)
+                return pending_indexed_load(src, loc)
             return emit_fresh("dma_copy", "dma", shape, src.dtype, "sbuf", [src], None, loc, "load")
     return ops.dma(None, src, mask, dtype, "nl.load", loc)
 
@@ -181,7 +205,10 @@ def matmul(x, y, *, transpose_x=False, mask=None, **_):
     if type(y) is Tensor and y.buf.memory == "psum":
         y = ops.copy(y, loc=T.loc(sys._getframe(1)))
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
-        return ops.matmul_fresh(x, y, T.loc(sys._getframe(1)))
+        f = sys._getframe(1)  # T.loc(f), whose single-entry cache (a kernel frame's) is tested here first
+        loc = T._loc_value if f is T._loc_frame and f.f_lasti == T._loc_lasti else T.loc(f)
+        res = matmul_fast.fresh_matmul(x, y, loc)
+        return matmul_fast.general_fresh(x, y, loc) if res is None else res
     return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 
 

@@ -6,9 +6,12 @@ class by `attach`, which api.py calls when it loads (every traced kernel goes th
 Setting a special method on a class after its creation updates the type slots of its subclasses too
 (IndirectTensor, placement.PlacedTensor), so they get the operators as well.
 """
+import sys
+
 from . import dtypes
 from .emit import reinterpreted_offset
-from .ops import assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
+from .matmul_fast import accumulate_fresh
+from .ops import _AUG_STORE, _augmented_subscript, assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
 from .views import _PENDING, Tensor, index_view
@@ -79,6 +82,26 @@ def _inplace(op):
     return method
 
 
+def _iadd(self, o):
+    """`self += o`: ops.inplace_op(self, o, "add"), whose commonest case, a fresh matmul result accumulated into a
+    PSUM tile (`psum[...] += nisa.nc_matmul(...)`, `acc += nl.matmul(...)`), goes straight to the retarget."""
+    if type(o) is Tensor:
+        ob = o.buf
+        ins = ob.producer
+        if ins is not None and ob.temp and o.root and not ob.pinned and ins.op == "nc_matmul":
+            if not accumulate_fresh(o, self):
+                retarget(o, self, accumulate=True)
+            # inplace_op's ending: whether a STORE_SUBSCR follows (`t[k] += x`), looked up in its cache first.
+            f = sys._getframe(1)
+            hit = _AUG_STORE.get((id(f.f_code), f.f_lasti))
+            if hit is None:
+                hit = _augmented_subscript(f)
+            if hit:
+                self.inplace = True
+            return self
+    return inplace_op(self, o, "add")
+
+
 # Python operator -> NKI elementwise op; reflected forms where Python has them.
 _BINARY = (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "divide"), ("pow", "power"),
            ("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"))
@@ -113,7 +136,7 @@ def attach(cls):
     for name, op in _FORWARD_ONLY:
         setattr(cls, f"__{name}__", _binary(op)[0])
     for name, op in _INPLACE:
-        setattr(cls, f"__{name}__", _inplace(op))
+        setattr(cls, f"__{name}__", _iadd if op == "add" else _inplace(op))
     cls.__eq__ = _eq
     cls.__ne__ = _ne
     cls.__hash__ = object.__hash__  # identity hash, as before __eq__ was overloaded

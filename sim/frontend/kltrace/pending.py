@@ -7,14 +7,36 @@ which calls `store_pending` here to record the DMA.
 from .dtypes import SIZES as _SIZES
 from . import emit as _emit
 from .tracer import T, Instr
-from .views import _pending
+from .views import _pending, index_view, pending_load
+
+
+# Of an indexed pending load (pending_indexed_load): (source view, source operand, len(T.instrs), len(T.buffers)) at
+# the call; the view tells a stale entry (a statement that raised before its store) from the pending load's.
+_indexed = [None]
+
+
+def pending_indexed_load(src, loc):
+    """`t[key] = nl.load(src)` in plain tracing: the statement computes `key` after the call, then stores. The
+    source operand is made (and checked) now, where emit_fresh makes it; store_pending records the DMA into
+    `t[key]` as retargeting the temporary tile would (language._store_kind allows only keys that call nothing)."""
+    sb = src.buf
+    sap = _emit.unmasked_ap(src)[0]
+    sb.pinned = True
+    _indexed[0] = (src, sap, len(T.instrs), len(T.buffers))
+    return pending_load(src, loc)
 
 
 def store_pending(dst, key, value):
     """Record `dst[key] = nl.load(src)`. For `t[...]` the DMA writes t directly (what retargeting the
-    temporary would give); otherwise the temporary tile is made after all and assigned as usual."""
+    temporary would give), and for `t[key]` after pending_indexed_load; otherwise the temporary tile is made after
+    all and assigned as usual."""
     src, loc = _pending
     _pending[0] = _pending[1] = None
+    indexed = _indexed[0]
+    if indexed is not None:
+        _indexed[0] = None
+        if indexed[0] is src:
+            return _store_indexed(dst, key, src, loc, indexed)
     if key is not Ellipsis or dst.checks is not None:
         return _emit.load_fresh(src, loc)
     sb = src.buf
@@ -42,3 +64,26 @@ def _whole_or_part_ap(t, buf):
             rap = buf.rap = _emit._make_ap(t, None, t.dims, 0, buf)
         return rap
     return _emit._make_ap(t, None, t.dims, t.off, buf)
+
+
+def _store_indexed(dst, key, src, loc, indexed):
+    """Record `dst[key] = nl.load(src)` (pending_indexed_load) as operators._setitem's assign and ops.retarget would
+    after emit_fresh: the view, its shape check, then the DMA writing it."""
+    _, sap, n_instrs, n_buffers = indexed
+    if len(T.instrs) != n_instrs or len(T.buffers) != n_buffers:
+        # The key recorded something (arithmetic with a tile): the temporary tile and its DMA go back where the
+        # call would have put them, and the store assigns it as usual.
+        res = _emit.load_fresh(src, loc)
+        T.instrs.insert(n_instrs, T.instrs.pop())
+        T.buffers.insert(n_buffers, T.buffers.pop())
+        return res
+    view = index_view(dst, key)
+    if src.shape != view.shape:
+        _emit.require_shape("assignment", src.shape, view.shape)
+    db = view.buf
+    ap, n = _emit.unmasked_ap(view)
+    T.instrs.append(Instr("dma_copy", "dma", (ap,), (sap,), n, n * _SIZES[view.dtype], None, loc, T.iter_tuple, T.pid,
+                          None))
+    db.written = True
+    db.zeroed = False
+    return None

@@ -119,6 +119,8 @@ class Tracer:
         self._lines = {}         # (id(code), instruction offset) -> line
         self._tops = {}          # (id(code), instruction offset) -> loc of the kernel function's own frame
         self._loc_value = ()
+        self._top_frame = None   # the kernel function's running frame, and its locs by instruction offset
+        self._top_locs = {}
 
     # ---------------------------------------------------------------- source locations
     def file_id(self, filename):
@@ -141,6 +143,10 @@ class Tracer:
         offset), which is cheaper than decoding `f_lineno`. Files are registered on the first walk.
         """
         f = frame or sys._getframe(1)
+        if f is self._top_frame:  # called from the kernel function itself (nl.load's frame): no walk
+            value = self._top_locs.get(f.f_lasti)
+            if value is not None:
+                return value
         stop = self.stop_code
         ids = self._file_ids
         while f is not None:
@@ -168,6 +174,18 @@ class Tracer:
             if value is None:
                 CODES[key[0]] = code
                 value = self._tops[key] = ((fid, f.f_lineno),)
+            if not code.co_flags & _RESUMABLE:
+                if f is not self._top_frame:
+                    self._top_frame = f
+                    self._top_locs = {}
+                self._top_locs[lasti] = value
+                # The single-entry cache too, for the next call from this offset through a front-end frame (the
+                # callers' test in isa._nc_matmul); its line stays unset, so another offset on the line still
+                # takes its own tuple from _tops.
+                self._loc_frame = f
+                self._loc_lasti = lasti
+                self._loc_line = -1
+                self._loc_value = value
             return value
         lines = self._lines
         line = lines.get(key)

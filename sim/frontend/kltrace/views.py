@@ -98,6 +98,52 @@ class Tensor:
     # ------------------------------------------------------------------ indexing
     def __getitem__(self, key):
         buf = self.buf
+        if type(key) is tuple and self.checks is None:
+            # index_view's template paths for a key of integers then two expressions (`blocks[b, i.p, i.x]`,
+            # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
+            # anything else (an index out of range, a view that keeps checks, a [P] result) goes to index_view.
+            nk = len(key)
+            if nk == 3:
+                k0, k1, k2 = key
+                if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
+                    dims = self.dims
+                    hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                    if hit is not None:
+                        (s0, c0), (s1, _), (s2, _) = dims
+                        a1 = k1.const
+                        a2 = k2.const
+                        ok = hit[3]
+                        if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1] and hit[4]:
+                            buf.pinned = True
+                            return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], self.dtype, None, False,
+                                          hit[2])
+            elif nk == 4:
+                k0, k1, k2, k3 = key
+                if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
+                    dims = self.dims
+                    hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                    if hit is not None:
+                        (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                        a2 = k2.const
+                        a3 = k3.const
+                        ok = hit[3]
+                        if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1] and hit[4]:
+                            buf.pinned = True
+                            return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], self.dtype,
+                                          None, False, hit[2])
+            elif nk == 2:
+                k0, k1 = key
+                if type(k0) is IndexExpr and type(k1) is IndexExpr:
+                    dims = self.dims
+                    hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                    if hit is not None:
+                        a0 = k0.const
+                        a1 = k1.const
+                        ok = hit[3]
+                        if a0 in ok[0] and a1 in ok[1] and hit[4]:
+                            (s0, _), (s1, _) = dims
+                            buf.pinned = True
+                            return Tensor(buf, self.off + s0 * a0 + s1 * a1, hit[0], self.dtype, None, False, hit[2])
         if key is Ellipsis and not self.checks:
             # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
             buf.pinned = True
@@ -266,6 +312,21 @@ def index_view(view, key):
                         checks = ((k1, c1, axes[0]), (k2, c2, axes[1]))
                     return Tensor(view.buf, view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], view.dtype, checks, False,
                                   hit[2])
+        elif nk == 4:
+            k0, k1, k2, k3 = key
+            if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
+                # `blocks[a, b, i.p, i.x]`
+                hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                (s0, c0), (s1, c1), (s2, c2), (s3, c3) = dims
+                if hit is not None and 0 <= k0 < c0 and 0 <= k1 < c1:
+                    a2, a3 = k2.const, k3.const
+                    ok = hit[3]
+                    checks = None  # see _EAGER_BOUNDS
+                    if a2 not in ok[0] or a3 not in ok[1]:
+                        axes = hit[1]
+                        checks = ((k2, c2, axes[0]), (k3, c3, axes[1]))
+                    off = view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3
+                    return Tensor(view.buf, off, hit[0], view.dtype, checks, False, hit[2])
         # One pass: the template's signature, the offset, and the expressions whose bounds wait for the mask.
         sig = [dims]
         off = view.off
@@ -305,7 +366,8 @@ def index_view(view, key):
             res = _index_general(view, key, dims, nk)
             if res.checks:
                 _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape,
-                                        tuple(_valid_consts(e, count) for e, count, _ in res.checks))
+                                        tuple(_valid_consts(e, count) for e, count, _ in res.checks),
+                                        len(res.dims) != 1)
             return res
         res = _int_slice_view(view, key, dims)
         return res if res is not None else _index_general(view, key, dims, nk)
@@ -319,7 +381,9 @@ def index_view(view, key):
 # Views indexed by integers and nl.arange / nl.mgrid expressions, one key per dimension: the result's
 # dims and check axes depend only on the view's dims and the expressions' shapes and coefficients
 # (integers and expression constants only move the offset), so they are kept per signature.
-_expr_templates = {}  # signature -> (dims, check axes, shape, each expression's _valid_consts)
+# signature -> (dims, check axes, shape, each expression's _valid_consts, whether Tensor.__getitem__ may return the
+# view as it is: not a [P] one, which it makes a [P, 1] tile)
+_expr_templates = {}
 # _EAGER_BOUNDS: a view made from a template checks its expressions' bounds at once. A mask can only narrow the
 # ranges an expression takes (run_checks), so bounds that hold over the whole grid hold under every mask: the view
 # needs no `checks`, and the op that reads it skips them. Only a view that reaches out of bounds over the whole

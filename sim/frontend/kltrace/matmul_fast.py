@@ -1,0 +1,196 @@
+"""The hot matmul statement of plain tracing in fewer steps (issue 20): `psum[...] += nisa.nc_matmul(a, b)` and
+`acc += nl.matmul(a, b, transpose_x=True)`.
+
+`fresh_matmul` records the matmul of two SBUF views whose operand layouts were seen before (one memo entry per pair
+of views' dims, filled by the general path, ops.matmul_fresh, after it checked that pair) and `accumulate_fresh`
+is retarget's `+=` for the whole PSUM tile. Each gives exactly what the general path gives (the same instruction,
+buffer and state: tests/frontend/test_matmul_fast.py compares them) and hands anything else to it, before changing
+anything: a view with pending bounds checks, an operand not written yet or a pending nl.zeros, value mode, indirect
+views, a masked or partial destination, a warning or an error to raise.
+"""
+from . import emit as _emit
+from . import ops
+from .dtypes import SIZES as _SIZES
+from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
+from .tracer import T, Buffer, Instr
+from .views import INDIRECT_SEEN, Tensor
+
+# (stationary dims, moving dims) -> the memo entry below. Dims are compared by content here and by identity in the
+# one-entry cache in front of it (views made from one index template share their dims object, so a loop's matmuls
+# all hit it).
+_PAIRS = {}
+# An entry: (stationary dims, moving dims, the expected state (see remember), stationary (pcount, pattern), moving
+# (pcount, pattern), shared attrs, emit._fresh entry of the result tile, result shape).
+_NONE = (None,) * 8
+_last = [_NONE]
+
+
+def matmul_fresh(stationary, moving, loc):
+    """ops.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts. The hot
+    callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
+    res = fresh_matmul(stationary, moving, loc)
+    return general_fresh(stationary, moving, loc) if res is None else res
+
+
+def general_fresh(stationary, moving, loc):
+    """ops.matmul_fresh, then the memo entry of these operands' layouts."""
+    res = ops.matmul_fresh(stationary, moving, loc)
+    ins = res.buf.producer
+    if ins is not None and not T.values:
+        remember(stationary, moving, ins.attrs)
+    return res
+
+
+def remember(stationary, moving, attrs):
+    """After the general path recorded the fresh matmul of these two views (so their kinds passed its checks):
+    keep what the next matmul of views with the same layouts needs."""
+    sb, mb = stationary.buf, moving.buf
+    sd, md = stationary.dims, moving.dims
+    if (type(stationary) is not Tensor or type(moving) is not Tensor or sb.memory != "sbuf" or mb.memory != "sbuf"
+            or stationary.dtype != sb.dtype or moving.dtype != mb.dtype or not sb.pstride or not mb.pstride
+            or len(stationary.shape) != 2 or len(moving.shape) != 2):
+        return
+    shape = (stationary.shape[1], moving.shape[1])
+    result = _emit._fresh.get((shape, "float32", "psum"))
+    if result is None:
+        return
+    s_layout = _layout(sd, sb)
+    m_layout = _layout(md, mb)
+    # What fresh_matmul compares in one go, in its order: the buffers' partition strides, the views' and the
+    # buffers' dtypes, the views' shapes, memories and pending checks, whether the buffers hold data (written, not
+    # a pending nl.zeros), value mode and indirect views.
+    expected = (sb.pstride, mb.pstride, sb.dtype, mb.dtype, sb.dtype, mb.dtype, stationary.shape, moving.shape,
+                "sbuf", "sbuf", None, None, True, True, False, False, False, False)
+    _PAIRS[(sd, md)] = (sd, md, expected, s_layout[:2], m_layout[:2], attrs, result, shape)
+
+
+def _layout(dims, b):
+    """emit._make_ap's on-chip layout of dims on buffer b, from its cache (a whole tile's operand, which the buffer
+    keeps, never made it: the operands passed the general path's checks, so the layout is valid)."""
+    key = (dims, b.pstride)
+    lay = _emit._onchip_layouts.get(key)
+    if lay is None:
+        lay = _emit._onchip_layouts[key] = _emit._onchip_layout(dims, b.pstride, b)
+    return lay
+
+
+def fresh_matmul(stationary, moving, loc):
+    """ops.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide."""
+    sd = stationary.dims
+    md = moving.dims
+    e = _last[0]
+    if e[0] is not sd or e[1] is not md:
+        e = _PAIRS.get((sd, md))
+        if e is None:
+            return None
+        _last[0] = e
+    sb = stationary.buf
+    mb = moving.buf
+    sdt = stationary.dtype
+    mdt = moving.dtype
+    expected = e[2]
+    if (sb.pstride, mb.pstride, sdt, mdt, sb.dtype, mb.dtype, stationary.shape, moving.shape, sb.memory, mb.memory,
+            stationary.checks, moving.checks, sb.written, mb.written, sb.zeroed, mb.zeroed, T.values,
+            INDIRECT_SEEN[0]) != expected:
+        return None
+    # The operands as emit._source_operands makes them: a whole tile's cached operand, else the layout's.
+    off = stationary.off
+    if sd is sb.rdims and off == 0:
+        sap = sb.rap
+        if sap is None:
+            return None
+        sap = sap[0]
+    else:
+        ps = expected[0]
+        p0 = off // ps
+        lay = e[3]
+        sap = (sb, p0, lay[0], off - p0 * ps, lay[1], sdt)
+    off = moving.off
+    if md is mb.rdims and off == 0:
+        map_ = mb.rap
+        if map_ is None:
+            return None
+        map_ = map_[0]
+    else:
+        ps = expected[1]
+        p0 = off // ps
+        lay = e[4]
+        map_ = (mb, p0, lay[0], off - p0 * ps, lay[1], mdt)
+    sb.pinned = True
+    mb.pinned = True
+    # The result tile as emit._seen_tile makes it.
+    hit = e[6]
+    shape = e[7]
+    decl = loc[0] if loc else (0, 0)
+    name = T._names.get(decl)  # T.var_name(loc, "matmul"), its cache looked up here first
+    if not name:
+        name = T.var_name(loc, "matmul")
+    buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
+    T.buffers.append(buf)
+    buf.temp = True
+    buf.rdims = hit[0]
+    n = hit[3]
+    buf.rap = rap = ((buf,) + hit[2], n)
+    buf.written = True
+    buf.producer = ins = Instr("nc_matmul", "tensor", (rap[0],), (sap, map_), n, hit[4], e[5], loc, T.iter_tuple,
+                               T.pid, None)
+    buf.mm_keys = FRESH_MM_KEYS
+    T.instrs.append(ins)
+    return Tensor(buf, 0, hit[0], "float32", None, True, shape)
+
+
+_WHOLE_PSUM = ("psum", 0, None, False)  # accumulate_fresh's destination: memory, offset; unmasked; not value mode
+
+
+def accumulate_fresh(value, dst):
+    """`dst += value` for a fresh matmul result `value` (ops.retarget(value, dst, accumulate=True)) when dst is a
+    whole PSUM tile with its cached operand and the sum's start needs no warning; False (nothing changed) when the
+    general path must decide."""
+    db = dst.buf
+    apn = db.rap
+    ins = value.buf.producer
+    ds = dst.shape
+    if (apn is None or dst.dims is not db.rdims or (db.memory, dst.off, ins.ranges, T.values) != _WHOLE_PSUM
+            or dst.dtype != db.dtype or value.shape != ds):
+        return False
+    ap = apn[0]
+    key = (ap[1], ap[3])
+    keys = db.mm_keys
+    # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to it.
+    if keys is not None and key in keys:
+        acc = True
+    elif db.zeroed:
+        acc = False
+    elif db.written:
+        acc = True
+    else:
+        return False
+    if keys is None or keys is FRESH_MM_KEYS:
+        keys = db.mm_keys = set(keys or ())
+    keys.add(key)
+    attrs = ins.attrs
+    pair = _MM_SHARED.get(id(attrs))
+    ins.attrs = mm_attrs(attrs, acc) if pair is None else pair[acc]
+    aps = ins.dst
+    if type(aps) is tuple:
+        ins.dst = (ap,) + aps[1:]
+    else:
+        aps[0] = ap
+    n = apn[1]
+    nbytes = n * _SIZES[dst.dtype]
+    if nbytes != ins.nbytes:
+        ins.nbytes = nbytes
+    ins.elements = n
+    db.written = True
+    vb = value.buf
+    vb.dropped = True
+    if not T.replicate and T.buffers[-1] is vb:  # see ops.retarget
+        T.buffers.pop()
+        vb.rap = None
+    value.buf = db
+    value.off = 0
+    value.dims = dst.dims
+    value.dtype = dst.dtype
+    value.shape = ds
+    value.root = False
+    return True
