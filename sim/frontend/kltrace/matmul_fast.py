@@ -93,29 +93,12 @@ def fresh_matmul(stationary, moving, loc):
             stationary.checks, moving.checks, sb.written, mb.written, sb.zeroed, mb.zeroed, T.values,
             INDIRECT_SEEN[0]) != expected:
         return None
-    # The operands as emit._source_operands makes them: a whole tile's cached operand, else the layout's.
-    off = stationary.off
-    if sd is sb.rdims and off == 0:
-        sap = sb.rap
-        if sap is None:
-            return None
-        sap = sap[0]
-    else:
-        ps = expected[0]
-        p0 = off // ps
-        lay = e[3]
-        sap = (sb, p0, lay[0], off - p0 * ps, lay[1], sdt)
-    off = moving.off
-    if md is mb.rdims and off == 0:
-        map_ = mb.rap
-        if map_ is None:
-            return None
-        map_ = map_[0]
-    else:
-        ps = expected[1]
-        p0 = off // ps
-        lay = e[4]
-        map_ = (mb, p0, lay[0], off - p0 * ps, lay[1], mdt)
+    sap = _operand(stationary, sb, sd, expected[0], e[3], sdt)
+    if sap is None:
+        return None
+    map_ = _operand(moving, mb, md, expected[1], e[4], mdt)
+    if map_ is None:
+        return None
     sb.pinned = True
     mb.pinned = True
     # The result tile as emit._seen_tile makes it.
@@ -137,6 +120,17 @@ def fresh_matmul(stationary, moving, loc):
     buf.mm_keys = FRESH_MM_KEYS
     T.instrs.append(ins)
     return Tensor(buf, 0, hit[0], "float32", None, True, shape)
+
+
+def _operand(view, b, dims, pstride, layout, dtype):
+    """The operand as emit._source_operands makes it: a whole tile's cached operand, else the layout's; None when the
+    whole tile has no cached operand yet (the general path makes it)."""
+    off = view.off
+    if dims is b.rdims and off == 0:
+        rap = b.rap
+        return None if rap is None else rap[0]
+    p0 = off // pstride
+    return (b, p0, layout[0], off - p0 * pstride, layout[1], dtype)
 
 
 _WHOLE_PSUM = ("psum", 0, None, False)  # accumulate_fresh's destination: memory, offset; unmasked; not value mode
