@@ -2,9 +2,11 @@
 // either form (docs/kernel-ir.md). Prints per file: instructions, file bytes per instruction, the median and best
 // load time of REPEAT loads, instructions per second (wall and CPU time), KernelIr heap bytes per instruction
 // (KernelIr::memoryBytes: instructions, pools and buffers), and the process's peak RSS at the end. The machine is
-// shared: take the median of several runs.
+// shared: take the median of several runs. --serial reads a binary IR on one thread whatever its size (to compare
+// with the reader's second thread, ir/IrBinary.h).
 //
-//   kl_bench_ir_load [--repeat N] FILE...
+//   kl_bench_ir_load [--repeat N] [--serial] FILE...
+#include "ir/IrBinary.h"
 #include "ir/IrLoader.h"
 
 #include <fmt/format.h>
@@ -32,17 +34,20 @@ double cpuNow() {
 
 int main(int argc, char** argv) {
     int repeat = 3;
+    bool serial = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--repeat" && i + 1 < argc) {
             repeat = std::max(1, std::atoi(argv[++i]));
+        } else if (arg == "--serial") {
+            serial = true;
         } else {
             files.push_back(arg);
         }
     }
     if (files.empty()) {
-        fmt::print(stderr, "usage: kl_bench_ir_load [--repeat N] FILE...\n");
+        fmt::print(stderr, "usage: kl_bench_ir_load [--repeat N] [--serial] FILE...\n");
         return 2;
     }
     for (const std::string& file : files) {
@@ -53,7 +58,7 @@ int main(int argc, char** argv) {
         for (int r = 0; r < repeat; ++r) {
             const auto start = std::chrono::steady_clock::now();
             const double cpuStart = cpuNow();
-            auto ir = kl::sim::IrLoader::loadFile(file);
+            auto ir = serial ? kl::sim::BinaryIrReader::loadFile(file, SIZE_MAX) : kl::sim::IrLoader::loadFile(file);
             cpuSeconds.push_back(cpuNow() - cpuStart);
             seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
             if (!ir) {

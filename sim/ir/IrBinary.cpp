@@ -16,13 +16,17 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -41,15 +45,23 @@ namespace lim = ir_limits;
 /// Converts the sections into a KernelIr; each distinct string, attribute object and operand is decoded once.
 class Decoder {
 public:
-    Decoder(const std::map<std::string, Section>& sections, ByteSource& source)
-        : m_sections(sections), m_source(source) {}
+    Decoder(const std::map<std::string, Section>& sections, ByteSource& source, std::size_t parallelFrom)
+        : m_sections(sections), m_source(source), m_parallelFrom(parallelFrom) {}
 
     KernelIr run() {
         readStrings();
         readMeta();
-        readBuffers();
-        readPools();
-        readInstructions();
+        if (const Section* instructions = splittable()) {
+            readAlongsideInstructions(*instructions);
+        } else {
+            readBuffers();
+            readPools();
+            readInstructions(m_source, require(m_sections, "INST", kInstrRecord));
+        }
+        for (const auto& [index, id] : m_ids) {
+            m_ir.setId(index, id);
+        }
+        m_ir.recordPooledUses(0);
         for (const auto& [op, count] : m_unknownOps) {
             m_ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
         }
@@ -221,19 +233,17 @@ private:
             ops, operandBase, [&](std::uint64_t i, const std::byte* r) { return operand(ops, i, r, all, base); },
             [this](std::span<const AccessPattern> block) { return m_ir.appendOperands(block); });
         m_operandCount = ops.count;
+        std::uint32_t locBase = 0;
         appendInBlocks<SourceLoc>(
-            locs, m_locBase,
+            locs, locBase,
             [&](std::uint64_t, const std::byte* r) {
                 return location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
             },
             [this](std::span<const SourceLoc> block) { return m_ir.appendLocs(block); });
-        m_locCount = locs.count;
         // Loop values and operand lists are stored as the KernelIr keeps them: read from the file straight into their
         // pools (no block to copy from, no zeroing first), then checked in place.
         const auto values = m_ir.appendIntsInPlace(ints.count);
         readInto(ints, values.entries);
-        m_intBase = values.begin;
-        m_intCount = ints.count;
         const auto entries = m_ir.appendOperandIndicesInPlace(lists.count);
         // Read and checked a block at a time, while the block is in cache: the largest entry first (a loop the
         // compiler vectorizes), the culprit only when one is out of range.
@@ -248,14 +258,10 @@ private:
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", k,
                                                    lists.offset + k * 4, *bad, m_operandCount));
             }
-            if (operandBase != 0) {
-                for (std::uint32_t& e : block) {
-                    e += operandBase;
-                }
-            }
         }
-        m_operandBase = entries.begin;
-        m_listCount = lists.count;
+        // The KernelIr is this reader's own and new: every pool begins at 0, so the file's indices are the pools'
+        // (the instructions, decoded perhaps on another thread meanwhile, take them as they are).
+        assert(operandBase == 0 && locBase == 0 && values.begin == 0 && entries.begin == 0);
     }
 
     /// Converts the records of `s` with `convert(index, record)` into a reused block and hands each full block to
@@ -344,52 +350,95 @@ private:
         return offset + reach->below >= -lim::kMaxExtent && offset + reach->above <= lim::kMaxExtent;
     }
 
-    void readInstructions() {
-        const Section& s = require(m_sections, "INST", kInstrRecord);
+    /// The INST section when its instructions are many enough to decode on a second thread while this one reads
+    /// the buffers and pools, and every section either side needs is there as `require` wants it. Otherwise
+    /// nullptr: everything is read in order, which also words any error about a missing section.
+    [[nodiscard]] const Section* splittable() const {
+        const auto wellFormed = [&](const char* tag, std::uint32_t recordSize) {
+            const auto it = m_sections.find(tag);
+            return it != m_sections.end() && it->second.recordSize == recordSize && it->second.count <= kMaxPoolEntries;
+        };
+        if (!wellFormed("BUFS", kBufferRecord) || !wellFormed("SHPE", 8) || !wellFormed("DIMS", 16) ||
+            !wellFormed("OPND", kOperandRecord) || !wellFormed("LOCS", 8) || !wellFormed("INTS", 4) ||
+            !wellFormed("OPLS", 4) || !wellFormed("INST", kInstrRecord)) {
+            return nullptr;
+        }
+        const Section& instructions = m_sections.at("INST");
+        return instructions.count >= m_parallelFrom ? &instructions : nullptr;
+    }
+
+    /// Decodes the instructions on a second thread while this one reads the buffers and pools: an instruction's
+    /// checks need only the pools' sizes, which the section table gives. The error is the one reading in order
+    /// gives: the buffers' or pools' if any (they come first; the other thread then stops at its next block), else
+    /// the instructions'. Their buffer uses are recorded afterwards (KernelIr::recordPooledUses).
+    void readAlongsideInstructions(const Section& instructions) {
+        const std::unique_ptr<ByteSource> source = m_source.twin();
+        std::exception_ptr instructionsFailed;
+        std::thread decoder([&] {
+            try {
+                readInstructions(*source, instructions);
+            } catch (...) {
+                instructionsFailed = std::current_exception();
+            }
+        });
+        try {
+            readBuffers();
+            readPools();
+        } catch (...) {
+            m_abandon.store(true, std::memory_order_relaxed);
+            decoder.join();
+            throw;
+        }
+        decoder.join();
+        if (instructionsFailed) {
+            std::rethrow_exception(instructionsFailed);
+        }
+    }
+
+    /// Decodes the instructions of `s` from `source` into place, a block at a time; touches only the instructions,
+    /// the attribute sets and this reader's op, engine and attribute caches (readAlongsideInstructions runs it
+    /// beside readBuffers and readPools). Ids that differ from their index are kept in m_ids.
+    void readInstructions(ByteSource& source, const Section& s) {
         if (static_cast<std::int64_t>(s.count) > lim::kMaxInstructions) {
             fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
         }
+        m_listCount = require(m_sections, "OPLS", 4).count;
+        m_locCount = require(m_sections, "LOCS", 8).count;
+        m_intCount = require(m_sections, "INTS", 4).count;
         m_ir.reserveInstructions(s.count);
         adviseHugePages(m_ir.instructions().data(), s.count * sizeof(Instruction));
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
-        // Decoded a block at a time and handed over whole (KernelIr::addPooledInstructions: every operand's
-        // buffer exists, checked with the operands); ids that differ from their index are set after their block.
-        constexpr std::size_t kBlock = 4096;
-        std::vector<Instruction> block;
-        block.reserve(std::min<std::uint64_t>(s.count, kBlock));
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> ids; // (index, id) where they differ
-        const auto flush = [&] {
-            m_ir.addPooledInstructions(block);
-            block.clear();
-            for (const auto& [index, id] : ids) {
-                m_ir.setId(index, id);
+        const std::uint64_t perBlock = kBlockBytes / kInstrRecord;
+        for (std::uint64_t first = 0; first < s.count; first += perBlock) {
+            if (m_abandon.load(std::memory_order_relaxed)) {
+                return;
             }
-            ids.clear();
-        };
-        forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
-            try {
-                std::uint32_t id = 0;
-                block.push_back(decodeInstruction(r, id));
-                if (id != i) [[unlikely]] {
-                    ids.emplace_back(static_cast<std::uint32_t>(i), id);
+            const std::uint64_t n = std::min(perBlock, s.count - first);
+            const std::byte* block = source.view(s.offset + first * kInstrRecord, n * kInstrRecord);
+            const std::span<Instruction> out = m_ir.appendInstructionsInPlace(n);
+            for (std::uint64_t k = 0; k < n; ++k) {
+                const std::uint64_t i = first + k;
+                try {
+                    std::uint32_t id = 0;
+                    out[k] = decodeInstruction(block + k * kInstrRecord, id);
+                    if (id != i) [[unlikely]] {
+                        m_ids.emplace_back(static_cast<std::uint32_t>(i), id);
+                    }
+                } catch (const ReadFailure& f) {
+                    throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
+                                                                      s.offset + i * kInstrRecord, f.error.message)}};
                 }
-            } catch (const ReadFailure& f) {
-                throw ReadFailure{Error{f.error.code, fmt::format("instruction #{} (byte offset {}): {}", i,
-                                                                  s.offset + i * kInstrRecord, f.error.message)}};
             }
-            if (block.size() == kBlock) {
-                flush();
-            }
-        });
-        flush();
+        }
     }
 
+    /// Built in one initializer, not field by field: assigned one at a time, the bit-fields were written a byte at
+    /// a time and read back as a word (a store-forwarding stall that perf put at 40 % of the instructions' loop).
     Instruction decodeInstruction(const std::byte* r, std::uint32_t& idOut) {
-        Instruction in;
-        in.elements = load<std::int64_t>(r);
-        in.bytes = load<std::int64_t>(r + 8);
+        const auto elements = load<std::int64_t>(r);
+        const auto bytes = load<std::int64_t>(r + 8);
         const auto id = load<std::uint32_t>(r + 16);
         const auto op = load<std::uint32_t>(r + 20);
         const auto engine = load<std::uint32_t>(r + 24);
@@ -402,10 +451,10 @@ private:
         const auto nlocs = std::to_integer<std::uint8_t>(r[46]);
         const auto iters = std::to_integer<std::uint8_t>(r[47]);
         const auto pids = std::to_integer<std::uint8_t>(r[48]);
-        if (in.elements < 0 || in.elements > lim::kMaxSize || in.bytes < 0 || in.bytes > lim::kMaxSize ||
-            id > lim::kMaxId || dsts > lim::kMaxOperands || srcs > lim::kMaxOperands ||
-            std::uint64_t{lists} + dsts + srcs > m_listCount || std::uint64_t{locs} + nlocs > m_locCount ||
-            std::uint64_t{ints} + iters + pids > m_intCount) {
+        // Checked as read, before the 42-bit fields could cut them.
+        if (elements < 0 || elements > lim::kMaxSize || bytes < 0 || bytes > lim::kMaxSize || id > lim::kMaxId ||
+            dsts > lim::kMaxOperands || srcs > lim::kMaxOperands || std::uint64_t{lists} + dsts + srcs > m_listCount ||
+            std::uint64_t{locs} + nlocs > m_locCount || std::uint64_t{ints} + iters + pids > m_intCount) {
             fail(ErrorCode::Parse, "a size, id or pool range out of range");
         }
         // A loop's instructions are a few (op, engine, attributes) triples in turn: each is decoded once.
@@ -417,19 +466,20 @@ private:
         } else if (kind->op == Op::Unknown) [[unlikely]] {
             opOf(op); // counted per instruction for the warning
         }
-        in.op = kind->op;
-        in.engine = kind->engine;
-        in.attrsIndex = kind->attrsIndex;
-        in.operandBegin = m_operandBase + lists;
-        in.dstCount = dsts;
-        in.srcCount = srcs;
-        in.locBegin = m_locBase + locs;
-        in.locCount = nlocs;
-        in.iterBegin = m_intBase + ints;
-        in.iterCount = iters;
-        in.pidCount = pids;
         idOut = id;
-        return in;
+        return Instruction{.op = kind->op,
+                           .engine = kind->engine,
+                           .locCount = nlocs,
+                           .iterCount = iters,
+                           .operandBegin = lists,
+                           .locBegin = locs,
+                           .iterBegin = ints,
+                           .elements = elements,
+                           .pidCount = pids,
+                           .dstCount = dsts,
+                           .srcCount = srcs,
+                           .bytes = bytes,
+                           .attrsIndex = kind->attrsIndex};
     }
 
     DType dtypeOf(std::uint32_t i) {
@@ -491,6 +541,7 @@ private:
 
     const std::map<std::string, Section>& m_sections;
     ByteSource& m_source;
+    std::size_t m_parallelFrom; ///< instructions from which they are decoded on a second thread
     KernelIr m_ir;
     std::vector<std::byte> m_stringData; ///< the STRS section; m_strings point into it
     std::vector<std::string_view> m_strings;
@@ -499,9 +550,8 @@ private:
     std::uint64_t m_listCount = 0;
     std::uint64_t m_locCount = 0;
     std::uint64_t m_intCount = 0;
-    std::uint32_t m_operandBase = 0;
-    std::uint32_t m_locBase = 0;
-    std::uint32_t m_intBase = 0;
+    std::atomic<bool> m_abandon{false}; ///< the buffers or pools failed: the instructions' thread stops
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_ids; ///< (index, id) where the id is not the index
     std::vector<std::optional<DType>> m_dtypeOf;
     std::vector<std::optional<Op>> m_opOf;
     std::vector<std::optional<Engine>> m_engineOf;
@@ -537,7 +587,7 @@ bool BinaryIrReader::startsWithMagic(std::istream& in) {
 
 namespace {
 
-Expected<KernelIr> decode(ByteSource& source, std::string_view origin) {
+Expected<KernelIr> decode(ByteSource& source, std::string_view origin, std::size_t parallelFrom) {
     try {
         if (source.size() < BinaryIrReader::kMagic.size() ||
             std::memcmp(source.view(0, BinaryIrReader::kMagic.size()), BinaryIrReader::kMagic.data(),
@@ -545,7 +595,7 @@ Expected<KernelIr> decode(ByteSource& source, std::string_view origin) {
             fail(ErrorCode::Parse, "not a binary Kernel IR (no KLIRBIN magic)");
         }
         const auto sections = readSections(source);
-        return Decoder(sections, source).run();
+        return Decoder(sections, source, parallelFrom).run();
     } catch (const ReadFailure& f) {
         Error e = f.error;
         e.file = std::string(origin);
@@ -563,12 +613,13 @@ struct FdCloser {
 
 } // namespace
 
-Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin) {
+Expected<KernelIr> BinaryIrReader::loadBytes(std::span<const std::byte> data, std::string_view origin,
+                                             std::size_t parallelFrom) {
     MemorySource source(data);
-    return decode(source, origin);
+    return decode(source, origin, parallelFrom);
 }
 
-Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
+Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path, std::size_t parallelFrom) {
     // Read in blocks, not mapped (see ByteSource): the file is never in memory whole beside the IR, and a file cut
     // short while it is read is an error, never a SIGBUS.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -587,7 +638,7 @@ Expected<KernelIr> BinaryIrReader::loadFile(const std::filesystem::path& path) {
     }
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     FileSource source(fd, size);
-    return decode(source, path.string());
+    return decode(source, path.string(), parallelFrom);
 }
 
 } // namespace kl::sim

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +69,8 @@ public:
     [[nodiscard]] virtual const std::byte* view(std::uint64_t offset, std::size_t bytes) = 0;
     /// Copies `bytes` bytes from `offset` to `out` (a section read straight into its final place).
     virtual void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) = 0;
+    /// Another source of the same bytes with its own block, for a second thread reading other sections.
+    [[nodiscard]] virtual std::unique_ptr<ByteSource> twin() const = 0;
 };
 
 class MemorySource final : public ByteSource {
@@ -78,6 +81,7 @@ public:
     void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override {
         std::memcpy(out, m_data.data() + offset, bytes);
     }
+    [[nodiscard]] std::unique_ptr<ByteSource> twin() const override { return std::make_unique<MemorySource>(m_data); }
 
 private:
     std::span<const std::byte> m_data;
@@ -90,6 +94,10 @@ public:
     [[nodiscard]] std::uint64_t size() const override { return m_size; }
     [[nodiscard]] const std::byte* view(std::uint64_t offset, std::size_t bytes) override;
     void readInto(std::uint64_t offset, std::size_t bytes, std::byte* out) override;
+    /// pread has no file position, so two sources may read one descriptor at once.
+    [[nodiscard]] std::unique_ptr<ByteSource> twin() const override {
+        return std::make_unique<FileSource>(m_fd, m_size);
+    }
 
 private:
     int m_fd;

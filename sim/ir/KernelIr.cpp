@@ -291,14 +291,21 @@ void KernelIr::countInstruction(const Instruction& in, std::uint32_t index) {
     m_lastMatmul = matmul ? index : m_lastMatmul;
 }
 
-void KernelIr::addPooledInstructions(std::span<const Instruction> block) {
+std::span<Instruction> KernelIr::appendInstructionsInPlace(std::size_t count) {
+    const std::size_t first = m_instructions.size();
+    m_instructions.resize(first + count);
+    return {m_instructions.data() + first, count};
+}
+
+void KernelIr::recordPooledUses(std::size_t first) {
     // The loads' hottest loop (a million instructions, two or three operands each): plain pointers, no check per
-    // operand (the caller's contract), and the instructions copied in once per block.
-    auto index = static_cast<std::uint32_t>(m_instructions.size());
+    // operand (the caller's contract).
     const AccessPattern* operands = m_operands.data();
     const std::uint32_t* lists = m_operandIndex.data();
     BufferUse* uses = m_uses.data();
-    for (const Instruction& in : block) {
+    for (std::size_t i = first; i < m_instructions.size(); ++i) {
+        const Instruction& in = m_instructions[i];
+        const auto index = static_cast<std::uint32_t>(i);
         assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
         assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
         assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
@@ -316,12 +323,9 @@ void KernelIr::addPooledInstructions(std::span<const Instruction> block) {
             uses[operands[*at].buffer].lastUse = index;
         }
         countInstruction(in, index);
-        ++index;
     }
-    const std::size_t first = m_instructions.size();
-    m_instructions.insert(m_instructions.end(), block.begin(), block.end());
     if (!m_ids.empty()) {
-        for (std::size_t i = first; i < m_instructions.size(); ++i) {
+        for (std::size_t i = m_ids.size(); i < m_instructions.size(); ++i) {
             m_ids.push_back(static_cast<std::uint32_t>(i));
         }
     }

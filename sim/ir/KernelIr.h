@@ -61,9 +61,11 @@ struct Instruction {
     std::uint32_t locBegin = 0;
     std::uint32_t iterBegin = 0; ///< iteration values followed by pid values
     std::int64_t elements : 42 = 0;
+    // pidCount before the two 7-bit counts, not after: at bit 56 it was a whole byte, which the compiler stores
+    // alone and then reads back with the word (a store-forwarding stall in the binary reader's hottest loop).
+    std::uint64_t pidCount : 8 = 0;
     std::uint64_t dstCount : 7 = 0; ///< at most 64 (IrLimits)
     std::uint64_t srcCount : 7 = 0;
-    std::uint64_t pidCount : 8 = 0;
     std::int64_t bytes : 42 = 0;
     std::uint64_t attrsIndex : 22 = 0; ///< KernelIr::attrs(); 0 is the default (no attributes)
 };
@@ -198,10 +200,14 @@ public:
     PoolPlace<std::uint32_t> appendOperandIndicesInPlace(std::size_t count);
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
     void addPooledInstruction(const Instruction& in);
-    /// addPooledInstruction for a block of instructions (a reader decodes them a block at a time): besides the
-    /// ranges, every buffer their operands name must exist already, so the buffer uses are recorded in one tight
-    /// loop with no check per operand.
-    void addPooledInstructions(std::span<const Instruction> block);
+    /// For a reader that decodes instructions straight into place, a block at a time (after reserveInstructions):
+    /// appends `count` default instructions for it to overwrite. Their buffer uses are not recorded until
+    /// recordPooledUses, so a reader may decode them on another thread while the pools are still being read.
+    std::span<Instruction> appendInstructionsInPlace(std::size_t count);
+    /// Records the buffer uses and engine counts of the instructions from `first` on, appended in place. Their
+    /// ranges must lie inside the pools and every buffer their operands name must exist (the caller checked both):
+    /// the uses are recorded in one tight loop with no check per operand.
+    void recordPooledUses(std::size_t first);
     /// Room for exactly this many entries in the pools a reader appends in blocks (appendOperands, ... called once
     /// per block): each pool grows once, to its final size, backed by huge pages where the system allows it.
     void reservePools(std::size_t operands, std::size_t operandIndices, std::size_t locs, std::size_t ints);

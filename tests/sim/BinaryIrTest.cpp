@@ -37,6 +37,20 @@ std::vector<std::byte> readBytes(const fs::path& path) {
     return bytes;
 }
 
+/// A scratch copy of a file in the temporary folder, removed at the end of the test.
+struct ScratchFile {
+    fs::path path;
+    explicit ScratchFile(const std::vector<std::byte>& bytes, const std::string& name)
+        : path(fs::temp_directory_path() / (name + std::to_string(::getpid()) + ".klir")) {
+        std::ofstream(path, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    ~ScratchFile() {
+        std::error_code ec;
+        fs::remove(path, ec);
+    }
+};
+
 Expected<KernelIr> load(const std::vector<std::byte>& bytes) {
     return BinaryIrReader::loadBytes(bytes, "test.klir");
 }
@@ -383,6 +397,101 @@ TEST(BinaryIr, IdsThatDifferFromTheirIndexSurviveTheBlocks) {
     }
 }
 
+/// Loads `bytes` on one thread and, where it holds enough instructions, with the instructions on a second thread.
+std::pair<Expected<KernelIr>, Expected<KernelIr>> loadBothWays(const std::vector<std::byte>& bytes) {
+    return {BinaryIrReader::loadBytes(bytes, "test.klir", SIZE_MAX), BinaryIrReader::loadBytes(bytes, "test.klir", 1)};
+}
+
+/// Everything a reader fills in besides what test::firstDifference compares: buffer uses, engine bookkeeping, size.
+void expectSameBookkeeping(const KernelIr& a, const KernelIr& b) {
+    ASSERT_EQ(a.bufferUses().size(), b.bufferUses().size());
+    for (std::size_t i = 0; i < a.bufferUses().size(); ++i) {
+        ASSERT_EQ(a.bufferUses()[i].lastUse, b.bufferUses()[i].lastUse) << "buffer " << i;
+        ASSERT_EQ(a.bufferUses()[i].written(), b.bufferUses()[i].written()) << "buffer " << i;
+    }
+    EXPECT_EQ(a.dmaCount(), b.dmaCount());
+    EXPECT_EQ(a.matmulCount(), b.matmulCount());
+    EXPECT_EQ(a.lastMatmul(), b.lastMatmul());
+    for (int e = 0; e < static_cast<int>(Engine::Count); ++e) {
+        EXPECT_EQ(a.lastOn(static_cast<Engine>(e)), b.lastOn(static_cast<Engine>(e)));
+    }
+    EXPECT_EQ(a.memoryBytes(), b.memoryBytes());
+}
+
+TEST(BinaryIr, TheSecondThreadReadsTheSameProgram) {
+    // Instructions decoded on their own thread while the buffers and pools are read: the same program, ids (two set
+    // apart from their index), attribute sets, buffer uses and engine counts as reading in order.
+    std::vector<std::byte> file = ManyTiles(20'000, 5).bytes();
+    const std::size_t inst = file.size() - std::size_t{20'000} * 52;
+    for (const std::uint32_t i : {3u, 19'999u}) {
+        const std::uint32_t id = 500'000 + i;
+        std::memcpy(file.data() + inst + std::size_t{i} * 52 + 16, &id, 4);
+    }
+    auto [serial, parallel] = loadBothWays(file);
+    ASSERT_TRUE(serial) << serial.error().message;
+    ASSERT_TRUE(parallel) << parallel.error().message;
+    EXPECT_EQ(test::firstDifference(*serial, *parallel), std::nullopt);
+    expectSameBookkeeping(*serial, *parallel);
+    EXPECT_EQ(parallel->id(19'999), 519'999u);
+    // And from a file, through the descriptor both threads read.
+    const ScratchFile written(file, "kl-parallel-");
+    auto fromFile = BinaryIrReader::loadFile(written.path, 1);
+    ASSERT_TRUE(fromFile) << fromFile.error().message;
+    EXPECT_EQ(test::firstDifference(*serial, *fromFile), std::nullopt);
+    expectSameBookkeeping(*serial, *fromFile);
+}
+
+TEST(BinaryIr, TheSecondThreadReportsTheErrorReadingInOrderWould) {
+    // A bad operand (a pool, read first) and a bad instruction: the operand is named, as reading in order names it,
+    // whichever thread stops first.
+    const std::vector<std::byte> good = ManyTiles(20'000).bytes();
+    std::vector<std::byte> file = good;
+    const std::size_t inst = file.size() - std::size_t{20'000} * 52;
+    const std::size_t opnd =
+        file.size() - 20'000 * 52 - 24 - 20'000 * 4 - 24 - 20'000 * 8 - 24 - 2 * 20'000 * 4 - 24 - 2 * 20'000 * 32;
+    file[opnd + 19'000 * 32 + 8] = std::byte{0xff};
+    file[opnd + 19'000 * 32 + 9] = std::byte{0xff};
+    const std::uint32_t huge = 0x7fffffffu;
+    std::memcpy(file.data() + inst + 10 * 52 + 32, &huge, 4);
+    auto [serial, parallel] = loadBothWays(file);
+    ASSERT_FALSE(serial);
+    ASSERT_FALSE(parallel);
+    EXPECT_NE(parallel.error().message.find("operand #19000"), std::string::npos) << parallel.error().message;
+    EXPECT_EQ(parallel.error().message, serial.error().message);
+    // Random flips anywhere (sections, counts, records, both threads' parts at once): each way the same program or
+    // the same refusal, word for word.
+    std::mt19937_64 rng(20261203);
+    int refused = 0;
+    for (int round = 0; round < 150; ++round) {
+        std::vector<std::byte> bytes = good;
+        const int flips = 1 + static_cast<int>(rng() % 4);
+        for (int f = 0; f < flips; ++f) {
+            bytes[rng() % bytes.size()] ^= std::byte{static_cast<unsigned char>(1u << (rng() % 8))};
+        }
+        auto [a, b] = loadBothWays(bytes);
+        ASSERT_EQ(a.has_value(), b.has_value()) << "round " << round;
+        if (!a) {
+            ++refused;
+            ASSERT_EQ(a.error().message, b.error().message) << "round " << round;
+            EXPECT_NE(a.error().code, ErrorCode::Internal) << a.error().message;
+        } else {
+            ASSERT_EQ(test::firstDifference(*a, *b), std::nullopt) << "round " << round;
+        }
+    }
+    EXPECT_GT(refused, 0);
+}
+
+TEST(BinaryIr, AnElementCountPastItsFieldIsRefusedNotCut) {
+    // An instruction keeps its element and byte counts in 42 bits: 2^42 + 5 must be refused, not read as 5.
+    std::vector<std::byte> file = ManyTiles(100).bytes();
+    const std::size_t inst = file.size() - std::size_t{100} * 52;
+    const std::int64_t huge = (std::int64_t{1} << 42) + 5;
+    std::memcpy(file.data() + inst + 7 * 52, &huge, 8);
+    auto ir = load(file);
+    ASSERT_FALSE(ir);
+    EXPECT_NE(ir.error().message.find("instruction #7"), std::string::npos) << ir.error().message;
+}
+
 TEST(BinaryIr, ABufferIndexBeyondTheOperandFieldIsRefused) {
     // The in-memory operand keeps a buffer index in 27 bits: 2^27 + 1 must be refused, not read as buffer 1.
     std::vector<std::byte> file = ManyTiles(20'000).bytes();
@@ -451,20 +560,6 @@ TEST(BinaryIr, EveryTruncationIsRefusedWithoutReadingPastTheEnd) {
         EXPECT_NE(ir.error().code, ErrorCode::Internal);
     }
 }
-
-/// A scratch copy of a file in the temporary folder, removed at the end of the test.
-struct ScratchFile {
-    fs::path path;
-    explicit ScratchFile(const std::vector<std::byte>& bytes, const std::string& name)
-        : path(fs::temp_directory_path() / (name + std::to_string(::getpid()) + ".klir")) {
-        std::ofstream(path, std::ios::binary | std::ios::trunc)
-            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
-    ~ScratchFile() {
-        std::error_code ec;
-        fs::remove(path, ec);
-    }
-};
 
 TEST(BinaryIr, AFileLoadsToTheSameProgramAsItsBytes) {
     // loadFile reads in blocks; loadBytes reads one span: the two paths must build the same program.
