@@ -1,8 +1,10 @@
-"""What loop replication (replicate.py) compares of an iteration's buffers and values, and how it sets them back:
-a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and restore_buffer), a
-tensor's, and a key for attribute values that renders equal only when they write the same IR (value_key).
+"""What loop replication (replicate.py) compares of an iteration's buffers, values and inner blocks, and how it sets
+them back: a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and
+restore_buffer), a tensor's, a key for attribute values that renders equal only when they write the same IR
+(value_key), an inner block's key (block_key) and the inner iterations the loops around need not describe
+(agreed_spans).
 """
-from itertools import count
+from itertools import chain, count
 from operator import attrgetter
 
 from .tracer import Buffer
@@ -102,3 +104,56 @@ def value_key(v):
             out.append(kx)
         return (tv, tuple(out))
     return ("id", id(v))  # the same object renders the same
+
+
+def agreed_spans(blocks, a):
+    """The record spans, relative to `a`, of the inner loops' iterations that their decision found equal to their
+    template up to the steps (Block.agreed to Block.ta), merged (an inner block's span may lie in an outer one's).
+
+    Why the loop around need not describe those records: iteration k of the span is, record by record, the
+    template (which it describes) with the loop variable's value and, for the inner iteration's new buffers,
+    places shifted by whole iterations (the block's key has the values, the buffers per iteration and the
+    template's place), and its integers that may step are taken all the same. The last iteration of an inner
+    loop is described: a statement after that loop may still retarget its records (ops.retarget); an agreed
+    iteration's temporaries are bound to names that the next iteration assigns before reading them (loopcheck's
+    carried names keep their object), so nothing changes its records after the decision."""
+    spans = sorted((b.agreed - a, b.ta - a) for b in blocks if b.agreed is not None and b.agreed < b.ta)
+    out = []
+    for s, t in spans:
+        if out and s <= out[-1][1]:
+            if t > out[-1][1]:
+                out[-1] = (out[-1][0], t)
+        else:
+            out.append((s, t))
+    return tuple(out)
+
+
+def outside(instrs, spans):
+    """The records of `instrs` outside `spans`, in order."""
+    if not spans:
+        return instrs
+    parts = []
+    k = 0
+    for s, t in spans:
+        parts.append(instrs[k:s])
+        k = t
+    parts.append(instrs[k:])
+    return chain.from_iterable(parts)
+
+
+def block_key(blk, a, c, depth, value, index):
+    """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
+    this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
+    None when the block does not belong to this iteration."""
+    prefix = blk.prefix
+    if len(prefix) <= depth or prefix[depth] != value:
+        return None
+    prods = []
+    for p in blk.producers:
+        if p is not None and type(p) is not int:
+            k = index.get(id(p))
+            p = ("o", id(p)) if k is None else ("i", k)
+        prods.append(p)
+    return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
+            tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own

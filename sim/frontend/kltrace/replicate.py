@@ -46,8 +46,8 @@ from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .loopstate import (TENSOR_SLOTS, buffer_slots, places, restore, restore_buffer, same_fields, tensor_slots,
-                        value_key)
+from .loopstate import (TENSOR_SLOTS, agreed_spans, block_key, buffer_slots, outside, places, restore, restore_buffer,
+                        same_fields, tensor_slots, value_key)
 from .replay import Block, records
 from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
@@ -394,7 +394,7 @@ class _Replicator:
         """(everything that must be equal, the integers that may step) of iteration i's records.
 
         The records of inner loops' iterations that their own decision found equal to their template, up to the
-        steps (replay.Block.agreed), are described by the template and the block's key here (see _agreed_spans):
+        steps (replay.Block.agreed), are described by the template and the block's key here (loopstate.agreed_spans):
         only their integers that may step are taken. matmul_optimized's records were otherwise described once per
         replicating loop around them (3 levels); this leaves 4,800 of its 7,900 descriptions."""
         a, c, kb = self.marks[i]
@@ -405,13 +405,13 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         blocks = T.blocks[kb:ke]
-        spans = _agreed_spans(blocks, a)
+        spans = agreed_spans(blocks, a)
         static = [d - c, e - a, spans]
         dyn = list(_chain_all(map(_STEPPING, _chain_all(_chain_all(map(_OPERAND_LISTS, instrs))))))
         index = dict(zip(map(id, instrs), count()))
         keys = self.keys
         fget = fresh.get
-        for ins in _outside(instrs, spans):
+        for ins in outside(instrs, spans):
             it = ins.iter
             if len(it) <= depth or it[depth] != value:
                 return None
@@ -454,7 +454,7 @@ class _Replicator:
             if rap is not None and rap[0][0] is not b:
                 return None
         for blk in blocks:  # inner loops replicated inside the iteration (their templates are in `instrs`)
-            key = _block_key(blk, a, c, depth, value, index)
+            key = block_key(blk, a, c, depth, value, index)
             if key is None:
                 return None
             static.append(key)
@@ -547,56 +547,3 @@ class _Replicator:
                     self.buf_slots[w - 1], producers, tuple(t.blocks[tk:tke]), self.marks[w - 3][0])
         t.blocks.insert(tke, blk)
         STATS["records"] += records(blk) * len(values)
-
-
-def _agreed_spans(blocks, a):
-    """The record spans, relative to `a`, of the inner loops' iterations that their decision found equal to their
-    template up to the steps (Block.agreed to Block.ta), merged (an inner block's span may lie in an outer one's).
-
-    Why the loop around need not describe those records: iteration k of the span is, record by record, the
-    template (which it describes) with the loop variable's value and, for the inner iteration's new buffers,
-    places shifted by whole iterations (the block's key has the values, the buffers per iteration and the
-    template's place), and its integers that may step are taken all the same. The last iteration of an inner
-    loop is described: a statement after that loop may still retarget its records (ops.retarget); an agreed
-    iteration's temporaries are bound to names that the next iteration assigns before reading them (loopcheck's
-    carried names keep their object), so nothing changes its records after the decision."""
-    spans = sorted((b.agreed - a, b.ta - a) for b in blocks if b.agreed is not None and b.agreed < b.ta)
-    out = []
-    for s, t in spans:
-        if out and s <= out[-1][1]:
-            if t > out[-1][1]:
-                out[-1] = (out[-1][0], t)
-        else:
-            out.append((s, t))
-    return tuple(out)
-
-
-def _outside(instrs, spans):
-    """The records of `instrs` outside `spans`, in order."""
-    if not spans:
-        return instrs
-    parts = []
-    k = 0
-    for s, t in spans:
-        parts.append(instrs[k:s])
-        k = t
-    parts.append(instrs[k:])
-    return _chain_all(parts)
-
-
-def _block_key(blk, a, c, depth, value, index):
-    """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
-    this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
-    None when the block does not belong to this iteration."""
-    prefix = blk.prefix
-    if len(prefix) <= depth or prefix[depth] != value:
-        return None
-    prods = []
-    for p in blk.producers:
-        if p is not None and type(p) is not int:
-            k = index.get(id(p))
-            p = ("o", id(p)) if k is None else ("i", k)
-        prods.append(p)
-    return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
-            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
-            tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
