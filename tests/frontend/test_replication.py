@@ -546,11 +546,14 @@ class FastPaths(unittest.TestCase):
         # Every pair of iterations a loop describes compares equal with the inner loops' agreed records left out
         # (loopstate.agreed_spans) exactly when it does with every record described, and the stepping integers
         # are the same either way.
-        from kltrace import replicate
+        from kltrace import loopstate, replicate
+        from kltrace.tracer import T
         described = []
         full = replicate._Replicator._describe
 
         def both(rep, i, last=False):
+            a, _, kb = rep.marks[i]
+            agreed = loopstate.agreed_spans(T.blocks[kb:rep.ends[i][2] if not last else len(T.blocks)], a)
             got = full(rep, i, last)
             spans = replicate.agreed_spans
             replicate.agreed_spans = lambda blocks, a: ()
@@ -558,6 +561,10 @@ class FastPaths(unittest.TestCase):
                 whole = full(rep, i, last)
             finally:
                 replicate.agreed_spans = spans
+            # Left out: each span's records and its iterations' new buffers, for one marker per span.
+            left_out = sum(t - s + blk.nb * ((t - s) // blk.q) - 1 for s, t, blk in agreed)
+            if got is not None:
+                self.assertEqual(len(whole[0]) - len(got[0]), left_out)
             described.append((rep, got, whole))
             return got
 

@@ -4,7 +4,7 @@ restore_buffer), a tensor's, a key for attribute values that renders equal only 
 (value_key), an inner block's key (block_key) and the inner iterations the loops around need not describe
 (agreed_spans).
 """
-from itertools import chain, count
+from itertools import count
 from operator import attrgetter
 
 from .tracer import Buffer
@@ -106,9 +106,14 @@ def value_key(v):
     return ("id", id(v))  # the same object renders the same
 
 
+def _outer_first(span):
+    return span[0], -span[1]
+
+
 def agreed_spans(blocks, a):
-    """The record spans, relative to `a`, of the inner loops' iterations that their decision found equal to their
-    template up to the steps (Block.agreed to Block.ta), merged (an inner block's span may lie in an outer one's).
+    """(start, end, block) of the record spans, relative to `a`, of the inner loops' iterations that their decision
+    found equal to their template up to the steps (Block.agreed to Block.ta), in order; a span inside another one
+    (an inner block's in its outer block's agreed iterations) is left out.
 
     Why the loop around need not describe those records: iteration k of the span is, record by record, the
     template (which it describes) with the loop variable's value and, for the inner iteration's new buffers,
@@ -117,28 +122,16 @@ def agreed_spans(blocks, a):
     loop is described: a statement after that loop may still retarget its records (ops.retarget); an agreed
     iteration's temporaries are bound to names that the next iteration assigns before reading them (loopcheck's
     carried names keep their object), so nothing changes its records after the decision."""
-    spans = sorted((b.agreed - a, b.ta - a) for b in blocks if b.agreed is not None and b.agreed < b.ta)
+    # By start, the longest first: an outer block's span may begin where its first inner loop's does.
+    spans = sorted(((b.agreed - a, b.ta - a, b) for b in blocks if b.agreed is not None and b.agreed < b.ta),
+                   key=_outer_first)
     out = []
-    for s, t in spans:
-        if out and s <= out[-1][1]:
-            if t > out[-1][1]:
-                out[-1] = (out[-1][0], t)
-        else:
-            out.append((s, t))
-    return tuple(out)
-
-
-def outside(instrs, spans):
-    """The records of `instrs` outside `spans`, in order."""
-    if not spans:
-        return instrs
-    parts = []
-    k = 0
-    for s, t in spans:
-        parts.append(instrs[k:s])
-        k = t
-    parts.append(instrs[k:])
-    return chain.from_iterable(parts)
+    for s, t, b in spans:
+        if out and s < out[-1][1]:
+            assert t <= out[-1][1], "inner loops' spans nest"
+            continue  # an inner block's span in an outer one's
+        out.append((s, t, b))
+    return out
 
 
 def block_key(blk, a, c, depth, value, index):
