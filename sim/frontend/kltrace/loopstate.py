@@ -118,10 +118,12 @@ def agreed_spans(blocks, a):
     Why the loop around need not describe those records: iteration k of the span is, record by record, the
     template (which it describes) with the loop variable's value and, for the inner iteration's new buffers,
     places shifted by whole iterations (the block's key has the values, the buffers per iteration and the
-    template's place), and its integers that may step are taken all the same. The last iteration of an inner
-    loop is described: a statement after that loop may still retarget its records (ops.retarget); an agreed
-    iteration's temporaries are bound to names that the next iteration assigns before reading them (loopcheck's
-    carried names keep their object), so nothing changes its records after the decision."""
+    template's place), and its integers that may step are the template's plus whole steps (Block.base,
+    Block.step); its new buffers lie just before the template's, their producers the template's records'
+    counterparts. The last iteration of an inner loop is described: a statement after that loop may still
+    retarget its records (ops.retarget); an agreed iteration's temporaries are bound to names that the next
+    iteration assigns before reading them (loopcheck's carried names keep their object), so nothing changes its
+    records after the decision."""
     # By start, the longest first: an outer block's span may begin where its first inner loop's does.
     spans = sorted(((b.agreed - a, b.ta - a, b) for b in blocks if b.agreed is not None and b.agreed < b.ta),
                    key=_outer_first)
