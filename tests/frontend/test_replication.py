@@ -269,6 +269,16 @@ class Inside(Agreement):
         self.assertEqual(loops, 1 + 4 + 4 * 4)
         self.assertLess(traced_share(self.last), 0.2)
 
+    def test_inner_loops_deciding_late(self):
+        # The outer loop describes the inner loops' iteration 0 itself (their decision did not compare it).
+        loops, _, _ = self.kernel("inner_decides_late")
+        self.assertEqual((loops, nested(self.last)), (5, 1))
+        self.assertEqual(early(self.last), 1)  # the outer loop only
+
+    def test_inner_result_retargeted_after_the_inner_loop(self):
+        loops, _, _ = self.kernel("inner_result_kept_after")
+        self.assertEqual((loops, nested(self.last)), (5, 1))
+
     def test_inner_trip_count_following_the_outer_variable(self):
         loops, _, _ = self.kernel("inner_trips_follow_outer")
         self.assertEqual((loops, nested(self.last)), (8, 0))  # every inner loop on its own, the outer one plainly
@@ -502,6 +512,82 @@ class FastPaths(unittest.TestCase):
             self.assertEqual(fast.ints.tolist(), slow.ints.tolist())
             self.assertEqual(fast._ints_at, slow._ints_at)
             self.assertEqual(list(fast._ints_at.values()), list(slow._ints_at.values()))
+
+    def _trace_inside(self, kernel, rows=20480):
+        """Trace an inside.py kernel in this process with replication on; returns the tracer."""
+        import argparse
+        from kltrace import cli, irbin, runner
+        from kltrace.tracer import T
+        ns = argparse.Namespace(task=None, kernel=kernel, kernel_file=INSIDE, arg=[f"a={rows}x64:float32"], grid=None,
+                                scalar=None)
+        spec = cli.build_spec(ns)
+        spec.binary = True
+        runner.prepare_imports()
+        T.reset()  # runner.trace does not: a process traces once
+        render = irbin.render
+        irbin.render = lambda *args: b""
+        try:
+            runner.trace(spec)
+        finally:
+            irbin.render = render
+        return T
+
+    def test_agreed_iterations_are_those_the_inner_decision_compared(self):
+        # Block.agreed: the two iterations before the template, whether the inner loop decided early (0, 1, then 2)
+        # or late (1, 2, then 3: iteration 0 was not compared and must still be described by the loops around).
+        for kernel in ("two_levels", "inner_decides_late", "inner_result_kept_after"):
+            t = self._trace_inside(kernel)
+            inner = [b for b in t.blocks if len(b.prefix) == 1]
+            self.assertEqual(len(inner), 4, kernel)
+            for b in inner:
+                self.assertEqual(b.ta - b.agreed, 2 * b.q, kernel)
+
+    def test_descriptions_without_agreed_records_decide_as_full_ones(self):
+        # Every pair of iterations a loop describes compares equal with the inner loops' agreed records left out
+        # (loopstate.agreed_spans) exactly when it does with every record described, and the stepping integers
+        # are the same either way.
+        from kltrace import loopstate, replicate
+        from kltrace.tracer import T
+        described = []
+        full = replicate._Replicator._describe
+
+        def both(rep, i, last=False):
+            a, _, kb = rep.marks[i]
+            agreed = loopstate.agreed_spans(T.blocks[kb:rep.ends[i][2] if not last else len(T.blocks)], a)
+            got = full(rep, i, last)
+            spans = replicate.agreed_spans
+            replicate.agreed_spans = lambda blocks, a: ()
+            try:
+                whole = full(rep, i, last)
+            finally:
+                replicate.agreed_spans = spans
+            # Left out: each span's records and its iterations' new buffers, for one marker per span.
+            left_out = sum(t - s + blk.nb * ((t - s) // blk.q) - 1 for s, t, blk in agreed)
+            if got is not None:
+                self.assertEqual(len(whole[0]) - len(got[0]), left_out)
+            described.append((rep, got, whole))
+            return got
+
+        replicate._Replicator._describe = both
+        try:
+            for kernel in ("two_levels", "inner_decides_late", "inner_result_kept_after"):
+                self._trace_inside(kernel)
+            self._trace_inside("three_levels", rows=128 * 16 * 6 * 10)
+        finally:
+            replicate._Replicator._describe = full
+        skipped = 0
+        for rep in {id(r): r for r, _, _ in described}.values():
+            mine = [(g, w) for r, g, w in described if r is rep]
+            for g1, w1 in mine:
+                self.assertEqual(g1 is None, w1 is None)
+                if g1 is None:
+                    continue
+                self.assertEqual(g1[1], w1[1])
+                skipped += len(w1[0]) - len(g1[0])
+                for g2, w2 in mine:
+                    if g2 is not None:
+                        self.assertEqual(g1[0] == g2[0], w1[0] == w2[0])
+        self.assertGreater(skipped, 100)  # the shortcut was taken
 
 
 if __name__ == "__main__":

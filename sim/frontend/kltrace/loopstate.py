@@ -1,6 +1,8 @@
-"""What loop replication (replicate.py) compares of an iteration's buffers and values, and how it sets them back:
-a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and restore_buffer), a
-tensor's, and a key for attribute values that renders equal only when they write the same IR (value_key).
+"""What loop replication (replicate.py) compares of an iteration's buffers, values and inner blocks, and how it sets
+them back: a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and
+restore_buffer), a tensor's, a key for attribute values that renders equal only when they write the same IR
+(value_key), an inner block's key (block_key) and the inner iterations the loops around need not describe
+(agreed_spans).
 """
 from itertools import count
 from operator import attrgetter
@@ -102,3 +104,51 @@ def value_key(v):
             out.append(kx)
         return (tv, tuple(out))
     return ("id", id(v))  # the same object renders the same
+
+
+def _outer_first(span):
+    return span[0], -span[1]
+
+
+def agreed_spans(blocks, a):
+    """(start, end, block) of the record spans, relative to `a`, of the inner loops' iterations that their decision
+    found equal to their template up to the steps (Block.agreed to Block.ta), in order; a span inside another one
+    (an inner block's in its outer block's agreed iterations) is left out.
+
+    Why the loop around need not describe those records: iteration k of the span is, record by record, the
+    template (which it describes) with the loop variable's value and, for the inner iteration's new buffers,
+    places shifted by whole iterations (the block's key has the values, the buffers per iteration and the
+    template's place), and its integers that may step are the template's plus whole steps (Block.base,
+    Block.step); its new buffers lie just before the template's, their producers the template's records'
+    counterparts. The last iteration of an inner loop is described: a statement after that loop may still
+    retarget its records (ops.retarget); an agreed iteration's temporaries are bound to names that the next
+    iteration assigns before reading them (loopcheck's carried names keep their object), so nothing changes its
+    records after the decision."""
+    # By start, the longest first: an outer block's span may begin where its first inner loop's does.
+    spans = sorted(((b.agreed - a, b.ta - a, b) for b in blocks if b.agreed is not None and b.agreed < b.ta),
+                   key=_outer_first)
+    out = []
+    for s, t, b in spans:
+        if out and s < out[-1][1]:
+            assert t <= out[-1][1], "inner loops' spans nest"
+            continue  # an inner block's span in an outer one's
+        out.append((s, t, b))
+    return out
+
+
+def block_key(blk, a, c, depth, value, index):
+    """What must be equal of an inner loop's block in two iterations of the loop at `depth` (which has `value` in
+    this one, whose records begin at a and buffers at c; `index`: id(record) -> its place in the iteration), or
+    None when the block does not belong to this iteration."""
+    prefix = blk.prefix
+    if len(prefix) <= depth or prefix[depth] != value:
+        return None
+    prods = []
+    for p in blk.producers:
+        if p is not None and type(p) is not int:
+            k = index.get(id(p))
+            p = ("o", id(p)) if k is None else ("i", k)
+        prods.append(p)
+    return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
+            prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
+            tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own

@@ -24,9 +24,10 @@ class Block:
     stay in tracer.blocks, where they write that iteration, and this block's iterations repeat them (flatten), so
     that no iteration of an inner loop is made into objects while tracing."""
     __slots__ = ("start", "ta", "q", "count", "step", "bstart", "nb", "fresh", "prefix", "values", "slots",
-                 "producers", "inner")
+                 "producers", "inner", "agreed", "base")
 
-    def __init__(self, start, ta, q, step, bstart, nb, fresh, prefix, values, slots, producers, inner=()):
+    def __init__(self, start, ta, q, step, bstart, nb, fresh, prefix, values, slots, producers, inner=(), agreed=None,
+                 base=None):
         self.start = start
         self.ta = ta
         self.q = q
@@ -40,6 +41,10 @@ class Block:
         self.slots = slots          # the template's new buffers' fields (loopstate.buffer_slots)
         self.producers = producers  # per new buffer: None, an index into the template, or an older instruction
         self.inner = inner          # the blocks in the template iteration, in tracer.blocks order
+        # Where the traced iterations the loop's decision found equal to the template (up to the steps) begin:
+        # tracer.instrs[agreed:ta] (replicate.py describes them no more at the loops around; None: not known).
+        self.agreed = agreed
+        self.base = base            # the template's integers that may step, as replicate._describe lists them
 
 
 def records(blk):

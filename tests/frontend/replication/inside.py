@@ -129,3 +129,37 @@ def pure_closure_in_inner(a):
             x = nl.load(a[r:r + 128, :])
             nl.store(out[r:r + 128, :], value=doubled(x))
     return out
+
+
+@nki.jit
+def inner_decides_late(a):
+    """Iteration 0 of each inner loop writes the zeros of a PSUM tile the outer iteration made (a record the later
+    inner iterations do not have): the inner loops decide after iterations 1, 2 and 3, so the outer loop describes
+    their iteration 0 itself (replicate._agreed_spans)."""
+    n = a.shape[0] // 2048
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        bias = nl.zeros((128, 64), dtype=nl.float32, buffer=nl.psum)
+        for j in nl.affine_range(16):
+            r = (k * 16 + j) * 128
+            x = nl.load(a[r:r + 128, :])
+            nl.store(out[r:r + 128, :], value=nl.add(x, bias))
+    return out
+
+
+@nki.jit
+def inner_result_kept_after(a):
+    """The inner loop's last result, a temporary, is assigned into a tile after the loop (ops.retarget rewrites
+    the inner loop's last record): the outer loop describes inner loops' last iterations itself."""
+    n = a.shape[0] // 2048
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    for k in nl.affine_range(n):
+        keep = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)
+        for j in nl.affine_range(16):
+            r = (k * 16 + j) * 128
+            x = nl.load(a[r:r + 128, :])
+            y = nl.multiply(x, 2.0)
+            nl.store(out[r:r + 128, :], value=x)
+        keep[...] = y
+        nl.store(out[k * 128:k * 128 + 128, :], value=keep)
+    return out
