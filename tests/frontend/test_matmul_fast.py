@@ -1,6 +1,6 @@
 """The fast paths of plain tracing's hottest statements (issue 20) give what the general paths give.
 
-- matmul_fast.matmul_fresh: the memo of operand layouts against ops.matmul_fresh (instruction, result buffer,
+- matmul_fast.matmul_fresh: the memo of operand layouts against tensor_engine.matmul_fresh (instruction, result buffer,
   operand state), and the cases it must hand to the general path (an operand not written, a pending nl.zeros,
   pending bounds checks, another dtype).
 - matmul_fast.accumulate_fresh (`psum[...] += matmul`) against ops.retarget(..., accumulate=True), and the case it
@@ -21,7 +21,7 @@ import kltest
 sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor; nothing in it is used by name
-from kltrace import emit, matmul_fast, ops, views  # noqa: E402
+from kltrace import emit, matmul_fast, ops, tensor_engine, views  # noqa: E402
 from kltrace.errors import TraceError  # noqa: E402
 from kltrace.indexing import arange, mgrid  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
@@ -77,7 +77,7 @@ class FreshMatmul(unittest.TestCase):
             if fast:
                 matmul_fast.matmul_fresh(*args, LOC)  # the general path, which fills the memo
             else:
-                ops.matmul_fresh(*args, LOC)
+                tensor_engine.matmul_fresh(*args, LOC)
             step(make(), fast)
             states.append(_state())
         self.assertEqual(states[0], states[1])
@@ -92,7 +92,7 @@ class FreshMatmul(unittest.TestCase):
                         res = matmul_fast.fresh_matmul(*args, LOC)
                         self.assertIsNotNone(res)  # the memo holds this pair
                     else:
-                        res = ops.matmul_fresh(*args, LOC)
+                        res = tensor_engine.matmul_fresh(*args, LOC)
                     used.append((res.shape, res.dims, res.root, res.buf.mm_keys is ops.FRESH_MM_KEYS))
                 self.both_ways(lambda: self.operands(whole), step)
                 self.assertEqual(used[0], used[1])
@@ -147,7 +147,7 @@ class AccumulateFresh(unittest.TestCase):
             dst_tile = emit.new_tile(shape, "float32", "psum", LOC, "acc", temp=False)
             prepare(dst_tile.buf)
             for _ in range(3):  # the first starts the sum (or not), the others accumulate
-                value = ops.matmul_fresh(a, b, LOC)
+                value = tensor_engine.matmul_fresh(a, b, LOC)
                 dst = make_dst(dst_tile)
                 if fast:
                     taken.append(matmul_fast.accumulate_fresh(value, dst))

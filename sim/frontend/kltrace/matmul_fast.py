@@ -2,14 +2,14 @@
 `acc += nl.matmul(a, b, transpose_x=True)`.
 
 `fresh_matmul` records the matmul of two SBUF views whose operand layouts were seen before (one memo entry per pair
-of views' dims, filled by the general path, ops.matmul_fresh, after it checked that pair) and `accumulate_fresh`
-is retarget's `+=` for the whole PSUM tile. Each gives exactly what the general path gives (the same instruction,
-buffer and state: tests/frontend/test_matmul_fast.py compares them) and hands anything else to it, before changing
-anything: a view with pending bounds checks, an operand not written yet or a pending nl.zeros, value mode, indirect
-views, a masked or partial destination, a warning or an error to raise.
+of views' dims, filled by the general path, tensor_engine.matmul_fresh, after it checked that pair) and
+`accumulate_fresh` is retarget's `+=` for the whole PSUM tile. Each gives exactly what the general path gives (the
+same instruction, buffer and state: tests/frontend/test_matmul_fast.py compares them) and hands anything else to it,
+before changing anything: a view with pending bounds checks, an operand not written yet or a pending nl.zeros, value
+mode, indirect views, a masked or partial destination, a warning or an error to raise.
 """
 from . import emit as _emit
-from . import ops
+from . import tensor_engine
 from .dtypes import SIZES as _SIZES
 from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
 from .tracer import T, Buffer, Instr
@@ -26,15 +26,15 @@ _last = [_NONE]
 
 
 def matmul_fresh(stationary, moving, loc):
-    """ops.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts. The hot
-    callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
+    """tensor_engine.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts.
+    The hot callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
     res = fresh_matmul(stationary, moving, loc)
     return general_fresh(stationary, moving, loc) if res is None else res
 
 
 def general_fresh(stationary, moving, loc):
-    """ops.matmul_fresh, then the memo entry of these operands' layouts."""
-    res = ops.matmul_fresh(stationary, moving, loc)
+    """tensor_engine.matmul_fresh, then the memo entry of these operands' layouts."""
+    res = tensor_engine.matmul_fresh(stationary, moving, loc)
     ins = res.buf.producer
     if ins is not None and not T.values:
         remember(stationary, moving, ins.attrs)
@@ -75,7 +75,7 @@ def _layout(dims, b):
 
 
 def fresh_matmul(stationary, moving, loc):
-    """ops.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide."""
+    """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide."""
     sd = stationary.dims
     md = moving.dims
     e = _last[0]

@@ -1,6 +1,6 @@
-"""The operator layer: attaches to `Tensor` (views.py) the methods that record instructions.
+"""The operator layer: attaches to `Tensor` (tensor.py) the methods that record instructions.
 
-views.py is the value layer and imports nothing that records; `a + b`, `t[k] = v`, `t += x`,
+tensor.py and views.py are the value layer and imports nothing that records; `a + b`, `t[k] = v`, `t += x`,
 `t.astype(...)`, `t.broadcast_to(...)` and `t.ap(...)` are defined here over ops.py and bound onto the
 class by `attach`, which api.py calls when it loads (every traced kernel goes through api.py).
 Setting a special method on a class after its creation updates the type slots of its subclasses too
@@ -14,7 +14,8 @@ from .matmul_fast import accumulate_fresh
 from .ops import _AUG_STORE, _augmented_subscript, assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
-from .views import _PENDING, Tensor, index_view
+from .tensor import _PENDING
+from .views import Tensor, index_view
 
 
 def _setitem(self, key, value):

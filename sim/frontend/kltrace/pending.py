@@ -1,13 +1,14 @@
 """Recording `t[...] = nl.load(src)` without a temporary tile (the recording layer's half of pending loads).
 
-`nl.load` leaves its source in `views._pending` and returns the placeholder view `views._PENDING_VIEW`; the
+`nl.load` leaves its source in `tensor._pending` and returns the placeholder view `tensor._PENDING_VIEW`; the
 statement's STORE_SUBSCR follows at once and hands the placeholder to `Tensor.__setitem__` (operators.py),
 which calls `store_pending` here to record the DMA.
 """
 from .dtypes import SIZES as _SIZES
 from . import emit as _emit
 from .tracer import T, Instr
-from .views import _pending, index_view, pending_load
+from .tensor import _pending, pending_load
+from .views import index_view
 
 
 # Of an indexed pending load (pending_indexed_load): (source view, source operand, len(T.instrs), len(T.buffers)) at
