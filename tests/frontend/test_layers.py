@@ -19,7 +19,7 @@ LAYERS = (
     ("base", ("errors", "dtypes", "numpy_dtypes", "indexing", "optable", "hwprofile", "signatures")),
     ("values", ("tensor", "views")),
     ("recording", ("tracer", "emit", "pending", "loopcheck", "loopcalls", "loopstate", "replay", "replicate", "loops")),
-    ("operators", ("ops", "tensor_engine", "matmul_fast", "operators", "placement", "alloc")),
+    ("operators", ("ops", "tensor_engine", "matmul_fused", "matmul_fast", "operators", "placement", "alloc")),
     ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "api")),
     ("driver", ("irjson", "irrecords", "ircolumns", "irblock", "irbin", "arguments", "imports", "sandbox", "runner",
                 "numerics", "cli")),

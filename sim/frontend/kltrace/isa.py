@@ -245,14 +245,15 @@ def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_o
         # wrapper (a frame of this file, which T.loc skips), the wrapper calls this body.
         f = sys._getframe(1)
         g = f.f_back
-        if g is T._loc_frame and g.f_lasti == T._loc_lasti and f.f_code.co_filename == __file__:
-            loc = T._loc_value
-        else:
+        if f.f_code.co_filename == __file__:
+            loc = T._loc_value if g is T._loc_frame and g.f_lasti == T._loc_lasti else T.loc(f)
+        else:  # called from the kernel itself, not through the generated wrapper
             loc = T.loc(f)
-        res = matmul_fast.fresh_matmul(stationary, moving, loc)
+            g = f
+        res = matmul_fast.fresh_matmul(stationary, moving, loc, g)
         return matmul_fast.general_fresh(stationary, moving, loc) if res is None else res
     return tensor_engine.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
-                         perf_mode=perf_mode)
+                                   perf_mode=perf_mode)
 
 
 def _nc_transpose(dst, data, mask=None, dtype=None, engine=None):

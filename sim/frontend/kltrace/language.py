@@ -208,7 +208,7 @@ def matmul(x, y, *, transpose_x=False, mask=None, **_):
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
         f = sys._getframe(1)  # T.loc(f), whose single-entry cache (a kernel frame's) is tested here first
         loc = T._loc_value if f is T._loc_frame and f.f_lasti == T._loc_lasti else T.loc(f)
-        res = matmul_fast.fresh_matmul(x, y, loc)
+        res = matmul_fast.fresh_matmul(x, y, loc, f)
         return matmul_fast.general_fresh(x, y, loc) if res is None else res
     return tensor_engine.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 

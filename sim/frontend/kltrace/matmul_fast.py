@@ -11,6 +11,7 @@ mode, indirect views, a masked or partial destination, a warning or an error to 
 from . import emit as _emit
 from . import tensor_engine
 from .dtypes import SIZES as _SIZES
+from .matmul_fused import _PLUS_EQUALS, fused_result, plus_equals_follows
 from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
 from .tracer import T, Buffer, Instr
 from .views import INDIRECT_SEEN, Tensor
@@ -74,8 +75,10 @@ def _layout(dims, b):
     return lay
 
 
-def fresh_matmul(stationary, moving, loc):
-    """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide."""
+def fresh_matmul(stationary, moving, loc, frame=None):
+    """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide.
+    `frame`: the kernel's frame at the call, given by callers that let a `+=` right after it consume the result
+    without a tile (matmul_fused.py); plain tracing only."""
     sd = stationary.dims
     md = moving.dims
     e = _last[0]
@@ -108,6 +111,14 @@ def fresh_matmul(stationary, moving, loc):
     name = T._names.get(decl)  # T.var_name(loc, "matmul"), its cache looked up here first
     if not name:
         name = T.var_name(loc, "matmul")
+    if frame is not None and not T.replicate:
+        fuse = _PLUS_EQUALS.get((id(frame.f_code), frame.f_lasti))
+        if fuse is None:
+            fuse = plus_equals_follows(frame)
+        if fuse:
+            ins = Instr("nc_matmul", "tensor", None, (sap, map_), hit[3], hit[4], e[5], loc, T.iter_tuple, T.pid, None)
+            T.instrs.append(ins)
+            return fused_result(ins, name, decl, hit, shape)
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)
     buf.temp = True

@@ -11,6 +11,7 @@ import sys
 from . import dtypes
 from .emit import reinterpreted_offset
 from .matmul_fast import accumulate_fresh
+from .matmul_fused import FusedResult, accumulate_fused, materialise
 from .ops import _AUG_STORE, _augmented_subscript, assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
@@ -85,22 +86,31 @@ def _inplace(op):
 
 def _iadd(self, o):
     """`self += o`: ops.inplace_op(self, o, "add"), whose commonest case, a fresh matmul result accumulated into a
-    PSUM tile (`psum[...] += nisa.nc_matmul(...)`, `acc += nl.matmul(...)`), goes straight to the retarget."""
-    if type(o) is Tensor:
-        ob = o.buf
-        ins = ob.producer
-        if ins is not None and ob.temp and o.root and not ob.pinned and ins.op == "nc_matmul":
+    PSUM tile (`psum[...] += nisa.nc_matmul(...)`, `acc += nl.matmul(...)`), goes straight to the retarget; a
+    result not made yet (matmul_fused.py) is consumed as it is, or made first and retargeted as before."""
+    to = type(o)
+    if to is FusedResult:
+        if not accumulate_fused(o, self):
+            materialise(o)  # now the Tensor of a fresh matmul's tile, as the call would have returned
             if not accumulate_fresh(o, self):
                 retarget(o, self, accumulate=True)
-            # inplace_op's ending: whether a STORE_SUBSCR follows (`t[k] += x`), looked up in its cache first.
-            f = sys._getframe(1)
-            hit = _AUG_STORE.get((id(f.f_code), f.f_lasti))
-            if hit is None:
-                hit = _augmented_subscript(f)
-            if hit:
-                self.inplace = True
-            return self
-    return inplace_op(self, o, "add")
+    elif to is Tensor:
+        ob = o.buf
+        ins = ob.producer
+        if ins is None or not ob.temp or not o.root or ob.pinned or ins.op != "nc_matmul":
+            return inplace_op(self, o, "add")
+        if not accumulate_fresh(o, self):
+            retarget(o, self, accumulate=True)
+    else:
+        return inplace_op(self, o, "add")
+    # inplace_op's ending: whether a STORE_SUBSCR follows (`t[k] += x`), looked up in its cache first.
+    f = sys._getframe(1)
+    hit = _AUG_STORE.get((id(f.f_code), f.f_lasti))
+    if hit is None:
+        hit = _augmented_subscript(f)
+    if hit:
+        self.inplace = True
+    return self
 
 
 # Python operator -> NKI elementwise op; reflected forms where Python has them.
