@@ -117,22 +117,25 @@ def accumulate_fused(value, dst):
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = db.mm_keys
-    # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to the general path.
-    if keys is not None and key in keys:
-        acc = True
-    elif db.zeroed:
-        acc = False
-    elif db.written:
-        acc = True
-    else:
-        return False
     entry = _open[0]
     if entry is None or entry[0] is not value:
         return False
+    # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to the general path.
+    if keys is not None and key in keys and keys is not FRESH_MM_KEYS:
+        acc = True  # the region's sum goes on (the loop's later steps): the set holds it already
+    else:
+        if keys is not None and key in keys:
+            acc = True
+        elif db.zeroed:
+            acc = False
+        elif db.written:
+            acc = True
+        else:
+            return False
+        if keys is None or keys is FRESH_MM_KEYS:
+            keys = db.mm_keys = set(keys or ())
+        keys.add(key)
     _open[0] = None
-    if keys is None or keys is FRESH_MM_KEYS:
-        keys = db.mm_keys = set(keys or ())
-    keys.add(key)
     ins = entry[1]
     attrs = ins.attrs
     pair = _MM_SHARED.get(id(attrs))

@@ -8,7 +8,7 @@ from .dtypes import SIZES as _SIZES
 from . import emit as _emit
 from .tracer import T, Instr
 from .tensor import _pending, pending_load
-from .views import index_view
+from .views import index_view, template_view
 
 
 # Of an indexed pending load (pending_indexed_load): (source view, source operand, len(T.instrs), len(T.buffers)) at
@@ -78,7 +78,9 @@ def _store_indexed(dst, key, src, loc, indexed):
         T.instrs.insert(n_instrs, T.instrs.pop())
         T.buffers.insert(n_buffers, T.buffers.pop())
         return res
-    view = index_view(dst, key)
+    view = template_view(dst, key)
+    if view is None:
+        view = index_view(dst, key)
     if src.shape != view.shape:
         _emit.require_shape("assignment", src.shape, view.shape)
     db = view.buf

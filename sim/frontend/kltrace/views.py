@@ -8,7 +8,8 @@ from .indexing import IndexExpr, DynSlice
 from .tensor import INDIRECT_SEEN, MEMORIES, IndirectTensor, Memory, Tensor, _as_int, _pending
 
 # Names other modules take from here (views is the value layer's interface; tensor.py defines them).
-__all__ = ["INDIRECT_SEEN", "MEMORIES", "IndirectTensor", "Memory", "Tensor", "_pending", "index_view", "run_checks"]
+__all__ = ["INDIRECT_SEEN", "MEMORIES", "IndirectTensor", "Memory", "Tensor", "_pending", "index_view", "run_checks",
+           "template_view"]
 
 
 class _What:
@@ -171,6 +172,52 @@ def index_view(view, key):
         if nkeys > len(dims):
             raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
     return _index_general(view, key, dims, nk)
+
+
+def template_view(view, key):
+    """index_view(view, key) for a key of integers then two index expressions (`t[b, i.p, i.x]`, `t[a, b, i.p, i.x]`,
+    `t[r + i.p, c + i.x]`) whose template is known and which is in bounds over the whole grid; None for any other
+    key (index_view decides). The destination of `t[key] = nl.load(src)` (pending._store_indexed) takes it."""
+    if view.checks is not None or type(key) is not tuple:
+        return None
+    nk = len(key)
+    dims = view.dims
+    if nk == 3:
+        k0, k1, k2 = key
+        if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
+            hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+            if hit is not None:
+                (s0, c0), (s1, _), (s2, _) = dims
+                a1 = k1.const
+                a2 = k2.const
+                ok = hit[3]
+                if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1]:
+                    return Tensor(view.buf, view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], view.dtype, None, False,
+                                  hit[2])
+    elif nk == 4:
+        k0, k1, k2, k3 = key
+        if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
+            hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+            if hit is not None:
+                (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                a2 = k2.const
+                a3 = k3.const
+                ok = hit[3]
+                if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1]:
+                    return Tensor(view.buf, view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], view.dtype, None,
+                                  False, hit[2])
+    elif nk == 2:
+        k0, k1 = key
+        if type(k0) is IndexExpr and type(k1) is IndexExpr:
+            hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+            if hit is not None:
+                a0 = k0.const
+                a1 = k1.const
+                ok = hit[3]
+                if a0 in ok[0] and a1 in ok[1]:
+                    (s0, _), (s1, _) = dims
+                    return Tensor(view.buf, view.off + s0 * a0 + s1 * a1, hit[0], view.dtype, None, False, hit[2])
+    return None
 
 
 # Views indexed by integers and nl.arange / nl.mgrid expressions, one key per dimension: the result's
