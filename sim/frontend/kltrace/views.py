@@ -9,7 +9,7 @@ from .tensor import INDIRECT_SEEN, MEMORIES, IndirectTensor, Memory, Tensor, _as
 
 # Names other modules take from here (views is the value layer's interface; tensor.py defines them).
 __all__ = ["INDIRECT_SEEN", "MEMORIES", "IndirectTensor", "Memory", "Tensor", "_pending", "index_view", "run_checks",
-           "template_view"]
+           "template_layout"]
 
 
 class _What:
@@ -174,10 +174,11 @@ def index_view(view, key):
     return _index_general(view, key, dims, nk)
 
 
-def template_view(view, key):
-    """index_view(view, key) for a key of integers then two index expressions (`t[b, i.p, i.x]`, `t[a, b, i.p, i.x]`,
-    `t[r + i.p, c + i.x]`) whose template is known and which is in bounds over the whole grid; None for any other
-    key (index_view decides). The destination of `t[key] = nl.load(src)` (pending._store_indexed) takes it."""
+def template_layout(view, key):
+    """(offset, dims, shape) of index_view(view, key) for a key of integers then two index expressions (`t[b, i.p,
+    i.x]`, `t[a, b, i.p, i.x]`, `t[r + i.p, c + i.x]`) whose template is known and which is in bounds over the whole
+    grid (so the view has no checks); None for any other key (index_view decides). The destination of `t[key] =
+    nl.load(src)` (pending._store_indexed) takes it, and makes the view only if it needs one."""
     if view.checks is not None or type(key) is not tuple:
         return None
     nk = len(key)
@@ -192,8 +193,7 @@ def template_view(view, key):
                 a2 = k2.const
                 ok = hit[3]
                 if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1]:
-                    return Tensor(view.buf, view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], view.dtype, None, False,
-                                  hit[2])
+                    return view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], hit[2]
     elif nk == 4:
         k0, k1, k2, k3 = key
         if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
@@ -204,8 +204,7 @@ def template_view(view, key):
                 a3 = k3.const
                 ok = hit[3]
                 if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1]:
-                    return Tensor(view.buf, view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], view.dtype, None,
-                                  False, hit[2])
+                    return view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], hit[2]
     elif nk == 2:
         k0, k1 = key
         if type(k0) is IndexExpr and type(k1) is IndexExpr:
@@ -216,7 +215,7 @@ def template_view(view, key):
                 ok = hit[3]
                 if a0 in ok[0] and a1 in ok[1]:
                     (s0, _), (s1, _) = dims
-                    return Tensor(view.buf, view.off + s0 * a0 + s1 * a1, hit[0], view.dtype, None, False, hit[2])
+                    return view.off + s0 * a0 + s1 * a1, hit[0], hit[2]
     return None
 
 
