@@ -11,7 +11,7 @@ mode, indirect views, a masked or partial destination, a warning or an error to 
 from . import emit as _emit
 from . import tensor_engine
 from .dtypes import SIZES as _SIZES
-from .matmul_fused import _PLUS_EQUALS, fused_result, plus_equals_follows
+from .matmul_fused import _PLUS_EQUALS, FusedResult, _open, materialise, new_fused, plus_equals_follows
 from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
 from .tracer import T, Buffer, Instr
 from .views import INDIRECT_SEEN, Tensor
@@ -118,7 +118,11 @@ def fresh_matmul(stationary, moving, loc, frame=None):
         if fuse:
             ins = Instr("nc_matmul", "tensor", None, (sap, map_), hit[3], hit[4], e[5], loc, T.iter_tuple, T.pid, None)
             T.instrs.append(ins)
-            return fused_result(ins, name, decl, hit, shape)
+            if _open[0] is not None:
+                materialise(_open[0][0])
+            res = new_fused(FusedResult)
+            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers))
+            return res
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)
     buf.temp = True

@@ -42,21 +42,12 @@ def plus_equals_follows(frame):
 
 
 class FusedResult(Tensor):
-    """A fresh matmul's result tile not made yet (see the module docstring). Every slot but `buf` holds its final
-    value; the open entry below holds what making the tile needs. The layout is Tensor's (no slots of its own), so
-    materialise can turn the object into a plain Tensor."""
+    """A fresh matmul's result tile not made yet (see the module docstring): made by `new_fused` with no slot set
+    (reading any runs __getattr__, which makes the tile); the open entry below holds what making it needs. The
+    layout is Tensor's (no slots of its own), so materialise can turn the object into a plain Tensor."""
     __slots__ = ()
 
-    def __init__(self, dims, shape):
-        self.off = 0
-        self.dims = dims
-        self.dtype = "float32"
-        self.shape = shape
-        self.checks = None
-        self.root = True
-        self.inplace = False
-
-    def __getattr__(self, name):  # reached only for the unset `buf`
+    def __getattr__(self, name):  # reached only for an unset slot
         materialise(self)
         return getattr(self, name)
 
@@ -66,17 +57,10 @@ class FusedResult(Tensor):
 
 
 # The one result not made yet: (FusedResult, instruction, buffer name, declaration, emit._fresh entry, shape, the
-# length of T.buffers at the call), or None.
+# length of T.buffers at the call), or None. fresh_matmul opens it (the instruction is recorded, its destination
+# not), after making any result left open before (not expected: the `+=` follows the call at once).
 _open = [None]
-
-
-def fused_result(ins, name, decl, hit, shape):
-    """fresh_matmul's result for a call whose `+=` follows: the instruction is recorded, its destination not."""
-    if _open[0] is not None:  # never consumed (not expected: the `+=` follows the call at once): made now
-        materialise(_open[0][0])
-    res = FusedResult(hit[0], shape)
-    _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers))
-    return res
+new_fused = object.__new__  # new_fused(FusedResult): an instance without __init__, every slot unset
 
 
 def materialise(res):
@@ -99,6 +83,13 @@ def materialise(res):
     ins.dst = (rap[0],)
     buf.mm_keys = FRESH_MM_KEYS
     res.buf = buf
+    res.off = 0
+    res.dims = hit[0]
+    res.dtype = "float32"
+    res.shape = shape
+    res.checks = None
+    res.root = True
+    res.inplace = False
     res.__class__ = Tensor
 
 
@@ -108,18 +99,17 @@ _WHOLE_PSUM = ("psum", 0, False)  # accumulate_fused's destination: memory, offs
 def accumulate_fused(value, dst):
     """`dst += value` for an open FusedResult when dst is a whole PSUM tile with its cached operand and the sum's
     start needs no warning (matmul_fast.accumulate_fresh's conditions); False (nothing changed) otherwise."""
+    entry = _open[0]
+    if entry is None or entry[0] is not value:
+        return False
     db = dst.buf
     apn = db.rap
-    ds = dst.shape
     if (apn is None or dst.dims is not db.rdims or (db.memory, dst.off, T.values) != _WHOLE_PSUM
-            or dst.dtype != db.dtype or value.shape != ds):
+            or dst.dtype != db.dtype or entry[5] != dst.shape):
         return False
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = db.mm_keys
-    entry = _open[0]
-    if entry is None or entry[0] is not value:
-        return False
     # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to the general path.
     if keys is not None and key in keys and keys is not FRESH_MM_KEYS:
         acc = True  # the region's sum goes on (the loop's later steps): the set holds it already
