@@ -161,7 +161,7 @@ class Materialise(unittest.TestCase):
         plain = matmul_fast.fresh_matmul(a, b, ())
         want = self.state(plain)
         frame = _CallSite()
-        matmul_fused._PLUS_EQUALS[(id(frame.f_code), frame.f_lasti)] = True  # as if a `+=` followed the call
+        matmul_fused._PLUS_EQUALS[(id(frame.f_code), frame.f_lasti)] = matmul_fused.PLUS_EQUALS  # as if `x += call`
         try:
             res = matmul_fast.fresh_matmul(a, b, (), frame)
         finally:

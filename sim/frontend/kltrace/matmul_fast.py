@@ -78,7 +78,7 @@ def _layout(dims, b):
 def fresh_matmul(stationary, moving, loc, frame=None):
     """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide.
     `frame`: the kernel's frame at the call, given by callers that let a `+=` right after it consume the result
-    without a tile (matmul_fused.py); plain tracing only."""
+    without a tile (matmul_fused.py; the answer of its plus_equals_follows is kept); plain tracing only."""
     sd = stationary.dims
     md = moving.dims
     e = _last[0]
@@ -121,7 +121,7 @@ def fresh_matmul(stationary, moving, loc, frame=None):
             if _open[0] is not None:
                 materialise(_open[0][0])
             res = new_fused(FusedResult)
-            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers))
+            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers), fuse)
             return res
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)

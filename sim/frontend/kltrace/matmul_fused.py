@@ -17,25 +17,38 @@ so making the tile there gives the state the call would have left.
 import dis
 
 from .dtypes import SIZES as _SIZES
-from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
+from .ops import FRESH_MM_KEYS, _MM_SHARED, _augmented_subscript, mm_attrs
 from .tracer import CODES, T, Buffer
 from .views import Tensor
 
-# (id(code), offset of a call) -> whether the next instruction is `+=` (BINARY_OP), which consumes the call's result
+# (id(code), offset of a call) -> plus_equals_follows' answer
 _PLUS_EQUALS = {}
+PLUS_EQUALS = 1  # the next instruction is `+=` (BINARY_OP), which consumes the call's result
+PLUS_EQUALS_STORED = 2  # the same in `t[k] += <call>`: a STORE_SUBSCR follows the `+=` (ops._augmented_subscript)
+
+
+class _At:
+    """The two fields of a frame that ops._augmented_subscript reads, at another instruction."""
+    __slots__ = ("f_code", "f_lasti")
+
+    def __init__(self, code, offset):
+        self.f_code = code
+        self.f_lasti = offset
 
 
 def plus_equals_follows(frame):
-    """Whether the call at frame's current instruction is the right operand of a `+=` evaluated at once."""
+    """PLUS_EQUALS or PLUS_EQUALS_STORED when the call at frame's current instruction is the right operand of a `+=`
+    evaluated at once, else 0."""
     code = frame.f_code
     key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _PLUS_EQUALS.get(key)
     if hit is None:
         CODES[key[0]] = code
-        hit = False
+        hit = 0
         for i in dis.get_instructions(code):
             if i.offset > frame.f_lasti:
-                hit = i.opname == "BINARY_OP" and i.argrepr == "+="
+                if i.opname == "BINARY_OP" and i.argrepr == "+=":
+                    hit = PLUS_EQUALS_STORED if _augmented_subscript(_At(code, i.offset)) else PLUS_EQUALS
                 break
         _PLUS_EQUALS[key] = hit
     return hit
@@ -57,7 +70,7 @@ class FusedResult(Tensor):
 
 
 # The one result not made yet: (FusedResult, instruction, buffer name, declaration, emit._fresh entry, shape, the
-# length of T.buffers at the call), or None. fresh_matmul opens it (the instruction is recorded, its destination
+# length of T.buffers at the call, plus_equals_follows' answer), or None. fresh_matmul opens it (the instruction is recorded, its destination
 # not), after making any result left open before (not expected: the `+=` follows the call at once).
 _open = [None]
 new_fused = object.__new__  # new_fused(FusedResult): an instance without __init__, every slot unset
@@ -69,7 +82,7 @@ def materialise(res):
     if entry is None or entry[0] is not res:
         raise AssertionError("a fused matmul result used after its += consumed it")
     _open[0] = None
-    _, ins, name, decl, hit, shape, n_buffers = entry
+    _, ins, name, decl, hit, shape, n_buffers, _ = entry
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     if len(T.buffers) == n_buffers:
         T.buffers.append(buf)

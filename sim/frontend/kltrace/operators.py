@@ -11,7 +11,7 @@ import sys
 from . import dtypes
 from .emit import reinterpreted_offset
 from .matmul_fast import accumulate_fresh
-from .matmul_fused import FusedResult, accumulate_fused, materialise
+from .matmul_fused import PLUS_EQUALS_STORED, FusedResult, _open, accumulate_fused, materialise
 from .ops import _AUG_STORE, _augmented_subscript, assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
@@ -90,10 +90,14 @@ def _iadd(self, o):
     result not made yet (matmul_fused.py) is consumed as it is, or made first and retargeted as before."""
     to = type(o)
     if to is FusedResult:
-        if not accumulate_fused(o, self):
-            materialise(o)  # now the Tensor of a fresh matmul's tile, as the call would have returned
-            if not accumulate_fresh(o, self):
-                retarget(o, self, accumulate=True)
+        entry = _open[0]
+        if accumulate_fused(o, self):
+            if entry[7] == PLUS_EQUALS_STORED:  # inplace_op's ending, answered at the call
+                self.inplace = True
+            return self
+        materialise(o)  # now the Tensor of a fresh matmul's tile, as the call would have returned
+        if not accumulate_fresh(o, self):
+            retarget(o, self, accumulate=True)
     elif to is Tensor:
         ob = o.buf
         ins = ob.producer
