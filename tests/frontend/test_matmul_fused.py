@@ -49,7 +49,8 @@ _BODIES = {
         for t in nl.affine_range(2):
             acc[...] += nisa.nc_matmul(lhs[t, i.p, i.x], rhs[t, j.p, j.x])
         nl.store(out, value=nl.copy(acc))""",
-    "into an unwritten tile (the general path's warning)": """acc = nl.ndarray((128, 512), dtype=nl.float32, buffer=nl.psum)
+    "into an unwritten tile (the general path's warning)":
+        """acc = nl.ndarray((128, 512), dtype=nl.float32, buffer=nl.psum)
         for t in nl.affine_range(2):
             acc += nl.matmul(lhs[t, i.p, i.x], rhs[t, j.p, j.x], transpose_x=True)
         nl.store(out, value=nl.copy(acc))""",

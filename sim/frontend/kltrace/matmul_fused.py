@@ -70,8 +70,9 @@ class FusedResult(Tensor):
 
 
 # The one result not made yet: (FusedResult, instruction, buffer name, declaration, emit._fresh entry, shape, the
-# length of T.buffers at the call, plus_equals_follows' answer), or None. fresh_matmul opens it (the instruction is recorded, its destination
-# not), after making any result left open before (not expected: the `+=` follows the call at once).
+# length of T.buffers at the call, plus_equals_follows' answer), or None. fresh_matmul opens it (the instruction is
+# recorded, its destination not), after making any result left open before (not expected: the `+=` follows the
+# call at once).
 _open = [None]
 new_fused = object.__new__  # new_fused(FusedResult): an instance without __init__, every slot unset
 
