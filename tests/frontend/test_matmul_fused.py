@@ -178,6 +178,25 @@ class Materialise(unittest.TestCase):
         with self.assertRaisesRegex(AssertionError, "used after"):
             matmul_fused.materialise(res)
 
+    def test_a_result_left_open_is_made_by_the_next_call_of_its_trace_only(self):
+        a, b = self.operands()
+        matmul_fast.matmul_fresh(a, b, ())  # fills the memo
+        frame = _CallSite()
+        matmul_fused._PLUS_EQUALS[(id(frame.f_code), frame.f_lasti)] = matmul_fused.PLUS_EQUALS
+        try:
+            first = matmul_fast.fresh_matmul(a, b, (), frame)
+            n_buffers = len(T.buffers)
+            matmul_fast.fresh_matmul(a, b, (), frame)  # the first was never consumed: made now, at its place
+            self.assertIs(type(first), type(a))
+            self.assertIs(T.buffers[n_buffers], first.buf)
+            T.reset()  # a new trace: what the old one left open is dropped, not made into the new trace
+            T.replicate = False
+            a, b = self.operands()
+            matmul_fast.fresh_matmul(a, b, (), frame)
+            self.assertEqual([x.name for x in T.buffers], ["a", "b"])
+        finally:
+            matmul_fused._PLUS_EQUALS.clear()
+
     def test_language_matmul_fuses_only_before_a_plus_equals(self):
         a, b = self.operands()
         acc = emit.new_tile((128, 512), "float32", "psum", (), "acc", temp=False)

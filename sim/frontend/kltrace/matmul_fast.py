@@ -118,10 +118,10 @@ def fresh_matmul(stationary, moving, loc, frame=None):
         if fuse:
             ins = Instr("nc_matmul", "tensor", None, (sap, map_), hit[3], hit[4], e[5], loc, T.iter_tuple, T.pid, None)
             T.instrs.append(ins)
-            if _open[0] is not None:
+            if _open[0] is not None and _open[0][8] is T.buffers:  # (an entry of an earlier trace is dropped)
                 materialise(_open[0][0])
             res = new_fused(FusedResult)
-            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers), fuse)
+            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers), fuse, T.buffers)
             return res
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)

@@ -70,9 +70,9 @@ class FusedResult(Tensor):
 
 
 # The one result not made yet: (FusedResult, instruction, buffer name, declaration, emit._fresh entry, shape, the
-# length of T.buffers at the call, plus_equals_follows' answer), or None. fresh_matmul opens it (the instruction is
-# recorded, its destination not), after making any result left open before (not expected: the `+=` follows the
-# call at once).
+# length of T.buffers at the call, plus_equals_follows' answer, T.buffers itself), or None. fresh_matmul opens it
+# (the instruction is recorded, its destination not), after making any result of the same trace left open before
+# (not expected: the `+=` follows the call at once; a kernel error between them can leave one).
 _open = [None]
 new_fused = object.__new__  # new_fused(FusedResult): an instance without __init__, every slot unset
 
@@ -83,7 +83,7 @@ def materialise(res):
     if entry is None or entry[0] is not res:
         raise AssertionError("a fused matmul result used after its += consumed it")
     _open[0] = None
-    _, ins, name, decl, hit, shape, n_buffers, _ = entry
+    _, ins, name, decl, hit, shape, n_buffers, _, _ = entry
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     if len(T.buffers) == n_buffers:
         T.buffers.append(buf)
