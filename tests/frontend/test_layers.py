@@ -17,9 +17,9 @@ FRONTEND = os.path.join(kltest.ROOT, "sim", "frontend")
 # Lowest first. A module may import from its own layer and the layers before it.
 LAYERS = (
     ("base", ("errors", "dtypes", "numpy_dtypes", "indexing", "optable", "hwprofile", "signatures")),
-    ("values", ("views",)),
+    ("values", ("tensor", "views")),
     ("recording", ("tracer", "emit", "pending", "loopcheck", "loopcalls", "loopstate", "replay", "replicate", "loops")),
-    ("operators", ("ops", "matmul_fast", "operators", "placement", "alloc")),
+    ("operators", ("ops", "tensor_engine", "matmul_fused", "matmul_fast", "operators", "placement", "alloc")),
     ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "api")),
     ("driver", ("irjson", "irrecords", "ircolumns", "irblock", "irbin", "arguments", "imports", "sandbox", "runner",
                 "numerics", "cli")),

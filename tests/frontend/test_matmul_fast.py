@@ -1,6 +1,6 @@
 """The fast paths of plain tracing's hottest statements (issue 20) give what the general paths give.
 
-- matmul_fast.matmul_fresh: the memo of operand layouts against ops.matmul_fresh (instruction, result buffer,
+- matmul_fast.matmul_fresh: the memo of operand layouts against tensor_engine.matmul_fresh (instruction, result buffer,
   operand state), and the cases it must hand to the general path (an operand not written, a pending nl.zeros,
   pending bounds checks, another dtype).
 - matmul_fast.accumulate_fresh (`psum[...] += matmul`) against ops.retarget(..., accumulate=True), and the case it
@@ -21,7 +21,7 @@ import kltest
 sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor; nothing in it is used by name
-from kltrace import emit, matmul_fast, ops, views  # noqa: E402
+from kltrace import emit, matmul_fast, ops, tensor_engine, views  # noqa: E402
 from kltrace.errors import TraceError  # noqa: E402
 from kltrace.indexing import arange, mgrid  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
@@ -77,7 +77,7 @@ class FreshMatmul(unittest.TestCase):
             if fast:
                 matmul_fast.matmul_fresh(*args, LOC)  # the general path, which fills the memo
             else:
-                ops.matmul_fresh(*args, LOC)
+                tensor_engine.matmul_fresh(*args, LOC)
             step(make(), fast)
             states.append(_state())
         self.assertEqual(states[0], states[1])
@@ -92,7 +92,7 @@ class FreshMatmul(unittest.TestCase):
                         res = matmul_fast.fresh_matmul(*args, LOC)
                         self.assertIsNotNone(res)  # the memo holds this pair
                     else:
-                        res = ops.matmul_fresh(*args, LOC)
+                        res = tensor_engine.matmul_fresh(*args, LOC)
                     used.append((res.shape, res.dims, res.root, res.buf.mm_keys is ops.FRESH_MM_KEYS))
                 self.both_ways(lambda: self.operands(whole), step)
                 self.assertEqual(used[0], used[1])
@@ -147,7 +147,7 @@ class AccumulateFresh(unittest.TestCase):
             dst_tile = emit.new_tile(shape, "float32", "psum", LOC, "acc", temp=False)
             prepare(dst_tile.buf)
             for _ in range(3):  # the first starts the sum (or not), the others accumulate
-                value = ops.matmul_fresh(a, b, LOC)
+                value = tensor_engine.matmul_fresh(a, b, LOC)
                 dst = make_dst(dst_tile)
                 if fast:
                     taken.append(matmul_fast.accumulate_fresh(value, dst))
@@ -204,6 +204,31 @@ class InlinedTemplateViews(unittest.TestCase):
             views.index_view(base, key(0))  # stores the template
             for r in (0, 3, 7):
                 self.assertSame(base, key(r))
+
+    def test_store_destination_view(self):
+        """views.template_layout (the destination of `t[key] = nl.load(src)`) gives index_view's view's layout, pins
+        nothing, and leaves every key that is not a template in bounds over the whole grid to index_view."""
+        views._expr_templates.clear()
+        i = mgrid[0:128, 0:512]
+        hbm = emit.new_tile((1024, 2048), "bfloat16", "hbm", (), "a", temp=False, role="input")
+        blocks = emit.new_tile((8, 128, 1024), "float32", "hbm", (), "b", temp=False, role="input")
+        grid = emit.new_tile((2, 4, 128, 1024), "float32", "hbm", (), "g", temp=False, role="input")
+        for base, key in ((hbm, lambda r: (r + i.p, 2 * r + i.x)), (blocks, lambda r: (r, i.p, 2 * r + i.x)),
+                          (grid, lambda r: (r % 2, r % 4, i.p, 2 * r + i.x))):
+            self.assertIsNone(views.template_layout(base, key(0)))  # no template yet
+            views.index_view(base, key(0))  # stores the template
+            for r in (0, 3, 7):
+                got = views.template_layout(base, key(r))
+                want = views.index_view(base, key(r))
+                self.assertIsNone(want.checks)
+                self.assertEqual(got, (want.off, want.dims, want.shape))
+            self.assertFalse(base.buf.pinned)
+        self.assertIsNone(views.template_layout(blocks, (8, i.p, i.x)))  # out of range: index_view raises
+        self.assertIsNone(views.template_layout(blocks, (-1, i.p, i.x)))  # from the end: index_view counts
+        self.assertIsNone(views.template_layout(grid, (0, 4, i.p, i.x)))
+        self.assertIsNone(views.template_layout(blocks, (1, i.p, 600 + i.x)))  # keeps checks: index_view's
+        self.assertIsNone(views.template_layout(hbm, (1000 + i.p, i.x)))
+        self.assertIsNone(views.template_layout(hbm, (i.p, slice(0, 512))))
 
     def test_out_of_bounds_keys_take_the_general_path(self):
         i = mgrid[0:128, 0:512]

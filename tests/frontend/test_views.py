@@ -20,7 +20,7 @@ import kltest
 sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor; nothing in it is used by name
-from kltrace import emit, ops, views  # noqa: E402
+from kltrace import emit, ops, tensor_engine, views  # noqa: E402
 from kltrace.errors import TraceError  # noqa: E402
 from kltrace.indexing import mgrid  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
@@ -263,7 +263,8 @@ class RecordingShortcuts(unittest.TestCase):
         a = emit.new_tile((128, 128), "bfloat16", "sbuf", self.LOC, "a", temp=False)
         b = emit.new_tile((128, 512), "bfloat16", "sbuf", self.LOC, "b", temp=False)
         a.buf.written = b.buf.written = True
-        results = [ops.matmul_fresh(a, b, self.LOC) for _ in range(3)]  # the first one checks, the others are cached
+        # The first one checks, the others are cached.
+        results = [tensor_engine.matmul_fresh(a, b, self.LOC) for _ in range(3)]
         for r in results:
             self.assertEqual(r.buf.mm_keys, {(0, 0)})
         acc, _ = ops._matmul_acc_ap(results[2], True)
@@ -282,7 +283,7 @@ class RecordingShortcuts(unittest.TestCase):
         pair = emit.new_tile((128, 2, 512), "float32", "psum", self.LOC, "pair", temp=False)
         pair.buf.written = True
         for dst, first in ((lambda: whole[...], False), (lambda: whole[...], True), (lambda: pair[:, 1, :], True)):
-            value = ops.matmul_fresh(a, b, self.LOC)
+            value = tensor_engine.matmul_fresh(a, b, self.LOC)
             ins = value.buf.producer
             view = dst()
             want = emit.make_ap(dst(), None)

@@ -9,7 +9,7 @@ from .ops import psum_bank_check
 from .tracer import T, Buffer, check_onchip_shape
 from .views import MEMORIES, Memory, Tensor
 
-__all__ = ["MEMORIES", "Memory", "allocate", "like", "par_dim"]  # Memory and MEMORIES live in views.py
+__all__ = ["MEMORIES", "Memory", "allocate", "like", "par_dim"]  # Memory and MEMORIES live in tensor.py
 
 
 class par_dim(int):

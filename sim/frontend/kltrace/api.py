@@ -8,7 +8,7 @@ from .tracer import T, fill_location
 from .views import Tensor
 
 # The kernel API is ready once tensors have their recording methods (`a + b`, `t[k] = v`): the value
-# layer (views.py) does not know the recorder, the operator layer binds them here.
+# layer (tensor.py, views.py) does not know the recorder, the operator layer binds them here.
 operators.attach(Tensor)
 
 

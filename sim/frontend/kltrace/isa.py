@@ -5,7 +5,7 @@ destination first and return nothing. Both lower to the same functions in `ops` 
 """
 import sys
 
-from . import dtypes, matmul_fast, ops, signatures
+from . import dtypes, matmul_fast, ops, signatures, tensor_engine
 from .emit import emit, new_tile, require_onchip, dtype_arg, require_shape, squeeze_free
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr
@@ -245,18 +245,19 @@ def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_o
         # wrapper (a frame of this file, which T.loc skips), the wrapper calls this body.
         f = sys._getframe(1)
         g = f.f_back
-        if g is T._loc_frame and g.f_lasti == T._loc_lasti and f.f_code.co_filename == __file__:
-            loc = T._loc_value
-        else:
+        if f.f_code.co_filename == __file__:
+            loc = T._loc_value if g is T._loc_frame and g.f_lasti == T._loc_lasti else T.loc(f)
+        else:  # called from the kernel itself, not through the generated wrapper
             loc = T.loc(f)
-        res = matmul_fast.fresh_matmul(stationary, moving, loc)
+            g = f
+        res = matmul_fast.fresh_matmul(stationary, moving, loc, g)
         return matmul_fast.general_fresh(stationary, moving, loc) if res is None else res
-    return ops.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
-                         perf_mode=perf_mode)
+    return tensor_engine.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
+                                   perf_mode=perf_mode)
 
 
 def _nc_transpose(dst, data, mask=None, dtype=None, engine=None):
-    return ops.nc_transpose(dst, data, engine, mask, dtype)
+    return tensor_engine.nc_transpose(dst, data, engine, mask, dtype)
 
 
 def _activation(dst, op, data, bias=None, scale=1.0, reduce_op=None, reduce_res=None, reduce_cmd=None, mask=None,

@@ -5,7 +5,7 @@ result and returns it). An instruction that the simulator has no cost entry for 
 closest costed operation (`COSTED_AS`) on its real engine, with `"isa"` naming the real call in its
 attributes, so the timeline and the inspector still say what the kernel called.
 """
-from . import ops, optable
+from . import ops, optable, tensor_engine
 from .emit import emit, new_tile, require_onchip, dtype_arg
 from .errors import kernel_error, unsupported
 from .ops import op_name, engine_arg, _is_tile
@@ -143,7 +143,7 @@ def nc_matmul_mx(dst, stationary, moving, stationary_scale=None, moving_scale=No
     for t, role in ((stationary, "stationary"), (moving, "moving")):
         if not _is_tile(t):
             raise kernel_error(f"nisa.nc_matmul_mx: {role} must be a tile, got {type(t).__name__}")
-    return ops.nc_matmul(dst, stationary, moving, accumulate=accumulate,
+    return tensor_engine.nc_matmul(dst, stationary, moving, accumulate=accumulate,
                          extra_srcs=[s for s in (stationary_scale, moving_scale) if _is_tile(s)],
                          isa="nc_matmul_mx")
 

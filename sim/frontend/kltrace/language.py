@@ -2,7 +2,7 @@
 import dis
 import sys
 
-from . import ops, alloc, language_more, matmul_fast
+from . import ops, alloc, language_more, matmul_fast, tensor_engine
 from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_fresh
@@ -12,7 +12,8 @@ from .loops import affine_range, sequential_range, static_range, program_id, num
 from .hwprofile import HW
 from .tracer import CODES, T, check_onchip_shape, Buffer
 from .pending import pending_indexed_load
-from .views import Tensor, pending_load
+from .tensor import pending_load
+from .views import Tensor
 
 
 class _TileSize:
@@ -174,7 +175,7 @@ def load(src, *, mask=None, dtype=None, **_):
             kind = _store_kind(f)
             if kind == STORED_WHOLE:
                 # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
-                # __setitem__ records the DMA into t itself (views.pending_load), as retargeting the
+                # __setitem__ records the DMA into t itself (tensor.pending_load), as retargeting the
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
@@ -207,13 +208,13 @@ def matmul(x, y, *, transpose_x=False, mask=None, **_):
     if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
         f = sys._getframe(1)  # T.loc(f), whose single-entry cache (a kernel frame's) is tested here first
         loc = T._loc_value if f is T._loc_frame and f.f_lasti == T._loc_lasti else T.loc(f)
-        res = matmul_fast.fresh_matmul(x, y, loc)
+        res = matmul_fast.fresh_matmul(x, y, loc, f)
         return matmul_fast.general_fresh(x, y, loc) if res is None else res
-    return ops.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
+    return tensor_engine.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 
 
 def transpose(x, *, dtype=None, mask=None, **_):
-    return ops.nc_transpose(None, x, mask=mask, dtype=dtype)
+    return tensor_engine.nc_transpose(None, x, mask=mask, dtype=dtype)
 
 
 def where(condition, x, y, *, dtype=None, mask=None, **_):

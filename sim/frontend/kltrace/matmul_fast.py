@@ -2,15 +2,16 @@
 `acc += nl.matmul(a, b, transpose_x=True)`.
 
 `fresh_matmul` records the matmul of two SBUF views whose operand layouts were seen before (one memo entry per pair
-of views' dims, filled by the general path, ops.matmul_fresh, after it checked that pair) and `accumulate_fresh`
-is retarget's `+=` for the whole PSUM tile. Each gives exactly what the general path gives (the same instruction,
-buffer and state: tests/frontend/test_matmul_fast.py compares them) and hands anything else to it, before changing
-anything: a view with pending bounds checks, an operand not written yet or a pending nl.zeros, value mode, indirect
-views, a masked or partial destination, a warning or an error to raise.
+of views' dims, filled by the general path, tensor_engine.matmul_fresh, after it checked that pair) and
+`accumulate_fresh` is retarget's `+=` for the whole PSUM tile. Each gives exactly what the general path gives (the
+same instruction, buffer and state: tests/frontend/test_matmul_fast.py compares them) and hands anything else to it,
+before changing anything: a view with pending bounds checks, an operand not written yet or a pending nl.zeros, value
+mode, indirect views, a masked or partial destination, a warning or an error to raise.
 """
 from . import emit as _emit
-from . import ops
+from . import tensor_engine
 from .dtypes import SIZES as _SIZES
+from .matmul_fused import _PLUS_EQUALS, FusedResult, _open, materialise, new_fused, plus_equals_follows
 from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
 from .tracer import T, Buffer, Instr
 from .views import INDIRECT_SEEN, Tensor
@@ -26,15 +27,15 @@ _last = [_NONE]
 
 
 def matmul_fresh(stationary, moving, loc):
-    """ops.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts. The hot
-    callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
+    """tensor_engine.matmul_fresh (a fresh, unmasked matmul of two views), from the memo when it holds their layouts.
+    The hot callers (isa._nc_matmul, language.matmul) try fresh_matmul themselves first, then call general_fresh."""
     res = fresh_matmul(stationary, moving, loc)
     return general_fresh(stationary, moving, loc) if res is None else res
 
 
 def general_fresh(stationary, moving, loc):
-    """ops.matmul_fresh, then the memo entry of these operands' layouts."""
-    res = ops.matmul_fresh(stationary, moving, loc)
+    """tensor_engine.matmul_fresh, then the memo entry of these operands' layouts."""
+    res = tensor_engine.matmul_fresh(stationary, moving, loc)
     ins = res.buf.producer
     if ins is not None and not T.values:
         remember(stationary, moving, ins.attrs)
@@ -74,8 +75,10 @@ def _layout(dims, b):
     return lay
 
 
-def fresh_matmul(stationary, moving, loc):
-    """ops.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide."""
+def fresh_matmul(stationary, moving, loc, frame=None):
+    """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide.
+    `frame`: the kernel's frame at the call, given by callers that let a `+=` right after it consume the result
+    without a tile (matmul_fused.py; the answer of its plus_equals_follows is kept); plain tracing only."""
     sd = stationary.dims
     md = moving.dims
     e = _last[0]
@@ -108,6 +111,18 @@ def fresh_matmul(stationary, moving, loc):
     name = T._names.get(decl)  # T.var_name(loc, "matmul"), its cache looked up here first
     if not name:
         name = T.var_name(loc, "matmul")
+    if frame is not None and not T.replicate:
+        fuse = _PLUS_EQUALS.get((id(frame.f_code), frame.f_lasti))
+        if fuse is None:
+            fuse = plus_equals_follows(frame)
+        if fuse:
+            ins = Instr("nc_matmul", "tensor", None, (sap, map_), hit[3], hit[4], e[5], loc, T.iter_tuple, T.pid, None)
+            T.instrs.append(ins)
+            if _open[0] is not None and _open[0][8] is T.buffers:  # (an entry of an earlier trace is dropped)
+                materialise(_open[0][0])
+            res = new_fused(FusedResult)
+            _open[0] = (res, ins, name, decl, hit, shape, len(T.buffers), fuse, T.buffers)
+            return res
     buf = Buffer(name, "psum", shape, "float32", "tile", decl, "", hit[1])
     T.buffers.append(buf)
     buf.temp = True

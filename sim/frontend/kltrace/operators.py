@@ -1,6 +1,6 @@
-"""The operator layer: attaches to `Tensor` (views.py) the methods that record instructions.
+"""The operator layer: attaches to `Tensor` (tensor.py) the methods that record instructions.
 
-views.py is the value layer and imports nothing that records; `a + b`, `t[k] = v`, `t += x`,
+tensor.py and views.py are the value layer and imports nothing that records; `a + b`, `t[k] = v`, `t += x`,
 `t.astype(...)`, `t.broadcast_to(...)` and `t.ap(...)` are defined here over ops.py and bound onto the
 class by `attach`, which api.py calls when it loads (every traced kernel goes through api.py).
 Setting a special method on a class after its creation updates the type slots of its subclasses too
@@ -11,10 +11,12 @@ import sys
 from . import dtypes
 from .emit import reinterpreted_offset
 from .matmul_fast import accumulate_fresh
+from .matmul_fused import PLUS_EQUALS_STORED, FusedResult, _open, accumulate_fused, materialise
 from .ops import _AUG_STORE, _augmented_subscript, assign, binary_op, broadcast_to, copy, inplace_op, retarget, unary_op
 from .pending import store_pending
 from .tracer import T
-from .views import _PENDING, Tensor, index_view
+from .tensor import _PENDING
+from .views import Tensor, index_view
 
 
 def _setitem(self, key, value):
@@ -84,22 +86,35 @@ def _inplace(op):
 
 def _iadd(self, o):
     """`self += o`: ops.inplace_op(self, o, "add"), whose commonest case, a fresh matmul result accumulated into a
-    PSUM tile (`psum[...] += nisa.nc_matmul(...)`, `acc += nl.matmul(...)`), goes straight to the retarget."""
-    if type(o) is Tensor:
-        ob = o.buf
-        ins = ob.producer
-        if ins is not None and ob.temp and o.root and not ob.pinned and ins.op == "nc_matmul":
-            if not accumulate_fresh(o, self):
-                retarget(o, self, accumulate=True)
-            # inplace_op's ending: whether a STORE_SUBSCR follows (`t[k] += x`), looked up in its cache first.
-            f = sys._getframe(1)
-            hit = _AUG_STORE.get((id(f.f_code), f.f_lasti))
-            if hit is None:
-                hit = _augmented_subscript(f)
-            if hit:
+    PSUM tile (`psum[...] += nisa.nc_matmul(...)`, `acc += nl.matmul(...)`), goes straight to the retarget; a
+    result not made yet (matmul_fused.py) is consumed as it is, or made first and retargeted as before."""
+    to = type(o)
+    if to is FusedResult:
+        entry = _open[0]
+        if accumulate_fused(o, self):
+            if entry[7] == PLUS_EQUALS_STORED:  # inplace_op's ending, answered at the call
                 self.inplace = True
             return self
-    return inplace_op(self, o, "add")
+        materialise(o)  # now the Tensor of a fresh matmul's tile, as the call would have returned
+        if not accumulate_fresh(o, self):
+            retarget(o, self, accumulate=True)
+    elif to is Tensor:
+        ob = o.buf
+        ins = ob.producer
+        if ins is None or not ob.temp or not o.root or ob.pinned or ins.op != "nc_matmul":
+            return inplace_op(self, o, "add")
+        if not accumulate_fresh(o, self):
+            retarget(o, self, accumulate=True)
+    else:
+        return inplace_op(self, o, "add")
+    # inplace_op's ending: whether a STORE_SUBSCR follows (`t[k] += x`), looked up in its cache first.
+    f = sys._getframe(1)
+    hit = _AUG_STORE.get((id(f.f_code), f.f_lasti))
+    if hit is None:
+        hit = _augmented_subscript(f)
+    if hit:
+        self.inplace = True
+    return self
 
 
 # Python operator -> NKI elementwise op; reflected forms where Python has them.

@@ -1,13 +1,14 @@
 """Recording `t[...] = nl.load(src)` without a temporary tile (the recording layer's half of pending loads).
 
-`nl.load` leaves its source in `views._pending` and returns the placeholder view `views._PENDING_VIEW`; the
+`nl.load` leaves its source in `tensor._pending` and returns the placeholder view `tensor._PENDING_VIEW`; the
 statement's STORE_SUBSCR follows at once and hands the placeholder to `Tensor.__setitem__` (operators.py),
 which calls `store_pending` here to record the DMA.
 """
 from .dtypes import SIZES as _SIZES
 from . import emit as _emit
 from .tracer import T, Instr
-from .views import _pending, index_view, pending_load
+from .tensor import _pending, pending_load
+from .views import Tensor, index_view, template_layout
 
 
 # Of an indexed pending load (pending_indexed_load): (source view, source operand, len(T.instrs), len(T.buffers)) at
@@ -77,13 +78,41 @@ def _store_indexed(dst, key, src, loc, indexed):
         T.instrs.insert(n_instrs, T.instrs.pop())
         T.buffers.insert(n_buffers, T.buffers.pop())
         return res
-    view = index_view(dst, key)
-    if src.shape != view.shape:
-        _emit.require_shape("assignment", src.shape, view.shape)
-    db = view.buf
-    ap, n = _emit.unmasked_ap(view)
-    T.instrs.append(Instr("dma_copy", "dma", (ap,), (sap,), n, n * _SIZES[view.dtype], None, loc, T.iter_tuple, T.pid,
+    db = dst.buf
+    dtype = dst.dtype
+    lay = template_layout(dst, key)
+    if lay is None:
+        view = index_view(dst, key)
+        shape = view.shape
+        apn = None
+    else:
+        off, dims, shape = lay
+        apn = _cached_operand(db, off, dims, dtype)  # the view's operand, if emit knows its layout
+        if apn is None:
+            view = Tensor(db, off, dims, dtype, None, False, shape)  # what index_view gives for this key
+    if src.shape != shape:
+        _emit.require_shape("assignment", src.shape, shape)
+    ap, n = _emit.unmasked_ap(view) if apn is None else apn
+    T.instrs.append(Instr("dma_copy", "dma", (ap,), (sap,), n, n * _SIZES[dtype], None, loc, T.iter_tuple, T.pid,
                           None))
     db.written = True
     db.zeroed = False
+    return None
+
+
+def _cached_operand(b, off, dims, dtype):
+    """emit.unmasked_ap of the unchecked view (b, off, dims, dtype) without making the view, from the layouts emit
+    keeps; None when it has none for these dims (unmasked_ap on the view decides)."""
+    if dims is b.rdims and off == 0 and dtype == b.dtype:
+        return b.rap
+    if b.memory == "hbm":
+        hit = _emit._hbm_layouts.get(dims)
+        if hit is not None:
+            return (b, -1, 0, off, hit[0], dtype), hit[1]
+    elif dtype == b.dtype:
+        ps = b.pstride
+        hit = _emit._onchip_layouts.get((dims, ps))
+        if hit is not None:
+            p0 = off // ps if ps else off
+            return (b, p0, hit[0], off - p0 * ps, hit[1], dtype), hit[2]
     return None

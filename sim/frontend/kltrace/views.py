@@ -1,219 +1,15 @@
-"""`Tensor`: a view of a buffer (HBM tensor or on-chip tile) as an offset plus strided dims.
+"""Indexing: `t[key]` makes a new view of the same buffer (`Tensor`, tensor.py), checking the key's bounds.
 
-A view addresses the buffer's flat element space: element = off + sum(i_k * stride_k), dims =
-((stride, count), ...) in the user's index order. For on-chip buffers the flat index is
-`partition * pstride + free`, so the dim whose stride equals `pstride` is the partition dim.
-Indexing only builds new views. This is the front end's value layer: it imports nothing that records.
-Operators (`a + b`), assignment (`t[k] = v`) and the other methods that record instructions are attached
-to `Tensor` by the operator layer (operators.py); see tests/frontend/test_layers.py for the layer order.
+The value layer's second half: `Tensor.__getitem__` is attached here, with index_view behind it (its template paths
+for keys of integers and index expressions, the slice paths and the general path). Nothing here records.
 """
-from operator import itemgetter
-
-from . import dtypes
 from .errors import kernel_error, unsupported
 from .indexing import IndexExpr, DynSlice
+from .tensor import INDIRECT_SEEN, MEMORIES, IndirectTensor, Memory, Tensor, _as_int, _pending
 
-_INT_TYPES = (int,)
-_COUNT = itemgetter(1)  # (stride, count) -> count, without a comprehension's frame
-
-
-class Memory:
-    """A memory kind passed as `buffer=` (nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm, nl.private_hbm)."""
-    __slots__ = ("name", "memory")
-
-    def __init__(self, name, memory):
-        self.name = name
-        self.memory = memory
-
-    def __repr__(self):
-        return f"nl.{self.name}"
-
-
-MEMORIES = {n: Memory(n, m) for n, m in (("sbuf", "sbuf"), ("psum", "psum"), ("hbm", "hbm"),
-                                           ("shared_hbm", "hbm"), ("private_hbm", "hbm"))}
-
-
-def _as_int(k):
-    if type(k) is int:
-        return k
-    if isinstance(k, bool):
-        raise unsupported("a boolean used as an index")
-    idx = getattr(k, "__index__", None)
-    if idx is None:
-        return None
-    return idx()
-
-
-class Tensor:
-    """A view of a Buffer; `checks` holds index expressions whose bounds wait for the op's mask."""
-    __slots__ = ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace", "__weakref__")
-
-    def __init__(self, buf, off, dims, dtype, checks=None, root=False, shape=None):
-        self.buf = buf
-        self.off = off
-        self.dims = dims
-        self.dtype = dtype
-        self.shape = shape if shape is not None else tuple(map(_COUNT, dims))
-        self.checks = checks
-        self.root = root
-        self.inplace = False
-
-    # ------------------------------------------------------------------ properties
-    @property
-    def buffer(self):
-        return MEMORIES[self.buf.kind or self.buf.memory]
-
-    @property
-    def ndim(self):
-        return len(self.dims)
-
-    @property
-    def size(self):
-        n = 1
-        for c in self.shape:
-            n *= c
-        return n
-
-    @property
-    def name(self):
-        return self.buf.name
-
-    def __len__(self):
-        return self.shape[0] if self.shape else 0
-
-    def __iter__(self):
-        raise unsupported("iterating over a tile in Python", "index it with slices or nl.arange instead")
-
-    def __bool__(self):
-        # A named tensor is a Python object (`if bias:` tests that one was passed); the result of an
-        # operation is data, whose values are not known while tracing.
-        if not self.buf.temp:
-            return True
-        raise unsupported("a computed tile used as a Python bool (tile values are not known while tracing)",
-                          "use nl.where / masks; control flow can only depend on shapes and loop indices")
-
-    def __repr__(self):
-        return f"<{self.buf.memory} tensor {self.buf.name} {list(self.shape)} {self.dtype}>"
-
-    # ------------------------------------------------------------------ indexing
-    def __getitem__(self, key):
-        buf = self.buf
-        if type(key) is tuple and self.checks is None:
-            # index_view's template paths for a key of integers then two expressions (`blocks[b, i.p, i.x]`,
-            # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
-            # anything else (an index out of range, a view that keeps checks, a [P] result) goes to index_view.
-            nk = len(key)
-            if nk == 3:
-                k0, k1, k2 = key
-                if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
-                    dims = self.dims
-                    hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
-                    if hit is not None:
-                        (s0, c0), (s1, _), (s2, _) = dims
-                        a1 = k1.const
-                        a2 = k2.const
-                        ok = hit[3]
-                        if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1] and hit[4]:
-                            buf.pinned = True
-                            return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], self.dtype, None, False,
-                                          hit[2])
-            elif nk == 4:
-                k0, k1, k2, k3 = key
-                if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
-                    dims = self.dims
-                    hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
-                    if hit is not None:
-                        (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
-                        a2 = k2.const
-                        a3 = k3.const
-                        ok = hit[3]
-                        if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1] and hit[4]:
-                            buf.pinned = True
-                            return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], self.dtype,
-                                          None, False, hit[2])
-            elif nk == 2:
-                k0, k1 = key
-                if type(k0) is IndexExpr and type(k1) is IndexExpr:
-                    dims = self.dims
-                    hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
-                    if hit is not None:
-                        a0 = k0.const
-                        a1 = k1.const
-                        ok = hit[3]
-                        if a0 in ok[0] and a1 in ok[1] and hit[4]:
-                            (s0, _), (s1, _) = dims
-                            buf.pinned = True
-                            return Tensor(buf, self.off + s0 * a0 + s1 * a1, hit[0], self.dtype, None, False, hit[2])
-        if key is Ellipsis and not self.checks:
-            # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
-            buf.pinned = True
-            return Tensor(buf, self.off, self.dims, self.dtype, None, False, self.shape)
-        view = index_view(self, key)
-        buf.pinned = True
-        if len(view.dims) == 1 and len(self.dims) > 1 and buf.memory != "hbm":
-            # `tile[:, i]` is a [P, 1] tile, not a bare partition vector: NKI keeps a tile's free axis.
-            return Tensor(buf, view.off, view.dims + ((1, 1),), view.dtype, view.checks, False,
-                          tuple(view.shape) + (1,))
-        return view
-
-    def reshape(self, shape, *more):
-        if more or isinstance(shape, int):
-            shape = (shape,) + more
-        shape = tuple(int(s) for s in shape)
-        n = 1
-        for s in shape:
-            n *= s
-        if n != self.size:
-            raise kernel_error(f"cannot reshape {list(self.shape)} into {list(shape)}")
-        if self.buf.memory != "hbm":
-            return self._reshape_free(shape)
-        if not self._contiguous():
-            raise unsupported("reshape of a non-contiguous view", "reshape the whole tensor before slicing it")
-        dims, stride = [], 1
-        for s in reversed(shape):
-            dims.append((stride, s))
-            stride *= s
-        return Tensor(self.buf, self.off, tuple(reversed(dims)), self.dtype)
-
-    def _reshape_free(self, shape):
-        """An on-chip tile keeps its partition dim; its free dims may be regrouped when they are contiguous."""
-        if not shape or shape[0] != self.shape[0]:
-            raise unsupported(f"reshape of on-chip tile '{self.buf.name}' from {list(self.shape)} to {list(shape)} "
-                              "changes its partition dimension", "an on-chip reshape keeps the first dimension")
-        free = Tensor(self.buf, self.off, self.dims[1:], self.dtype)
-        if not free._contiguous():
-            raise unsupported(f"reshape of a non-contiguous view of on-chip tile '{self.buf.name}'",
-                              "reshape the whole tile before slicing it")
-        dims, stride = [], 1
-        for s in reversed(shape[1:]):
-            dims.append((stride, s))
-            stride *= s
-        return Tensor(self.buf, self.off, (self.dims[0],) + tuple(reversed(dims)), self.dtype)
-
-    def _contiguous(self):
-        stride = 1
-        for s, c in reversed(self.dims):
-            if c != 1 and s != stride:
-                return False
-            stride *= c
-        return True
-
-    def view(self, dtype):
-        return Tensor(self.buf, self.off, self.dims, dtypes.normalize(dtype) or self.dtype)
-
-# `t[...] = nl.load(src)`: nl.load returns a placeholder on _PENDING and keeps (src, loc) here; the
-# statement's STORE_SUBSCR follows immediately and hands the placeholder to t.__setitem__.
-_PENDING = object.__new__(type("PendingLoad", (), {"__slots__": ()}))
-_pending = [None, None]
-
-
-def pending_load(src, loc):
-    _pending[0] = src
-    _pending[1] = loc
-    return _PENDING_VIEW
-
-
-_PENDING_VIEW = None  # set below, once Tensor exists
+# Names other modules take from here (views is the value layer's interface; tensor.py defines them).
+__all__ = ["INDIRECT_SEEN", "MEMORIES", "IndirectTensor", "Memory", "Tensor", "_pending", "index_view", "run_checks",
+           "template_layout"]
 
 
 class _What:
@@ -378,6 +174,51 @@ def index_view(view, key):
     return _index_general(view, key, dims, nk)
 
 
+def template_layout(view, key):
+    """(offset, dims, shape) of index_view(view, key) for a key of integers then two index expressions (`t[b, i.p,
+    i.x]`, `t[a, b, i.p, i.x]`, `t[r + i.p, c + i.x]`) whose template is known and which is in bounds over the whole
+    grid (so the view has no checks); None for any other key (index_view decides). The destination of `t[key] =
+    nl.load(src)` (pending._store_indexed) takes it, and makes the view only if it needs one."""
+    if view.checks is not None or type(key) is not tuple:
+        return None
+    nk = len(key)
+    dims = view.dims
+    if nk == 3:
+        k0, k1, k2 = key
+        if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
+            hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+            if hit is not None:
+                (s0, c0), (s1, _), (s2, _) = dims
+                a1 = k1.const
+                a2 = k2.const
+                ok = hit[3]
+                if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1]:
+                    return view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], hit[2]
+    elif nk == 4:
+        k0, k1, k2, k3 = key
+        if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
+            hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+            if hit is not None:
+                (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                a2 = k2.const
+                a3 = k3.const
+                ok = hit[3]
+                if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1]:
+                    return view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], hit[2]
+    elif nk == 2:
+        k0, k1 = key
+        if type(k0) is IndexExpr and type(k1) is IndexExpr:
+            hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+            if hit is not None:
+                a0 = k0.const
+                a1 = k1.const
+                ok = hit[3]
+                if a0 in ok[0] and a1 in ok[1]:
+                    (s0, _), (s1, _) = dims
+                    return view.off + s0 * a0 + s1 * a1, hit[0], hit[2]
+    return None
+
+
 # Views indexed by integers and nl.arange / nl.mgrid expressions, one key per dimension: the result's
 # dims and check axes depend only on the view's dims and the expressions' shapes and coefficients
 # (integers and expression constants only move the offset), so they are kept per signature.
@@ -521,12 +362,6 @@ def _placed(gathers, exprs, expr_pos, rank):
     return [(k, exprs[j][0], expr_pos + rank - len(exprs[j][1].shape)) for k, j in gathers]
 
 
-class IndirectTensor(Tensor):
-    """A view addressed through tiles of indices (`table[idx_tile, :]`): instructions that use it also
-    read `indirect`, the index tiles (see _index_general)."""
-    __slots__ = ("indirect", "placed")  # placed: for value mode, see _placed
-
-
 def _indexed(view, off, out, checks, gathers):
     if gathers is None:
         return Tensor(view.buf, off, tuple(out), view.dtype, checks)
@@ -537,7 +372,6 @@ def _indexed(view, off, out, checks, gathers):
     return t
 
 
-INDIRECT_SEEN = [False]  # set once a kernel indexes with a tile: until then emit skips looking for them
 
 
 def _slice_view(view, key, dims):
@@ -610,4 +444,66 @@ def run_checks(view, ranges):
     view.checks = None
 
 
-_PENDING_VIEW = Tensor(_PENDING, 0, (), "float32", None, True, ())
+def _tensor_getitem(self, key):
+    """Tensor.__getitem__: `t[key]` is a new view of the same buffer."""
+    buf = self.buf
+    if type(key) is tuple and self.checks is None:
+        # index_view's template paths for a key of integers then two expressions (`blocks[b, i.p, i.x]`,
+        # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
+        # anything else (an index out of range, a view that keeps checks, a [P] result) goes to index_view.
+        nk = len(key)
+        if nk == 3:
+            k0, k1, k2 = key
+            if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
+                dims = self.dims
+                hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                if hit is not None:
+                    (s0, c0), (s1, _), (s2, _) = dims
+                    a1 = k1.const
+                    a2 = k2.const
+                    ok = hit[3]
+                    if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1] and hit[4]:
+                        buf.pinned = True
+                        return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], self.dtype, None, False,
+                                      hit[2])
+        elif nk == 4:
+            k0, k1, k2, k3 = key
+            if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
+                dims = self.dims
+                hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                if hit is not None:
+                    (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                    a2 = k2.const
+                    a3 = k3.const
+                    ok = hit[3]
+                    if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1] and hit[4]:
+                        buf.pinned = True
+                        return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], self.dtype,
+                                      None, False, hit[2])
+        elif nk == 2:
+            k0, k1 = key
+            if type(k0) is IndexExpr and type(k1) is IndexExpr:
+                dims = self.dims
+                hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                if hit is not None:
+                    a0 = k0.const
+                    a1 = k1.const
+                    ok = hit[3]
+                    if a0 in ok[0] and a1 in ok[1] and hit[4]:
+                        (s0, _), (s1, _) = dims
+                        buf.pinned = True
+                        return Tensor(buf, self.off + s0 * a0 + s1 * a1, hit[0], self.dtype, None, False, hit[2])
+    if key is Ellipsis and not self.checks:
+        # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
+        buf.pinned = True
+        return Tensor(buf, self.off, self.dims, self.dtype, None, False, self.shape)
+    view = index_view(self, key)
+    buf.pinned = True
+    if len(view.dims) == 1 and len(self.dims) > 1 and buf.memory != "hbm":
+        # `tile[:, i]` is a [P, 1] tile, not a bare partition vector: NKI keeps a tile's free axis.
+        return Tensor(buf, view.off, view.dims + ((1, 1),), view.dtype, view.checks, False,
+                      tuple(view.shape) + (1,))
+    return view
+
+
+Tensor.__getitem__ = _tensor_getitem
