@@ -44,6 +44,32 @@ def run(*args, env=None, flags=()):
         return Result(proc.returncode, proc.stdout, proc.stderr, text)
 
 
+def trace_with_both_mains(kernel_text, other_main_text, args):
+    """Traces `kernel_text` (written as kernel.py) with `args` by the front end's own main and by
+    `other_main_text` (a main that turns a fast path off; `{frontend}` in it is the front end's folder): a
+    (rc, stdout, stderr, IR text or None) tuple for each, the front end's first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = os.path.join(tmp, "kernel.py")
+        with open(kernel, "w", encoding="utf-8") as fh:
+            fh.write(kernel_text)
+        other = os.path.join(tmp, "other_main.py")
+        with open(other, "w", encoding="utf-8") as fh:
+            fh.write(other_main_text.format(frontend=os.path.join(ROOT, "sim", "frontend")))
+        outputs = []
+        for main in (MAIN, other):
+            out = os.path.join(tmp, "ir.json")
+            if os.path.exists(out):
+                os.remove(out)
+            proc = subprocess.run([PYTHON, main, "--kernel-file", kernel, *args, "-o", out], capture_output=True,
+                                  text=True, timeout=120)
+            text = None
+            if proc.returncode == 0:
+                with open(out, encoding="utf-8") as fh:
+                    text = fh.read()
+            outputs.append((proc.returncode, proc.stdout, proc.stderr, text))
+        return outputs
+
+
 def good(name):
     return os.path.join(HERE, "good", name)
 

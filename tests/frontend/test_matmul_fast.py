@@ -11,9 +11,7 @@
 Each compares the two ways in process, or traces a kernel both ways in a subprocess."""
 import importlib
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 
 import kltest
@@ -194,13 +192,21 @@ class InlinedTemplateViews(unittest.TestCase):
         self.assertEqual((got.off, got.dims, got.shape, got.dtype), (general.off, general.dims, general.shape,
                                                                     general.dtype))
 
-    def test_two_three_and_four_keys(self):
+    @staticmethod
+    def keyed_tensors():
+        """An HBM tensor indexed by two expressions, one by an integer then two, one by two integers then two: each
+        with a key of the iteration `r` (nl.mgrid's i)."""
         i = mgrid[0:128, 0:512]
         hbm = emit.new_tile((1024, 2048), "bfloat16", "hbm", (), "a", temp=False, role="input")
         blocks = emit.new_tile((8, 128, 1024), "float32", "hbm", (), "b", temp=False, role="input")
         grid = emit.new_tile((2, 4, 128, 1024), "float32", "hbm", (), "g", temp=False, role="input")
-        for base, key in ((hbm, lambda r: (r + i.p, 2 * r + i.x)), (blocks, lambda r: (r, i.p, 2 * r + i.x)),
-                          (grid, lambda r: (r % 2, r % 4, i.p, 2 * r + i.x))):
+        keyed = ((hbm, lambda r: (r + i.p, 2 * r + i.x)), (blocks, lambda r: (r, i.p, 2 * r + i.x)),
+                 (grid, lambda r: (r % 2, r % 4, i.p, 2 * r + i.x)))
+        return i, hbm, blocks, grid, keyed
+
+    def test_two_three_and_four_keys(self):
+        keyed = self.keyed_tensors()[-1]
+        for base, key in keyed:
             views.index_view(base, key(0))  # stores the template
             for r in (0, 3, 7):
                 self.assertSame(base, key(r))
@@ -209,12 +215,8 @@ class InlinedTemplateViews(unittest.TestCase):
         """views.template_layout (the destination of `t[key] = nl.load(src)`) gives index_view's view's layout, pins
         nothing, and leaves every key that is not a template in bounds over the whole grid to index_view."""
         views._expr_templates.clear()
-        i = mgrid[0:128, 0:512]
-        hbm = emit.new_tile((1024, 2048), "bfloat16", "hbm", (), "a", temp=False, role="input")
-        blocks = emit.new_tile((8, 128, 1024), "float32", "hbm", (), "b", temp=False, role="input")
-        grid = emit.new_tile((2, 4, 128, 1024), "float32", "hbm", (), "g", temp=False, role="input")
-        for base, key in ((hbm, lambda r: (r + i.p, 2 * r + i.x)), (blocks, lambda r: (r, i.p, 2 * r + i.x)),
-                          (grid, lambda r: (r % 2, r % 4, i.p, 2 * r + i.x))):
+        i, hbm, blocks, grid, keyed = self.keyed_tensors()
+        for base, key in keyed:
             self.assertIsNone(views.template_layout(base, key(0)))  # no template yet
             views.index_view(base, key(0))  # stores the template
             for r in (0, 3, 7):
@@ -293,28 +295,15 @@ os._exit(main())
 
 class IndexedPendingLoad(unittest.TestCase):
     def trace_both(self, key_line):
-        with tempfile.TemporaryDirectory() as tmp:
-            kernel = os.path.join(tmp, "kernel.py")
-            with open(kernel, "w", encoding="utf-8") as fh:
-                fh.write(_INDEXED_KERNEL.replace("KEY_LINE", key_line))
-            general = os.path.join(tmp, "general_main.py")
-            with open(general, "w", encoding="utf-8") as fh:
-                fh.write(_GENERAL_MAIN.format(frontend=os.path.join(kltest.ROOT, "sim", "frontend")))
-            outputs = []
-            for main in (kltest.MAIN, general):
-                out = os.path.join(tmp, "ir.json")
-                if os.path.exists(out):
-                    os.remove(out)
-                proc = subprocess.run([kltest.PYTHON, main, "--kernel-file", kernel, "--arg", "a=512x512:bfloat16",
-                                       "--arg", "ix=128x1:int32", "--no-replicate", "-o", out],
-                                      capture_output=True, text=True, timeout=120)
-                text = open(out, encoding="utf-8").read() if proc.returncode == 0 else None
-                outputs.append((proc.returncode, proc.stdout, text))
-            self.assertEqual(outputs[0], outputs[1])
-            return outputs[0]
+        """(rc, stdout, stderr, IR text) of the front end, which the general path (_GENERAL_MAIN) gives as well."""
+        args = ["--arg", "a=512x512:bfloat16", "--arg", "ix=128x1:int32", "--no-replicate"]
+        fast, general = kltest.trace_with_both_mains(_INDEXED_KERNEL.replace("KEY_LINE", key_line), _GENERAL_MAIN,
+                                                     args)
+        self.assertEqual(fast, general)
+        return fast
 
     def test_indexed_loads_give_the_temporary_tiles_ir(self):
-        rc, _, text = self.trace_both("pass")
+        rc, _, _, text = self.trace_both("pass")
         self.assertEqual(rc, 0)
         self.assertIn('"dma_copy"', text)
 
@@ -324,7 +313,7 @@ class IndexedPendingLoad(unittest.TestCase):
         self.trace_both("u[idx + 1, 0:512] = nl.load(a[i.p, i.x])")
 
     def test_a_key_that_fails_gives_the_same_error(self):
-        rc, stdout, _ = self.trace_both("t[4, i.p, i.x] = nl.load(a[i.p, i.x])")
+        rc, stdout, _, _ = self.trace_both("t[4, i.p, i.x] = nl.load(a[i.p, i.x])")
         self.assertEqual(rc, 2)
         self.assertIn("index 4 is out of bounds", stdout)
 

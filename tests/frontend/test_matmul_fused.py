@@ -5,9 +5,7 @@ of the `+=` is. Each kernel is traced twice in a subprocess, once as shipped and
 after the call (materialise) is the tile the call would have made."""
 import importlib
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 
 import kltest
@@ -92,25 +90,11 @@ os._exit(main())
 
 class FusedAgainstResultTile(unittest.TestCase):
     def trace_both(self, body, replicate):
-        with tempfile.TemporaryDirectory() as tmp:
-            kernel = os.path.join(tmp, "kernel.py")
-            with open(kernel, "w", encoding="utf-8") as fh:
-                fh.write(_KERNEL.replace("BODY", body))
-            unfused = os.path.join(tmp, "unfused_main.py")
-            with open(unfused, "w", encoding="utf-8") as fh:
-                fh.write(_UNFUSED_MAIN.format(frontend=os.path.join(kltest.ROOT, "sim", "frontend")))
-            outputs = []
-            for main in (kltest.MAIN, unfused):
-                out = os.path.join(tmp, "ir.json")
-                if os.path.exists(out):
-                    os.remove(out)
-                args = [kltest.PYTHON, main, "--kernel-file", kernel, "--arg", "a=256x128:bfloat16",
-                        "--arg", "b=256x512:bfloat16", "-o", out] + ([] if replicate else ["--no-replicate"])
-                proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
-                text = open(out, encoding="utf-8").read() if proc.returncode == 0 else None
-                outputs.append((proc.returncode, proc.stdout, proc.stderr, text))
-            self.assertEqual(outputs[0], outputs[1])
-            return outputs[0]
+        args = ["--arg", "a=256x128:bfloat16", "--arg", "b=256x512:bfloat16"] + ([] if replicate else
+                                                                                ["--no-replicate"])
+        fused, unfused = kltest.trace_with_both_mains(_KERNEL.replace("BODY", body), _UNFUSED_MAIN, args)
+        self.assertEqual(fused, unfused)
+        return fused
 
     def test_every_left_operand(self):
         for name, body in _BODIES.items():

@@ -10,9 +10,8 @@ mode, indirect views, a masked or partial destination, a warning or an error to 
 """
 from . import emit as _emit
 from . import tensor_engine
-from .dtypes import SIZES as _SIZES
-from .matmul_fused import _PLUS_EQUALS, FusedResult, _open, materialise, new_fused, plus_equals_follows
-from .ops import FRESH_MM_KEYS, _MM_SHARED, mm_attrs
+from .matmul_fused import _PLUS_EQUALS, FusedResult, _open, into_sum, materialise, new_fused, plus_equals_follows
+from .ops import FRESH_MM_KEYS
 from .tracer import T, Buffer, Instr
 from .views import INDIRECT_SEEN, Tensor
 
@@ -162,35 +161,14 @@ def accumulate_fresh(value, dst):
     if (apn is None or dst.dims is not db.rdims or (db.memory, dst.off, ins.ranges, T.values) != _WHOLE_PSUM
             or dst.dtype != db.dtype or value.shape != ds):
         return False
-    ap = apn[0]
-    key = (ap[1], ap[3])
-    keys = db.mm_keys
-    # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to it.
-    if keys is not None and key in keys:
-        acc = True
-    elif db.zeroed:
-        acc = False
-    elif db.written:
-        acc = True
-    else:
+    ap = into_sum(ins, db, apn, dst.dtype)
+    if ap is None:
         return False
-    if keys is None or keys is FRESH_MM_KEYS:
-        keys = db.mm_keys = set(keys or ())
-    keys.add(key)
-    attrs = ins.attrs
-    pair = _MM_SHARED.get(id(attrs))
-    ins.attrs = mm_attrs(attrs, acc) if pair is None else pair[acc]
     aps = ins.dst
     if type(aps) is tuple:
         ins.dst = (ap,) + aps[1:]
     else:
         aps[0] = ap
-    n = apn[1]
-    nbytes = n * _SIZES[dst.dtype]
-    if nbytes != ins.nbytes:
-        ins.nbytes = nbytes
-    ins.elements = n
-    db.written = True
     vb = value.buf
     vb.dropped = True
     if not T.replicate and T.buffers[-1] is vb:  # see ops.retarget

@@ -121,34 +121,40 @@ def accumulate_fused(value, dst):
     if (apn is None or dst.dims is not db.rdims or (db.memory, dst.off, T.values) != _WHOLE_PSUM
             or dst.dtype != db.dtype or entry[5] != dst.shape):
         return False
+    ap = into_sum(entry[1], db, apn, dst.dtype)
+    if ap is None:
+        return False
+    _open[0] = None
+    entry[1].dst = (ap,)
+    return True
+
+
+def into_sum(ins, db, apn, dtype):
+    """Points the matmul `ins` at the whole PSUM tile `db` (its cached operand `apn`) as one more step of that
+    region's sum, or its first: ops._matmul_acc_ap with accumulate=True. Returns the destination operand for the
+    caller to place; None (nothing changed) when the sum's start would warn (nothing written yet): the general path
+    says so."""
     ap = apn[0]
     key = (ap[1], ap[3])
     keys = db.mm_keys
-    # ops._matmul_acc_ap with accumulate=True, but for its warning (nothing written yet), left to the general path.
-    if keys is not None and key in keys and keys is not FRESH_MM_KEYS:
-        acc = True  # the region's sum goes on (the loop's later steps): the set holds it already
+    if keys is not None and key in keys:
+        acc = True  # the region's sum goes on (a loop's later steps)
+    elif db.zeroed:
+        acc = False
+    elif db.written:
+        acc = True
     else:
-        if keys is not None and key in keys:
-            acc = True
-        elif db.zeroed:
-            acc = False
-        elif db.written:
-            acc = True
-        else:
-            return False
-        if keys is None or keys is FRESH_MM_KEYS:
-            keys = db.mm_keys = set(keys or ())
-        keys.add(key)
-    _open[0] = None
-    ins = entry[1]
+        return None
+    if keys is None or keys is FRESH_MM_KEYS:
+        keys = db.mm_keys = set(keys or ())  # the shared empty set is never written
+    keys.add(key)
     attrs = ins.attrs
     pair = _MM_SHARED.get(id(attrs))
     ins.attrs = mm_attrs(attrs, acc) if pair is None else pair[acc]
-    ins.dst = (ap,)
     n = apn[1]
-    nbytes = n * _SIZES[dst.dtype]
+    nbytes = n * _SIZES[dtype]
     if nbytes != ins.nbytes:
         ins.nbytes = nbytes
     ins.elements = n
     db.written = True
-    return True
+    return ap
