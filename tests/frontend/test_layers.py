@@ -18,7 +18,8 @@ FRONTEND = os.path.join(kltest.ROOT, "sim", "frontend")
 LAYERS = (
     ("base", ("errors", "dtypes", "numpy_dtypes", "indexing", "optable", "hwprofile", "signatures")),
     ("values", ("tensor", "views")),
-    ("recording", ("tracer", "emit", "pending", "loopcheck", "loopcalls", "loopstate", "replay", "replicate", "loops")),
+    ("recording", ("tracer", "bytecode", "emit", "pending", "loopcheck", "loopcalls", "loopstate", "replay", "replicate",
+                   "loops")),
     ("operators", ("ops", "tensor_engine", "matmul_fused", "matmul_fast", "operators", "placement", "alloc")),
     ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "api")),
     ("driver", ("irjson", "irrecords", "ircolumns", "irblock", "irbin", "arguments", "imports", "sandbox", "runner",

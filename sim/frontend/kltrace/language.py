@@ -1,8 +1,8 @@
 """The `nl` namespace (neuronxcc.nki.language and nki.language): names and their implementations."""
-import dis
 import sys
 
 from . import ops, alloc, language_more, matmul_fast, tensor_engine
+from .bytecode import following
 from .compiler import Allocator
 from .alloc import MEMORIES, Memory, par_dim, _layout_cache as _ndarray_layouts
 from .emit import check_partitions, emit_fresh
@@ -147,14 +147,14 @@ def _store_kind(frame):
     hit = _STORED.get(key)
     if hit is None:
         CODES[key[0]] = code
-        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti]
+        after = following(code, frame.f_lasti)
         hit = STORED_NOT
-        if len(following) >= 3 and following[0].opname in _TARGET_OPS:
-            if (following[1].opname == "LOAD_CONST" and following[1].argval is Ellipsis
-                    and following[2].opname == "STORE_SUBSCR"):
+        if len(after) >= 3 and after[0].opname in _TARGET_OPS:
+            if (after[1].opname == "LOAD_CONST" and after[1].argval is Ellipsis
+                    and after[2].opname == "STORE_SUBSCR"):
                 hit = STORED_WHOLE
             else:
-                for i in following[1:]:
+                for i in after[1:]:
                     if i.opname == "STORE_SUBSCR":
                         hit = STORED_INDEXED
                         break

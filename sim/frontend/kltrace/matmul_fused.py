@@ -14,8 +14,7 @@ left operand that is not a Tensor (`x += nl.matmul(...)` with a number: Python c
 that reads the object's `buf` (an unset slot: `__getattr__` runs). Nothing runs between the call and the `+=`,
 so making the tile there gives the state the call would have left.
 """
-import dis
-
+from .bytecode import following
 from .dtypes import SIZES as _SIZES
 from .ops import FRESH_MM_KEYS, _MM_SHARED, _augmented_subscript, mm_attrs
 from .tracer import CODES, T, Buffer
@@ -45,11 +44,9 @@ def plus_equals_follows(frame):
     if hit is None:
         CODES[key[0]] = code
         hit = 0
-        for i in dis.get_instructions(code):
-            if i.offset > frame.f_lasti:
-                if i.opname == "BINARY_OP" and i.argrepr == "+=":
-                    hit = PLUS_EQUALS_STORED if _augmented_subscript(_At(code, i.offset)) else PLUS_EQUALS
-                break
+        after = following(code, frame.f_lasti)
+        if after and after[0].opname == "BINARY_OP" and after[0].argrepr == "+=":
+            hit = PLUS_EQUALS_STORED if _augmented_subscript(_At(code, after[0].offset)) else PLUS_EQUALS
         _PLUS_EQUALS[key] = hit
     return hit
 

@@ -5,10 +5,10 @@ return their result), a view means "write there" (standalone calls that name the
 Results of legacy calls are temporary tiles whose producing instruction is retargeted when the
 result is assigned into another tile (`t[...] = nl.exp(x)` writes `t` directly, as the compiler does).
 """
-import dis
 import numbers
 import sys
 
+from .bytecode import following
 from . import dtypes
 from .emit import (emit, value_operand, emit_new, make_ap, new_tile, require_shape, require_onchip, dtype_arg,
                    check_partitions)
@@ -260,8 +260,8 @@ def _augmented_subscript(frame):
     if hit is None:
         CODES[key[0]] = code
         hit = False
-        for i in dis.get_instructions(frame.f_code):
-            if i.offset <= frame.f_lasti or i.opname in ("SWAP", "ROT_TWO", "ROT_THREE", "COPY"):
+        for i in following(code, frame.f_lasti):
+            if i.opname in ("SWAP", "ROT_TWO", "ROT_THREE", "COPY"):
                 continue
             hit = i.opname == "STORE_SUBSCR"
             break
