@@ -130,6 +130,42 @@ class FreshMatmul(unittest.TestCase):
         self.assertIsNotNone(matmul_fast.fresh_matmul(a, b, LOC))
 
 
+    def test_same_buffers_again_are_checked_again(self):
+        """fresh_matmul compares what a buffer fixes once per pair of buffers (matmul_fast._fixed): what changes
+        (written, a pending nl.zeros, checks, the view's dtype, value mode) is still compared at every matmul."""
+        a, b = self.operands()
+        matmul_fast.matmul_fresh(a, b, LOC)
+        self.assertIsNotNone(matmul_fast.fresh_matmul(a, b, LOC))  # the pair is now known
+        for name, spoil, undo in (
+                ("written", lambda: setattr(a.buf, "written", False), lambda: setattr(a.buf, "written", True)),
+                ("zeroed", lambda: setattr(b.buf, "zeroed", True), lambda: setattr(b.buf, "zeroed", False)),
+                ("checks", lambda: setattr(b, "checks", ((mgrid[0:128, 0:512].p, 128, 0),)),
+                 lambda: setattr(b, "checks", None)),
+                ("dtype", lambda: setattr(a, "dtype", "float16"), lambda: setattr(a, "dtype", "bfloat16")),
+                ("values", lambda: setattr(T, "values", True), lambda: setattr(T, "values", False))):
+            with self.subTest(name):
+                spoil()
+                try:
+                    self.assertIsNone(matmul_fast.fresh_matmul(a, b, LOC))
+                finally:
+                    undo()
+                self.assertIsNotNone(matmul_fast.fresh_matmul(a, b, LOC))
+
+    def test_a_buffer_of_another_dtype_with_the_same_layout(self):
+        """Equal dims on a float32 tile find the bfloat16 pair's memo entry: the buffer's own fields reject it."""
+        a, b = self.operands()
+        matmul_fast.matmul_fresh(a, b, LOC)
+        self.assertIsNotNone(matmul_fast.fresh_matmul(a, b, LOC))
+        wide = emit.new_tile((128, 512), "float32", "sbuf", LOC, "wf", temp=False)
+        wide.buf.written = True
+        i = mgrid[0:128, 0:128]
+        c = wide[i.p, 256 + i.x]
+        self.assertEqual(c.dims, a.dims)
+        self.assertIsNone(matmul_fast.fresh_matmul(c, b, LOC))
+        c.dtype = "bfloat16"  # the view's dtype alone does not make it the pair's
+        self.assertIsNone(matmul_fast.fresh_matmul(c, b, LOC))
+
+
 class AccumulateFresh(unittest.TestCase):
     def setUp(self):
         T.reset()

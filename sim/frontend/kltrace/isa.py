@@ -239,8 +239,7 @@ def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_o
                mask=None, accumulate=None, tile_position=(), tile_size=(), perf_mode=None):
     # tile_position / tile_size (TensorE row and column tiling) do not change the recorded instruction.
     if (dst is None and mask is None and accumulate is None and not is_transpose and perf_mode is None
-            and type(stationary) is Tensor and type(moving) is Tensor and stationary.buf.memory == "sbuf"
-            and moving.buf.memory == "sbuf"):
+            and type(stationary) is Tensor and type(moving) is Tensor):
         # T.loc(caller), whose single-entry cache is tested here first: the kernel's frame calls the generated
         # wrapper (a frame of this file, which T.loc skips), the wrapper calls this body.
         f = sys._getframe(1)
@@ -251,7 +250,11 @@ def _nc_matmul(dst, stationary, moving, is_stationary_onezero=False, is_moving_o
             loc = T.loc(f)
             g = f
         res = matmul_fast.fresh_matmul(stationary, moving, loc, g)
-        return matmul_fast.general_fresh(stationary, moving, loc) if res is None else res
+        if res is not None:
+            return res
+        # fresh_matmul takes only SBUF operands, so the memories are tested once it declined.
+        if stationary.buf.memory == "sbuf" and moving.buf.memory == "sbuf":
+            return matmul_fast.general_fresh(stationary, moving, loc)
     return tensor_engine.nc_matmul(dst, stationary, moving, mask=mask, accumulate=accumulate, is_transpose=is_transpose,
                                    perf_mode=perf_mode)
 

@@ -200,15 +200,24 @@ def copy(src, *, mask=None, dtype=None, **_):
 
 
 def matmul(x, y, *, transpose_x=False, mask=None, **_):
-    # nl.matmul is a high-level op: an operand in PSUM is copied to SBUF first, as the compiler does.
-    if type(x) is Tensor and x.buf.memory == "psum":
-        x = ops.copy(x, loc=T.loc(sys._getframe(1)))
-    if type(y) is Tensor and y.buf.memory == "psum":
-        y = ops.copy(y, loc=T.loc(sys._getframe(1)))
-    if transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor:
+    fresh = transpose_x and mask is None and type(x) is Tensor and type(y) is Tensor
+    if fresh:
+        # fresh_matmul takes only SBUF operands: tried first, before the PSUM tests below.
         f = sys._getframe(1)  # T.loc(f), whose single-entry cache (a kernel frame's) is tested here first
         loc = T._loc_value if f is T._loc_frame and f.f_lasti == T._loc_lasti else T.loc(f)
         res = matmul_fast.fresh_matmul(x, y, loc, f)
+        if res is not None:
+            return res
+    # nl.matmul is a high-level op: an operand in PSUM is copied to SBUF first, as the compiler does.
+    copied = False
+    if type(x) is Tensor and x.buf.memory == "psum":
+        x = ops.copy(x, loc=T.loc(sys._getframe(1)))
+        copied = True
+    if type(y) is Tensor and y.buf.memory == "psum":
+        y = ops.copy(y, loc=T.loc(sys._getframe(1)))
+        copied = True
+    if fresh:
+        res = matmul_fast.fresh_matmul(x, y, loc, f) if copied else None  # the copies may be SBUF pairs it knows
         return matmul_fast.general_fresh(x, y, loc) if res is None else res
     return tensor_engine.matmul(x, y, transpose_x, mask, T.loc(sys._getframe(1)))
 

@@ -20,9 +20,12 @@ from .views import INDIRECT_SEEN, Tensor
 # all hit it).
 _PAIRS = {}
 # An entry: (stationary dims, moving dims, the expected state (see remember), stationary (pcount, pattern), moving
-# (pcount, pattern), shared attrs, emit._fresh entry of the result tile, result shape).
-_NONE = (None,) * 8
+# (pcount, pattern), shared attrs, emit._fresh entry of the result tile, result shape, the expected state's fields
+# that a buffer fixes, the rest of it).
+_NONE = (None,) * 10
 _last = [_NONE]
+# The (stationary buffer, moving buffer, memo entry) whose fixed fields last matched the entry's (see fresh_matmul).
+_fixed = [None, None, None]
 
 
 def matmul_fresh(stationary, moving, loc):
@@ -56,12 +59,14 @@ def remember(stationary, moving, attrs):
         return
     s_layout = _layout(sd, sb)
     m_layout = _layout(md, mb)
-    # What fresh_matmul compares in one go, in its order: the buffers' partition strides, the views' and the
-    # buffers' dtypes, the views' shapes, memories and pending checks, whether the buffers hold data (written, not
-    # a pending nl.zeros), value mode and indirect views.
-    expected = (sb.pstride, mb.pstride, sb.dtype, mb.dtype, sb.dtype, mb.dtype, stationary.shape, moving.shape,
-                "sbuf", "sbuf", None, None, True, True, False, False, False, False)
-    _PAIRS[(sd, md)] = (sd, md, expected, s_layout[:2], m_layout[:2], attrs, result, shape)
+    # What fresh_matmul compares: once per pair of buffers, what a buffer fixes (partition strides, dtypes,
+    # memories); at every matmul, the views' dtypes, shapes and pending checks, whether the buffers hold data
+    # (written, not a pending nl.zeros), value mode and indirect views. `expected` keeps the strides first (the
+    # operands' partition rows are counted with them).
+    expected = (sb.pstride, mb.pstride)
+    fixed = (sb.pstride, mb.pstride, sb.dtype, mb.dtype, "sbuf", "sbuf")
+    changing = (sb.dtype, mb.dtype, stationary.shape, moving.shape, None, None, True, True, False, False, False, False)
+    _PAIRS[(sd, md)] = (sd, md, expected, s_layout[:2], m_layout[:2], attrs, result, shape, fixed, changing)
 
 
 def _layout(dims, b):
@@ -88,19 +93,45 @@ def fresh_matmul(stationary, moving, loc, frame=None):
         _last[0] = e
     sb = stationary.buf
     mb = moving.buf
+    expected = e[2]
+    fixed = _fixed
+    if fixed[0] is not sb or fixed[1] is not mb or fixed[2] is not e:
+        # What a buffer never changes (partition stride, dtype, memory), compared once per pair of buffers: a
+        # loop's matmuls read the same two tiles.
+        if (sb.pstride, mb.pstride, sb.dtype, mb.dtype, sb.memory, mb.memory) != e[8]:
+            return None
+        fixed[0] = sb
+        fixed[1] = mb
+        fixed[2] = e
     sdt = stationary.dtype
     mdt = moving.dtype
-    expected = e[2]
-    if (sb.pstride, mb.pstride, sdt, mdt, sb.dtype, mb.dtype, stationary.shape, moving.shape, sb.memory, mb.memory,
-            stationary.checks, moving.checks, sb.written, mb.written, sb.zeroed, mb.zeroed, T.values,
-            INDIRECT_SEEN[0]) != expected:
+    if (sdt, mdt, stationary.shape, moving.shape, stationary.checks, moving.checks, sb.written, mb.written, sb.zeroed,
+            mb.zeroed, T.values, INDIRECT_SEEN[0]) != e[9]:
         return None
-    sap = _operand(stationary, sb, sd, expected[0], e[3], sdt)
-    if sap is None:
-        return None
-    map_ = _operand(moving, mb, md, expected[1], e[4], mdt)
-    if map_ is None:
-        return None
+    # The operands as emit._source_operands makes them: a whole tile's cached operand, else the layout's (written out
+    # twice, not a helper: two calls fewer per matmul); the general path makes a whole tile's first operand.
+    off = stationary.off
+    if sd is sb.rdims and off == 0:
+        sap = sb.rap
+        if sap is None:
+            return None
+        sap = sap[0]
+    else:
+        pstride = expected[0]
+        p0 = off // pstride
+        layout = e[3]
+        sap = (sb, p0, layout[0], off - p0 * pstride, layout[1], sdt)
+    off = moving.off
+    if md is mb.rdims and off == 0:
+        map_ = mb.rap
+        if map_ is None:
+            return None
+        map_ = map_[0]
+    else:
+        pstride = expected[1]
+        p0 = off // pstride
+        layout = e[4]
+        map_ = (mb, p0, layout[0], off - p0 * pstride, layout[1], mdt)
     sb.pinned = True
     mb.pinned = True
     # The result tile as emit._seen_tile makes it.
@@ -134,17 +165,6 @@ def fresh_matmul(stationary, moving, loc, frame=None):
     buf.mm_keys = FRESH_MM_KEYS
     T.instrs.append(ins)
     return Tensor(buf, 0, hit[0], "float32", None, True, shape)
-
-
-def _operand(view, b, dims, pstride, layout, dtype):
-    """The operand as emit._source_operands makes it: a whole tile's cached operand, else the layout's; None when the
-    whole tile has no cached operand yet (the general path makes it)."""
-    off = view.off
-    if dims is b.rdims and off == 0:
-        rap = b.rap
-        return None if rap is None else rap[0]
-    p0 = off // pstride
-    return (b, p0, layout[0], off - p0 * pstride, layout[1], dtype)
 
 
 _WHOLE_PSUM = ("psum", 0, None, False)  # accumulate_fresh's destination: memory, offset; unmasked; not value mode

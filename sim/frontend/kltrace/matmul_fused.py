@@ -135,16 +135,17 @@ def into_sum(ins, db, apn, dtype):
     key = (ap[1], ap[3])
     keys = db.mm_keys
     if keys is not None and key in keys:
-        acc = True  # the region's sum goes on (a loop's later steps)
-    elif db.zeroed:
-        acc = False
-    elif db.written:
-        acc = True
+        acc = True  # the region's sum goes on (a loop's later steps); the key is there already
     else:
-        return None
-    if keys is None or keys is FRESH_MM_KEYS:
-        keys = db.mm_keys = set(keys or ())  # the shared empty set is never written
-    keys.add(key)
+        if db.zeroed:
+            acc = False
+        elif db.written:
+            acc = True
+        else:
+            return None
+        if keys is None or keys is FRESH_MM_KEYS:
+            keys = db.mm_keys = set(keys or ())  # the shared empty set is never written
+        keys.add(key)
     attrs = ins.attrs
     pair = _MM_SHARED.get(id(attrs))
     ins.attrs = mm_attrs(attrs, acc) if pair is None else pair[acc]
