@@ -161,9 +161,11 @@ def index_view(view, key):
                 return Tensor(view.buf, off, hit[0], view.dtype, checks, False, hit[2])
             res = _index_general(view, key, dims, nk)
             if res.checks:
-                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape,
-                                        tuple(_valid_consts(e, count) for e, count, _ in res.checks),
-                                        len(res.dims) != 1)
+                valid = tuple(_valid_consts(e, count) for e, count, _ in res.checks)
+                as_is = len(res.dims) != 1
+                _expr_templates[sig] = (res.dims, tuple(c[2] for c in res.checks), res.shape, valid, as_is,
+                                        _template_strides(sig, dims, valid, res),
+                                        _template_strides(sig, dims, valid if as_is else _NO_CONSTS, res))
             return res
         res = _int_slice_view(view, key, dims)
         return res if res is not None else _index_general(view, key, dims, nk)
@@ -172,6 +174,29 @@ def index_view(view, key):
         if nkeys > len(dims):
             raise kernel_error(f"too many indices ({nkeys}) for a tensor of rank {len(dims)} {list(view.shape)}")
     return _index_general(view, key, dims, nk)
+
+
+_NO_CONSTS = (range(0), range(0))  # Tensor.__getitem__'s fields of a [P] view: no constant passes, index_view decides
+
+
+def _template_strides(sig, dims, valid, res):
+    """A template entry's fields for the inlined paths (template_layout, Tensor.__getitem__), unpacked in one step:
+    for `t[r + i.p, c + i.x]` (s0, s1, valid0, valid1, dims, shape), for `t[b, i.p, i.x]` (s0, c0, s1, s2, valid1,
+    valid2, dims, shape), for `t[a, b, i.p, i.x]` (s0, c0, s1, c1, s2, s3, valid2, valid3, dims, shape), where
+    (s, c) are the indexed view's dims, valid the expressions' _valid_consts, dims and shape the result's; None for
+    any other signature."""
+    if len(valid) != 2:
+        return None
+    n = len(sig)
+    if n == 5 and len(dims) == 2:
+        return (dims[0][0], dims[1][0]) + valid + (res.dims, res.shape)
+    if n == 6 and len(dims) == 3 and sig[1] is None:
+        (s0, c0), (s1, _), (s2, _) = dims
+        return (s0, c0, s1, s2) + valid + (res.dims, res.shape)
+    if n == 7 and len(dims) == 4 and sig[1] is None and sig[2] is None:
+        (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+        return (s0, c0, s1, c1, s2, s3) + valid + (res.dims, res.shape)
+    return None
 
 
 def template_layout(view, key):
@@ -188,34 +213,31 @@ def template_layout(view, key):
         if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
             hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
             if hit is not None:
-                (s0, c0), (s1, _), (s2, _) = dims
+                s0, c0, s1, s2, ok1, ok2, rdims, rshape = hit[5]
                 a1 = k1.const
                 a2 = k2.const
-                ok = hit[3]
-                if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1]:
-                    return view.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], hit[2]
+                if 0 <= k0 < c0 and a1 in ok1 and a2 in ok2:
+                    return view.off + k0 * s0 + s1 * a1 + s2 * a2, rdims, rshape
     elif nk == 4:
         k0, k1, k2, k3 = key
         if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
             hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
             if hit is not None:
-                (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                s0, c0, s1, c1, s2, s3, ok2, ok3, rdims, rshape = hit[5]
                 a2 = k2.const
                 a3 = k3.const
-                ok = hit[3]
-                if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1]:
-                    return view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], hit[2]
+                if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok2 and a3 in ok3:
+                    return view.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, rdims, rshape
     elif nk == 2:
         k0, k1 = key
         if type(k0) is IndexExpr and type(k1) is IndexExpr:
             hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
             if hit is not None:
+                s0, s1, ok0, ok1, rdims, rshape = hit[5]
                 a0 = k0.const
                 a1 = k1.const
-                ok = hit[3]
-                if a0 in ok[0] and a1 in ok[1]:
-                    (s0, _), (s1, _) = dims
-                    return view.off + s0 * a0 + s1 * a1, hit[0], hit[2]
+                if a0 in ok0 and a1 in ok1:
+                    return view.off + s0 * a0 + s1 * a1, rdims, rshape
     return None
 
 
@@ -223,7 +245,8 @@ def template_layout(view, key):
 # dims and check axes depend only on the view's dims and the expressions' shapes and coefficients
 # (integers and expression constants only move the offset), so they are kept per signature.
 # signature -> (dims, check axes, shape, each expression's _valid_consts, whether Tensor.__getitem__ may return the
-# view as it is: not a [P] one, which it makes a [P, 1] tile)
+# view as it is: not a [P] one, which it makes a [P, 1] tile, the inlined paths' fields (_template_strides) for
+# template_layout, the same for Tensor.__getitem__ (with no valid constants for a [P] view) or None)
 _expr_templates = {}
 # _EAGER_BOUNDS: a view made from a template checks its expressions' bounds at once. A mask can only narrow the
 # ranges an expression takes (run_checks), so bounds that hold over the whole grid hold under every mask: the view
@@ -450,49 +473,44 @@ def _tensor_getitem(self, key):
     if type(key) is tuple and self.checks is None:
         # index_view's template paths for a key of integers then two expressions (`blocks[b, i.p, i.x]`,
         # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
-        # anything else (an index out of range, a view that keeps checks, a [P] result) goes to index_view.
+        # anything else (an index out of range, a view that keeps checks, a [P] result: empty ranges in hit[6]) goes
+        # to index_view. template_layout is the same logic; a call to it here cost about 4 % more bytecodes.
         nk = len(key)
         if nk == 3:
             k0, k1, k2 = key
             if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
-                dims = self.dims
-                hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                hit = _expr_templates.get((self.dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
                 if hit is not None:
-                    (s0, c0), (s1, _), (s2, _) = dims
+                    s0, c0, s1, s2, ok1, ok2, rdims, rshape = hit[6]
                     a1 = k1.const
                     a2 = k2.const
-                    ok = hit[3]
-                    if 0 <= k0 < c0 and a1 in ok[0] and a2 in ok[1] and hit[4]:
+                    if 0 <= k0 < c0 and a1 in ok1 and a2 in ok2:
                         buf.pinned = True
-                        return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, hit[0], self.dtype, None, False,
-                                      hit[2])
+                        return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, rdims, self.dtype, None, False,
+                                      rshape)
         elif nk == 4:
             k0, k1, k2, k3 = key
             if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
-                dims = self.dims
-                hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                hit = _expr_templates.get((self.dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
                 if hit is not None:
-                    (s0, c0), (s1, c1), (s2, _), (s3, _) = dims
+                    s0, c0, s1, c1, s2, s3, ok2, ok3, rdims, rshape = hit[6]
                     a2 = k2.const
                     a3 = k3.const
-                    ok = hit[3]
-                    if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok[0] and a3 in ok[1] and hit[4]:
+                    if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok2 and a3 in ok3:
                         buf.pinned = True
-                        return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, hit[0], self.dtype,
-                                      None, False, hit[2])
+                        return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, rdims, self.dtype,
+                                      None, False, rshape)
         elif nk == 2:
             k0, k1 = key
             if type(k0) is IndexExpr and type(k1) is IndexExpr:
-                dims = self.dims
-                hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                hit = _expr_templates.get((self.dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
                 if hit is not None:
+                    s0, s1, ok0, ok1, rdims, rshape = hit[6]
                     a0 = k0.const
                     a1 = k1.const
-                    ok = hit[3]
-                    if a0 in ok[0] and a1 in ok[1] and hit[4]:
-                        (s0, _), (s1, _) = dims
+                    if a0 in ok0 and a1 in ok1:
                         buf.pinned = True
-                        return Tensor(buf, self.off + s0 * a0 + s1 * a1, hit[0], self.dtype, None, False, hit[2])
+                        return Tensor(buf, self.off + s0 * a0 + s1 * a1, rdims, self.dtype, None, False, rshape)
     if key is Ellipsis and not self.checks:
         # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
         buf.pinned = True
