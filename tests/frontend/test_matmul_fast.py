@@ -23,6 +23,7 @@ from kltrace import emit, matmul_fast, ops, tensor_engine, views  # noqa: E402
 from kltrace.errors import TraceError  # noqa: E402
 from kltrace.indexing import arange, mgrid  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
+from kltrace.tensor import Tensor  # noqa: E402
 
 LOC = ()  # no kernel frame: tiles take their fallback names
 
@@ -246,6 +247,20 @@ class InlinedTemplateViews(unittest.TestCase):
             views.index_view(base, key(0))  # stores the template
             for r in (0, 3, 7):
                 self.assertSame(base, key(r))
+
+    def test_views_made_field_by_field_set_every_slot(self):
+        """Tensor.__getitem__ makes its template and `t[...]` views without Tensor(...): every slot is set, each as
+        Tensor(...) sets it for the general path's view (a slot added to Tensor and not set there fails here)."""
+        def slots(t):
+            return {name: getattr(t, name) for name in Tensor.__slots__ if name != "__weakref__"}
+        keyed = self.keyed_tensors()[-1]
+        for base, key in keyed:
+            views.index_view(base, key(0))  # stores the template
+            got = base[key(3)]
+            self.assertIs(type(got), Tensor)
+            want = views.index_view(base, key(3))
+            self.assertEqual(slots(got), slots(want))
+            self.assertEqual(slots(base[...]), slots(views.index_view(base, ...)))
 
     def test_store_destination_view(self):
         """views.template_layout (the destination of `t[key] = nl.load(src)`) gives index_view's view's layout, pins

@@ -475,6 +475,8 @@ def _tensor_getitem(self, key):
         # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
         # anything else (an index out of range, a view that keeps checks, a [P] result: empty ranges in hit[6]) goes
         # to index_view. template_layout is the same logic; a call to it here cost about 4 % more bytecodes.
+        # The views are made field by field (_new_view), not by Tensor(...): calling a class runs __init__ through
+        # the type's slots, about 0.3 us more per view; test_matmul_fast.InlinedTemplateViews compares every slot.
         nk = len(key)
         if nk == 3:
             k0, k1, k2 = key
@@ -486,8 +488,16 @@ def _tensor_getitem(self, key):
                     a2 = k2.const
                     if 0 <= k0 < c0 and a1 in ok1 and a2 in ok2:
                         buf.pinned = True
-                        return Tensor(buf, self.off + k0 * s0 + s1 * a1 + s2 * a2, rdims, self.dtype, None, False,
-                                      rshape)
+                        v = _new_view(Tensor)
+                        v.buf = buf
+                        v.off = self.off + k0 * s0 + s1 * a1 + s2 * a2
+                        v.dims = rdims
+                        v.dtype = self.dtype
+                        v.shape = rshape
+                        v.checks = None
+                        v.root = False
+                        v.inplace = False
+                        return v
         elif nk == 4:
             k0, k1, k2, k3 = key
             if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
@@ -498,8 +508,16 @@ def _tensor_getitem(self, key):
                     a3 = k3.const
                     if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok2 and a3 in ok3:
                         buf.pinned = True
-                        return Tensor(buf, self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3, rdims, self.dtype,
-                                      None, False, rshape)
+                        v = _new_view(Tensor)
+                        v.buf = buf
+                        v.off = self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3
+                        v.dims = rdims
+                        v.dtype = self.dtype
+                        v.shape = rshape
+                        v.checks = None
+                        v.root = False
+                        v.inplace = False
+                        return v
         elif nk == 2:
             k0, k1 = key
             if type(k0) is IndexExpr and type(k1) is IndexExpr:
@@ -510,11 +528,29 @@ def _tensor_getitem(self, key):
                     a1 = k1.const
                     if a0 in ok0 and a1 in ok1:
                         buf.pinned = True
-                        return Tensor(buf, self.off + s0 * a0 + s1 * a1, rdims, self.dtype, None, False, rshape)
+                        v = _new_view(Tensor)
+                        v.buf = buf
+                        v.off = self.off + s0 * a0 + s1 * a1
+                        v.dims = rdims
+                        v.dtype = self.dtype
+                        v.shape = rshape
+                        v.checks = None
+                        v.root = False
+                        v.inplace = False
+                        return v
     if key is Ellipsis and not self.checks:
         # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
         buf.pinned = True
-        return Tensor(buf, self.off, self.dims, self.dtype, None, False, self.shape)
+        v = _new_view(Tensor)
+        v.buf = buf
+        v.off = self.off
+        v.dims = self.dims
+        v.dtype = self.dtype
+        v.shape = self.shape
+        v.checks = None
+        v.root = False
+        v.inplace = False
+        return v
     view = index_view(self, key)
     buf.pinned = True
     if len(view.dims) == 1 and len(self.dims) > 1 and buf.memory != "hbm":
@@ -524,4 +560,5 @@ def _tensor_getitem(self, key):
     return view
 
 
+_new_view = object.__new__  # _new_view(Tensor): a view with no slot set, which _tensor_getitem sets one by one
 Tensor.__getitem__ = _tensor_getitem
