@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor; nothing in it is used by name
 from kltrace import emit, language, matmul_fast, matmul_fused  # noqa: E402
-from kltrace.tracer import T  # noqa: E402
+from kltrace.tracer import T, Instr  # noqa: E402
 
 _KERNEL = '''
 import neuronxcc.nki as nki
@@ -159,6 +159,10 @@ class Materialise(unittest.TestCase):
         self.assertEqual(got[:8], want[:8])
         self.assertEqual(got[8], want[8] + 1)  # its place is the call's: before `later`, after `plain`'s
         self.assertEqual(got[9:], want[9:])
+
+        def fields(ins):  # every slot but the destination (each result's own tile); an unset slot is said so
+            return {name: getattr(ins, name, "unset") for name in Instr.__slots__ if name != "dst"}
+        self.assertEqual(fields(res.buf.producer), fields(plain.buf.producer))  # made field by field at the call
         with self.assertRaisesRegex(AssertionError, "used after"):
             matmul_fused.materialise(res)
 
