@@ -261,6 +261,9 @@ class InlinedTemplateViews(unittest.TestCase):
             want = views.index_view(base, key(3))
             self.assertEqual(slots(got), slots(want))
             self.assertEqual(slots(base[...]), slots(views.index_view(base, ...)))
+        hbm = keyed[0][0]
+        key = (slice(128, 256), slice(512, 1024))  # index_view's two plain slices
+        self.assertEqual(slots(hbm[key]), slots(views._slice_view(hbm, key, hbm.dims)))
 
     def test_store_destination_view(self):
         """views.template_layout (the destination of `t[key] = nl.load(src)`) gives index_view's view's layout, pins
