@@ -483,6 +483,7 @@ def run_checks(view, ranges):
 def _tensor_getitem(self, key):
     """Tensor.__getitem__: `t[key]` is a new view of the same buffer."""
     buf = self.buf
+    off = None  # set by a path that makes the view below
     if type(key) is tuple and self.checks is None:
         # index_view's template paths for a key of integers then two expressions (`blocks[b, i.p, i.x]`,
         # `blocks[a, b, i.p, i.x]`, `hbm[r + i.p, c + i.x]`), inlined for a view in bounds over the whole grid;
@@ -500,17 +501,7 @@ def _tensor_getitem(self, key):
                     a1 = k1.const
                     a2 = k2.const
                     if 0 <= k0 < c0 and a1 in ok1 and a2 in ok2:
-                        buf.pinned = True
-                        v = _new_view(Tensor)
-                        v.buf = buf
-                        v.off = self.off + k0 * s0 + s1 * a1 + s2 * a2
-                        v.dims = rdims
-                        v.dtype = self.dtype
-                        v.shape = rshape
-                        v.checks = None
-                        v.root = False
-                        v.inplace = False
-                        return v
+                        off = self.off + k0 * s0 + s1 * a1 + s2 * a2
         elif nk == 4:
             k0, k1, k2, k3 = key
             if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
@@ -520,17 +511,7 @@ def _tensor_getitem(self, key):
                     a2 = k2.const
                     a3 = k3.const
                     if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok2 and a3 in ok3:
-                        buf.pinned = True
-                        v = _new_view(Tensor)
-                        v.buf = buf
-                        v.off = self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3
-                        v.dims = rdims
-                        v.dtype = self.dtype
-                        v.shape = rshape
-                        v.checks = None
-                        v.root = False
-                        v.inplace = False
-                        return v
+                        off = self.off + k0 * s0 + k1 * s1 + s2 * a2 + s3 * a3
         elif nk == 2:
             k0, k1 = key
             if type(k0) is IndexExpr and type(k1) is IndexExpr:
@@ -540,26 +521,20 @@ def _tensor_getitem(self, key):
                     a0 = k0.const
                     a1 = k1.const
                     if a0 in ok0 and a1 in ok1:
-                        buf.pinned = True
-                        v = _new_view(Tensor)
-                        v.buf = buf
-                        v.off = self.off + s0 * a0 + s1 * a1
-                        v.dims = rdims
-                        v.dtype = self.dtype
-                        v.shape = rshape
-                        v.checks = None
-                        v.root = False
-                        v.inplace = False
-                        return v
-    if key is Ellipsis and not self.checks:
+                        off = self.off + s0 * a0 + s1 * a1
+    elif key is Ellipsis and not self.checks:
         # `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand.
+        off = self.off
+        rdims = self.dims
+        rshape = self.shape
+    if off is not None:  # one of the paths above: the view in bounds, with no checks
         buf.pinned = True
         v = _new_view(Tensor)
         v.buf = buf
-        v.off = self.off
-        v.dims = self.dims
+        v.off = off
+        v.dims = rdims
         v.dtype = self.dtype
-        v.shape = self.shape
+        v.shape = rshape
         v.checks = None
         v.root = False
         v.inplace = False
