@@ -55,7 +55,8 @@ public:
             readAlongsideInstructions(*instructions);
         } else {
             readBuffers();
-            readPools();
+            readOperandPools();
+            readIndexPools(m_source);
             readInstructions(m_source, require(m_sections, "INST", kInstrRecord));
         }
         for (const auto& [index, id] : m_ids) {
@@ -200,8 +201,9 @@ private:
         return {file, line};
     }
 
-    /// Pattern dimensions, operands, locations and loop values, each checked once.
-    void readPools() {
+    /// Pattern dimensions and operands, each checked once (the pools the buffer uses are recorded from, with the
+    /// operand lists).
+    void readOperandPools() {
         const Section& dims = require(m_sections, "DIMS", 16);
         if (dims.count > AccessPattern::kMaxPatternPool) {
             fail(ErrorCode::Unsupported, fmt::format("section DIMS at byte offset {} holds {} pattern dimensions; at "
@@ -220,22 +222,46 @@ private:
         });
         const std::uint32_t base = all.empty() ? 0 : m_ir.addPattern(all);
         const Section& ops = require(m_sections, "OPND", kOperandRecord);
+        reservePools();
+        m_dtypeOf.assign(m_strings.size(), std::nullopt);
+        std::uint32_t operandBase = 0;
+        appendInBlocks<AccessPattern>(
+            m_source, ops, operandBase,
+            [&](std::uint64_t i, const std::byte* r) { return operand(ops, i, r, all, base); },
+            [this](std::span<const AccessPattern> block) { return m_ir.appendOperands(block); });
+        // The KernelIr is this reader's own and new: every pool begins at 0, so the file's indices are the pools'
+        // (the instructions, decoded perhaps on another thread meanwhile, take them as they are).
+        assert(operandBase == 0);
+    }
+
+    /// Each pool goes into the KernelIr, reserved at its final size, a block of records at a time (no array of its
+    /// own here): every instruction then points into them, so instructions that share operands, frames or loop
+    /// values share one copy. Done once, before any pool is appended to (readAlongsideInstructions fills them on
+    /// two threads).
+    void reservePools() {
+        if (m_poolsReserved) {
+            return;
+        }
+        const Section& ops = require(m_sections, "OPND", kOperandRecord);
         const Section& locs = require(m_sections, "LOCS", 8);
         const Section& ints = require(m_sections, "INTS", 4);
         const Section& lists = require(m_sections, "OPLS", 4);
-        m_dtypeOf.assign(m_strings.size(), std::nullopt);
-        // Each pool goes into the KernelIr, reserved at its final size, a block of records at a time (no array of
-        // its own here): every instruction then points into them, so instructions that share operands, frames or
-        // loop values share one copy.
         m_ir.reservePools(ops.count, lists.count, locs.count, ints.count);
-        std::uint32_t operandBase = 0;
-        appendInBlocks<AccessPattern>(
-            ops, operandBase, [&](std::uint64_t i, const std::byte* r) { return operand(ops, i, r, all, base); },
-            [this](std::span<const AccessPattern> block) { return m_ir.appendOperands(block); });
-        m_operandCount = ops.count;
+        m_poolsReserved = true;
+    }
+
+    /// Locations, loop values and operand lists, each checked once, read from `source`. Touches only those pools
+    /// (readAlongsideInstructions runs it beside readOperandPools); an operand list entry is checked against the
+    /// operand count the section table gives.
+    void readIndexPools(ByteSource& source) {
+        const std::uint64_t operandCount = require(m_sections, "OPND", kOperandRecord).count;
+        const Section& locs = require(m_sections, "LOCS", 8);
+        const Section& ints = require(m_sections, "INTS", 4);
+        const Section& lists = require(m_sections, "OPLS", 4);
+        reservePools();
         std::uint32_t locBase = 0;
         appendInBlocks<SourceLoc>(
-            locs, locBase,
+            source, locs, locBase,
             [&](std::uint64_t, const std::byte* r) {
                 return location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
             },
@@ -243,31 +269,30 @@ private:
         // Loop values and operand lists are stored as the KernelIr keeps them: read from the file straight into their
         // pools (no block to copy from, no zeroing first), then checked in place.
         const auto values = m_ir.appendIntsInPlace(ints.count);
-        readInto(ints, values.entries);
+        readInto(source, ints, values.entries);
         const auto entries = m_ir.appendOperandIndicesInPlace(lists.count);
         // Read and checked a block at a time, while the block is in cache: the largest entry first (a loop the
         // compiler vectorizes), the culprit only when one is out of range.
         const std::size_t perBlock = kBlockBytes / sizeof(std::uint32_t);
         for (std::size_t first = 0; first < entries.entries.size(); first += perBlock) {
             const auto block = entries.entries.subspan(first, std::min(perBlock, entries.entries.size() - first));
-            m_source.readInto(lists.offset + first * sizeof(std::uint32_t), block.size_bytes(),
-                              reinterpret_cast<std::byte*>(block.data()));
-            if (std::ranges::max(block) >= m_operandCount) {
-                const auto bad = std::ranges::find_if(block, [&](std::uint32_t e) { return e >= m_operandCount; });
+            source.readInto(lists.offset + first * sizeof(std::uint32_t), block.size_bytes(),
+                            reinterpret_cast<std::byte*>(block.data()));
+            if (std::ranges::max(block) >= operandCount) {
+                const auto bad = std::ranges::find_if(block, [&](std::uint32_t e) { return e >= operandCount; });
                 const auto k = first + static_cast<std::size_t>(bad - block.begin());
                 fail(ErrorCode::Parse, fmt::format("operand list entry #{} (byte offset {}) names operand {} of {}", k,
-                                                   lists.offset + k * 4, *bad, m_operandCount));
+                                                   lists.offset + k * 4, *bad, operandCount));
             }
         }
-        // The KernelIr is this reader's own and new: every pool begins at 0, so the file's indices are the pools'
-        // (the instructions, decoded perhaps on another thread meanwhile, take them as they are).
-        assert(operandBase == 0 && locBase == 0 && values.begin == 0 && entries.begin == 0);
+        assert(locBase == 0 && values.begin == 0 && entries.begin == 0); // as the operands' (readOperandPools)
     }
 
     /// Converts the records of `s` with `convert(index, record)` into a reused block and hands each full block to
     /// `append` (which returns where the block went); `first` gets the first block's place.
     template <typename T, typename Convert, typename Append>
-    void appendInBlocks(const Section& s, std::uint32_t& first, Convert&& convert, Append&& append) {
+    void appendInBlocks(ByteSource& source, const Section& s, std::uint32_t& first, Convert&& convert,
+                        Append&& append) {
         constexpr std::size_t kBlock = 4096;
         std::vector<T> block;
         block.reserve(std::min<std::uint64_t>(s.count, kBlock));
@@ -279,7 +304,7 @@ private:
             any = true;
             block.clear();
         };
-        forEachRecord(m_source, s, [&](std::uint64_t i, const std::byte* r) {
+        forEachRecord(source, s, [&](std::uint64_t i, const std::byte* r) {
             block.push_back(convert(i, r));
             if (block.size() == kBlock) {
                 flush();
@@ -292,11 +317,10 @@ private:
 
     AccessPattern operand(const Section& s, std::uint64_t i, const std::byte* r, std::span<const PatternDim> dims,
                           std::uint32_t base) {
-        AccessPattern ap;
         const auto offset = load<std::int64_t>(r);
         const auto buffer = load<std::uint32_t>(r + 8);
         const auto patternBegin = load<std::uint32_t>(r + 12);
-        ap.dtype = dtypeOf(load<std::uint32_t>(r + 16));
+        const DType dtype = dtypeOf(load<std::uint32_t>(r + 16));
         const auto partStart = load<std::uint16_t>(r + 20);
         const auto partCount = load<std::uint16_t>(r + 22);
         const auto patternCount = std::to_integer<std::uint8_t>(r[24]);
@@ -316,13 +340,14 @@ private:
                                                        : "buffer, partitions, offset or pattern out of "
                                                          "range"));
         }
-        ap.offset = offset;
-        ap.buffer = buffer;
-        ap.partStart = hasPart ? partStart : 0u;
-        ap.partCount = hasPart ? partCount : 1u;
-        ap.patternBegin = base + patternBegin;
-        ap.patternCount = patternCount;
-        return ap;
+        // Built in one initializer, not field by field: see decodeInstruction (the same stall on the bit-fields).
+        return AccessPattern{.offset = offset,
+                             .partCount = hasPart ? partCount : 1u,
+                             .patternCount = patternCount,
+                             .buffer = buffer,
+                             .dtype = dtype,
+                             .patternBegin = base + patternBegin,
+                             .partStart = hasPart ? partStart : 0u};
     }
 
     /// True when ir_checks::patternProblem(offset, that pattern) would find nothing, answered from the pattern's reach
@@ -367,37 +392,41 @@ private:
         return instructions.count >= m_parallelFrom ? &instructions : nullptr;
     }
 
-    /// Decodes the instructions on a second thread while this one reads the buffers and pools: an instruction's
-    /// checks need only the pools' sizes, which the section table gives. The error is the one reading in order
-    /// gives: the buffers' or pools' if any (they come first; the other thread then stops at its next block), else
-    /// the instructions'. Their buffer uses are recorded afterwards (KernelIr::recordPooledUses).
+    /// Decodes the instructions on a second thread, after the locations, loop values and operand lists, while this
+    /// one reads the buffers, pattern dimensions and operands (about as long: perf put the buffers and operands at
+    /// most of the load, the instructions about a third). An instruction's checks need only the pools' sizes, which the
+    /// section table gives. The error is the one reading in order gives: this thread's sections come first (the
+    /// other stops at its next block of instructions), then the other's in their order. The buffer uses are
+    /// recorded afterwards (KernelIr::recordPooledUses).
     void readAlongsideInstructions(const Section& instructions) {
         const std::unique_ptr<ByteSource> source = m_source.twin();
-        std::exception_ptr instructionsFailed;
+        std::exception_ptr decoderFailed;
+        reservePools(); // before either thread appends to a pool
         std::thread decoder([&] {
             try {
+                readIndexPools(*source);
                 readInstructions(*source, instructions);
             } catch (...) {
-                instructionsFailed = std::current_exception();
+                decoderFailed = std::current_exception();
             }
         });
         try {
             readBuffers();
-            readPools();
+            readOperandPools();
         } catch (...) {
             m_abandon.store(true, std::memory_order_relaxed);
             decoder.join();
             throw;
         }
         decoder.join();
-        if (instructionsFailed) {
-            std::rethrow_exception(instructionsFailed);
+        if (decoderFailed) {
+            std::rethrow_exception(decoderFailed);
         }
     }
 
     /// Decodes the instructions of `s` from `source` into place, a block at a time; touches only the instructions,
     /// the attribute sets and this reader's op, engine and attribute caches (readAlongsideInstructions runs it
-    /// beside readBuffers and readPools). Ids that differ from their index are kept in m_ids.
+    /// beside readBuffers and readOperandPools). Ids that differ from their index are kept in m_ids.
     void readInstructions(ByteSource& source, const Section& s) {
         if (static_cast<std::int64_t>(s.count) > lim::kMaxInstructions) {
             fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
@@ -533,10 +562,10 @@ private:
     }
 
     /// Reads the records of `s` into `out` (one 4-byte value per record).
-    template <typename T> void readInto(const Section& s, std::span<T> out) {
+    template <typename T> void readInto(ByteSource& source, const Section& s, std::span<T> out) {
         static_assert(sizeof(T) == 4);
         assert(out.size() == s.count);
-        m_source.readInto(s.offset, s.count * sizeof(T), reinterpret_cast<std::byte*>(out.data()));
+        source.readInto(s.offset, s.count * sizeof(T), reinterpret_cast<std::byte*>(out.data()));
     }
 
     const std::map<std::string, Section>& m_sections;
@@ -546,7 +575,7 @@ private:
     std::vector<std::byte> m_stringData; ///< the STRS section; m_strings point into it
     std::vector<std::string_view> m_strings;
     std::vector<std::int64_t> m_shapes; ///< the SHPE section, while buffers are read
-    std::uint64_t m_operandCount = 0;
+    bool m_poolsReserved = false;
     std::uint64_t m_listCount = 0;
     std::uint64_t m_locCount = 0;
     std::uint64_t m_intCount = 0;

@@ -138,5 +138,97 @@ TEST(KernelIrMemory, IdsAndSizesSurviveTheCompactRecord) {
     EXPECT_EQ(ir.attrsCount(), 5u); // the default and four distinct sets
 }
 
+/// One instruction of the program UsesRecordedInPlace... builds: which buffers it writes and reads, and on what.
+struct Step {
+    Op op;
+    Engine engine;
+    std::vector<std::uint32_t> writes;
+    std::vector<std::uint32_t> reads;
+};
+
+/// A program in three thirds, so that whatever the split point of recordPooledUses' two threads each case falls on
+/// its side: buffer 0 written in the first third and read in the last; buffer 1 only read, up to the middle third's
+/// first instruction; buffer 2 never used; buffer 3 written in the last; tiles from 4 on, each written once in the
+/// middle third and read by the next instruction (one pair straddles the split). GpSimd and the matmuls only in the
+/// first third, Scalar only in the last.
+Step stepOf(std::uint32_t i, std::uint32_t n) {
+    if (i < n / 3) {
+        return i % 7 == 0 ? Step{Op::NcMatmul, Engine::Tensor, {0}, {1}}
+                          : Step{Op::TensorCopy, Engine::GpSimd, {0}, {1}};
+    }
+    if (i < 2 * n / 3) {
+        const std::uint32_t tile = 4 + i - n / 3;
+        return Step{Op::TensorCopy, i % 3 == 0 ? Engine::Dma : Engine::Vector, {tile}, {tile == 4 ? 1 : tile - 1}};
+    }
+    return i % 2 == 0 ? Step{Op::DmaCopy, Engine::Dma, {3}, {0}} : Step{Op::TensorCopy, Engine::Scalar, {3}, {0, 3}};
+}
+
+TEST(KernelIrMemory, UsesRecordedInPlaceMatchTheOneByOnePath) {
+    // recordPooledUses splits a long run over two threads and folds the earlier half's uses into the later's: the
+    // same last uses, written flags and engine bookkeeping as recording each instruction as it is added.
+    constexpr std::uint32_t kInstructions = 150'000; // past the split threshold (2^16) even from `first`
+    constexpr std::uint32_t kAddedOneByOne = 10;     // recorded before the run, so the run starts past 0
+    const std::uint32_t buffers = 4 + kInstructions / 3 + 1;
+    const auto build = [&](KernelIr& ir, bool inPlace) {
+        const std::uint32_t kind = ir.addBufferKind(tile("t", 64, 1));
+        const std::array<PatternDim, 1> dims{{{1, 64}}};
+        const std::uint32_t pattern = ir.addPattern(dims);
+        std::vector<AccessPattern> operands;
+        for (std::uint32_t b = 0; b < buffers; ++b) {
+            operands.push_back(whole(ir.addBufferOfKind(kind), pattern)); // operand b names buffer b
+        }
+        const std::uint32_t base = ir.appendOperands(operands);
+        std::vector<std::uint32_t> lists;
+        std::vector<Instruction> program;
+        for (std::uint32_t i = 0; i < kInstructions; ++i) {
+            const Step step = stepOf(i, kInstructions);
+            Instruction in;
+            in.op = step.op;
+            in.engine = step.engine;
+            in.operandBegin = static_cast<std::uint32_t>(lists.size());
+            in.dstCount = static_cast<std::uint8_t>(step.writes.size());
+            in.srcCount = static_cast<std::uint8_t>(step.reads.size());
+            lists.insert(lists.end(), step.writes.begin(), step.writes.end());
+            lists.insert(lists.end(), step.reads.begin(), step.reads.end());
+            program.push_back(in);
+        }
+        const std::uint32_t begin = ir.appendOperandIndices(lists, base);
+        ASSERT_EQ(begin, 0u);
+        const std::uint32_t oneByOne = inPlace ? kAddedOneByOne : kInstructions;
+        for (std::uint32_t i = 0; i < oneByOne; ++i) {
+            ir.addPooledInstruction(program[i]);
+        }
+        if (inPlace) {
+            const std::span<Instruction> rest = ir.appendInstructionsInPlace(kInstructions - oneByOne);
+            std::copy(program.begin() + oneByOne, program.end(), rest.begin());
+            ir.recordPooledUses(oneByOne);
+        }
+    };
+    KernelIr expected;
+    KernelIr actual;
+    build(expected, false);
+    build(actual, true);
+    ASSERT_EQ(actual.bufferUses().size(), buffers);
+    for (std::uint32_t b = 0; b < buffers; ++b) {
+        ASSERT_EQ(actual.bufferUses()[b].lastUse, expected.bufferUses()[b].lastUse) << "buffer " << b;
+        ASSERT_EQ(actual.bufferUses()[b].written(), expected.bufferUses()[b].written()) << "buffer " << b;
+    }
+    // The cases the thirds were made for, spelled out.
+    EXPECT_EQ(actual.bufferUses()[0].lastUse, kInstructions - 1);
+    EXPECT_TRUE(actual.bufferUses()[0].written());
+    EXPECT_EQ(actual.bufferUses()[1].lastUse, kInstructions / 3); // the middle third's first tile reads it
+    EXPECT_FALSE(actual.bufferUses()[1].written());
+    EXPECT_EQ(actual.bufferUses()[2].lastUse, kNoIndex);
+    EXPECT_TRUE(actual.bufferUses()[3].written());
+    EXPECT_EQ(actual.dmaCount(), expected.dmaCount());
+    EXPECT_EQ(actual.matmulCount(), expected.matmulCount());
+    EXPECT_GT(actual.matmulCount(), 0u);
+    EXPECT_EQ(actual.lastMatmul(), expected.lastMatmul());
+    EXPECT_LT(actual.lastMatmul(), kInstructions / 3);
+    for (const Engine e : {Engine::Tensor, Engine::Vector, Engine::Scalar, Engine::GpSimd, Engine::Dma}) {
+        EXPECT_EQ(actual.lastOn(e), expected.lastOn(e)) << static_cast<int>(e);
+    }
+}
+
 } // namespace
 } // namespace kl::sim
