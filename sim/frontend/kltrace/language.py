@@ -11,7 +11,7 @@ from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
 from .hwprofile import HW
 from .tracer import CODES, T, check_onchip_shape, Buffer
-from .pending import pending_indexed_load
+from .pending import LoadSite, pending_indexed_load
 from .tensor import pending_load
 from .views import Tensor
 
@@ -136,12 +136,13 @@ _STORED = {}  # (id(code), instruction offset of a call) -> how its statement st
 _KEY_OPS = frozenset(("LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "BINARY_OP",
                       "BUILD_TUPLE", "BUILD_SLICE"))
 _TARGET_OPS = ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
-STORED_NOT, STORED_WHOLE, STORED_INDEXED = 0, 1, 2
+STORED_NOT, STORED_WHOLE = 0, 1
 
 
 def _store_kind(frame):
-    """STORED_WHOLE when the call at frame's offset is stored by `t[...] = <call>`, STORED_INDEXED by `t[key] =
-    <call>` with a key of _KEY_OPS only (no in-place operator), else STORED_NOT."""
+    """STORED_WHOLE when the call at frame's offset is stored by `t[...] = <call>`, the call site's LoadSite (its
+    memo, pending.py) when by `t[key] = <call>` with a key of _KEY_OPS only (no in-place operator), else
+    STORED_NOT."""
     code = frame.f_code
     key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _STORED.get(key)
@@ -156,7 +157,7 @@ def _store_kind(frame):
             else:
                 for i in after[1:]:
                     if i.opname == "STORE_SUBSCR":
-                        hit = STORED_INDEXED
+                        hit = LoadSite()
                         break
                     if i.opname not in _KEY_OPS or (i.opname == "BINARY_OP" and "=" in i.argrepr):
                         break
@@ -179,10 +180,10 @@ def load(src, *, mask=None, dtype=None, **_):
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
-            if kind == STORED_INDEXED and not T.replicate and not T.values:
-                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py).
-                check_onchip_shape("sbuf", shape, src.dtype)
-                return pending_indexed_load(src, loc)
+            if type(kind) is LoadSite and not T.replicate and not T.values:
+                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py), which also
+                # checks the tile's shape.
+                return pending_indexed_load(src, loc, kind)
             return emit_fresh("dma_copy", "dma", shape, src.dtype, "sbuf", [src], None, loc, "load")
     return ops.dma(None, src, mask, dtype, "nl.load", loc)
 
