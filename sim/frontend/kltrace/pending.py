@@ -24,11 +24,12 @@ class LoadSite:
     layouts. The same view dims and the same expression objects (IndexExpr is immutable; its bounds held over the
     whole grid) give the same template: only the integer indices move the offset, and their bounds are checked
     again. Anything else goes the general way, which refreshes the memo."""
-    __slots__ = ("src", "dst")
+    __slots__ = ("src", "dst", "db")
 
     def __init__(self):
         self.src = None
         self.dst = None
+        self.db = None  # the last destination buffer the memo's operands were seen to fit (_other_buffer_fits)
 
 
 # Of an indexed pending load (pending_indexed_load): (source view, source operand, len(T.instrs), len(T.buffers), its
@@ -72,39 +73,46 @@ def store_pending(dst, key, value):
     if indexed is not None:
         _indexed[0] = None
         if indexed[0] is src:
-            memo = indexed[4].dst
-            if (memo is not None and dst.dims is memo[0] and type(key) is tuple and len(key) == memo[2]
-                    and dst.checks is None and len(T.instrs) == indexed[2] and len(T.buffers) == indexed[3]):
+            site = indexed[4]
+            memo = site.dst
+            if memo is not None and dst.dims is memo[0] and type(key) is tuple and dst.checks is None:
                 # The statement's memo (LoadSite): the same template as last time, so only the integer indices
                 # are checked and move the offset.
-                _, dtype, nk, ea, eb, s0, c0, s1, c1, coff, rshape, rdims, ps, pcount, pattern, n, nbytes = memo
-                if nk == 3:
-                    k0, ka, kb = key
-                    k1 = 0
-                else:
-                    k0, k1, ka, kb = key
                 db = dst.buf
-                if (ka is ea and kb is eb and type(k0) is int and type(k1) is int and 0 <= k0 < c0 and 0 <= k1 < c1
-                        and dst.dtype == dtype and db.dtype == dtype and db.pstride == ps and db.memory != "hbm"
-                        and db.rdims is not rdims and src.shape == rshape):
-                    off = dst.off + k0 * s0 + k1 * s1 + coff
-                    p0 = off // ps if ps else off
-                    ins = _new_instr(Instr)
-                    ins.op = "dma_copy"
-                    ins.engine = "dma"
-                    ins.dst = ((db, p0, pcount, off - p0 * ps, pattern, dtype),)
-                    ins.src = (indexed[1],)
-                    ins.elements = n
-                    ins.nbytes = nbytes
-                    ins.attrs = None
-                    ins.loc = loc
-                    ins.iter = T.iter_tuple
-                    ins.pid = T.pid
-                    ins.ranges = None
-                    T.instrs.append(ins)
-                    db.written = True
-                    db.zeroed = False
-                    return None
+                if db is not site.db and _other_buffer_fits(db, memo):
+                    site.db = db
+                if (db is site.db and dst.dtype == memo[1] and src.shape == memo[9] and len(T.instrs) == indexed[2]
+                        and len(T.buffers) == indexed[3]):
+                    off = None
+                    if memo[2] == 3:
+                        if len(key) == 3:
+                            k0, ka, kb = key
+                            if ka is memo[3] and kb is memo[4] and type(k0) is int and 0 <= k0 < memo[6]:
+                                off = dst.off + k0 * memo[5] + memo[8]
+                    elif len(key) == 4:
+                        k0, k1, ka, kb = key
+                        if (ka is memo[3] and kb is memo[4] and type(k0) is int and type(k1) is int
+                                and 0 <= k0 < memo[6] and 0 <= k1 < memo[13]):
+                            off = dst.off + k0 * memo[5] + k1 * memo[12] + memo[8]
+                    if off is not None:
+                        ps = memo[11]
+                        p0 = off // ps if ps else off
+                        ins = _new_instr(Instr)
+                        ins.op = "dma_copy"
+                        ins.engine = "dma"
+                        ins.dst = ((db, p0, memo[14], off - p0 * ps, memo[15], memo[1]),)
+                        ins.src = (indexed[1],)
+                        ins.elements = memo[16]
+                        ins.nbytes = memo[17]
+                        ins.attrs = None
+                        ins.loc = loc
+                        ins.iter = T.iter_tuple
+                        ins.pid = T.pid
+                        ins.ranges = None
+                        T.instrs.append(ins)
+                        db.written = True
+                        db.zeroed = False
+                        return None
             return _store_indexed(dst, key, src, loc, indexed)
     if key is not Ellipsis or dst.checks is not None:
         return _emit.load_fresh(src, loc)
@@ -160,9 +168,10 @@ def _store_indexed(dst, key, src, loc, indexed):
             view = Tensor(db, off, dims, dtype, None, False, shape)  # what index_view gives for this key
     if src.shape != shape:
         _emit.require_shape("assignment", src.shape, shape)
-    site.dst = None
+    site.dst = site.db = None
     if apn is not None and db.memory != "hbm" and dims is not db.rdims and len(key) > 2:
         site.dst = _destination_memo(dst, key, off, dims, shape, apn)
+        site.db = db
     ap, n = _emit.unmasked_ap(view) if apn is None else apn
     T.instrs.append(Instr("dma_copy", "dma", (ap,), (sap,), n, n * _SIZES[dtype], None, loc, T.iter_tuple, T.pid,
                           None))
@@ -173,7 +182,10 @@ def _store_indexed(dst, key, src, loc, indexed):
 
 def _destination_memo(dst, key, off, rdims, shape, apn):
     """LoadSite.dst of the key `[b, e1, e2]` or `[a, b, e1, e2]` (template_layout's) that viewed dst at `off` with
-    result dims `rdims`, whose operand `apn` came from emit's on-chip layouts (_cached_operand)."""
+    result dims `rdims`, whose operand `apn` came from emit's on-chip layouts (_cached_operand): (view dims, dtype,
+    key length, e1, e2, s0, c0, (unused), constant offset, shape, result dims, partition stride, s1, c1, partition
+    count, pattern, elements, bytes), where (s0, c0) and (s1, c1) are the view's first dims (the integers' strides
+    and bounds; s1 = 0, c1 = 1 for three keys)."""
     (ap, n) = apn
     nk = len(key)
     (s0, c0) = dst.dims[0]
@@ -185,8 +197,14 @@ def _destination_memo(dst, key, off, rdims, shape, apn):
         k0, k1, ea, eb = key
         (s1, c1) = dst.dims[1]
     coff = off - dst.off - k0 * s0 - k1 * s1
-    return (dst.dims, dst.dtype, nk, ea, eb, s0, c0, s1, c1, coff, shape, rdims, dst.buf.pstride, ap[2], ap[4], n,
-            n * _SIZES[dst.dtype])
+    return (dst.dims, dst.dtype, nk, ea, eb, s0, c0, None, coff, shape, rdims, dst.buf.pstride, s1, c1, ap[2], ap[4],
+            n, n * _SIZES[dst.dtype])
+
+
+def _other_buffer_fits(db, memo):
+    """Whether buffer db, not the one LoadSite.dst was made on, gives the same operands for the memo's views:
+    _cached_operand's on-chip branch (its dtype and partition stride, not HBM, not the buffer's whole view)."""
+    return db.dtype == memo[1] and db.pstride == memo[11] and db.memory != "hbm" and db.rdims is not memo[10]
 
 
 def _cached_operand(b, off, dims, dtype):
