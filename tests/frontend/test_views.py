@@ -141,6 +141,21 @@ def _instr_fields(ins, buffers):
             ins.nbytes, ins.attrs, ins.loc, ins.iter, ins.pid, ins.ranges)
 
 
+class ExpressionShortcuts(unittest.TestCase):
+    def test_integer_plus_expression_sets_every_slot_as_the_class_does(self):
+        # IndexExpr.__add__ makes `offset + i.p` field by field: each slot as IndexExpr(...) sets it, and the span
+        # (computed when missing) that the class's full_span gives.
+        from kltrace.indexing import IndexExpr
+        i = mgrid[0:128, 0:512]
+        for expr in (i.p, i.x, i.p * 3, IndexExpr((128, 1), (1, 0), 5)):
+            for offset in (0, 7, -2):
+                for made in (offset + expr, expr + offset):
+                    expected = IndexExpr(expr.shape, expr.coefs, expr.const + offset)
+                    expected.full_span()
+                    self.assertEqual([getattr(made, name, "unset") for name in IndexExpr.__slots__],
+                                     [getattr(expected, name, "unset") for name in IndexExpr.__slots__])
+
+
 class RecordingShortcuts(unittest.TestCase):
     LOC = ()  # no kernel frame: tiles take their fallback names
 
