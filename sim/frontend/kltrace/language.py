@@ -167,13 +167,20 @@ def _store_kind(frame):
 
 def load(src, *, mask=None, dtype=None, **_):
     f = sys._getframe(1)
-    loc = T.loc(f)
+    # T.loc(f)'s and _store_kind's cache hits, inlined here for a load that the kernel function itself makes (the
+    # commonest: every tiled loop's loads); anything else calls them.
+    lasti = f.f_lasti
+    loc = T._top_locs.get(lasti) if f is T._top_frame else None
+    if loc is None:
+        loc = T.loc(f)
     if mask is None and dtype is None and type(src) is Tensor:
         # ops.dma(None, src, ...) for the common case: an unmasked load of an HBM view into a new tile.
         sb = src.buf
         shape = src.shape
         if sb.memory == "hbm" and shape and shape[0] <= HW.pmax:
-            kind = _store_kind(f)
+            kind = _STORED.get((id(f.f_code), lasti))
+            if kind is None:
+                kind = _store_kind(f)
             if kind == STORED_WHOLE:
                 # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
                 # __setitem__ records the DMA into t itself (tensor.pending_load), as retargeting the
