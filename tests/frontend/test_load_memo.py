@@ -78,8 +78,10 @@ _BODIES = {
             t[1, g.p, g.x] = nl.load(a[128 + g.p, g.x])
         left = j.x
         right = 256 + j.x
+        u = nl.ndarray((2, 4, nl.par_dim(128), 512), dtype=a.dtype, buffer=nl.sbuf)
         for x in (left, left, right, left):
-            t[2, j.p, x] = nl.load(a[j.p, x])""",
+            t[2, j.p, x] = nl.load(a[j.p, x])
+            u[1, 2, j.p, x] = nl.load(a[j.p, x])""",
     "tiles of another dtype at the same statement": """v = nl.ndarray((4, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.sbuf)
         for x in (t, v, t):
             for b in nl.affine_range(2):

@@ -78,32 +78,32 @@ def store_pending(dst, key, value):
             if memo is not None and dst.dims is memo[0] and type(key) is tuple and dst.checks is None:
                 # The statement's memo (LoadSite): the same template as last time, so only the integer indices
                 # are checked and move the offset.
+                _, dtype, nk, e1, e2, s0, c0, s1, c1, coff, shape, rdims, ps, pcount, pattern, n, nbytes = memo
                 db = dst.buf
                 if db is not site.db and _other_buffer_fits(db, memo):
                     site.db = db
-                if (db is site.db and dst.dtype == memo[1] and src.shape == memo[9] and len(T.instrs) == indexed[2]
+                if (db is site.db and dst.dtype == dtype and src.shape == shape and len(T.instrs) == indexed[2]
                         and len(T.buffers) == indexed[3]):
                     off = None
-                    if memo[2] == 3:
+                    if nk == 3:
                         if len(key) == 3:
-                            k0, ka, kb = key
-                            if ka is memo[3] and kb is memo[4] and type(k0) is int and 0 <= k0 < memo[6]:
-                                off = dst.off + k0 * memo[5] + memo[8]
+                            k0, k1, k2 = key
+                            if k1 is e1 and k2 is e2 and type(k0) is int and 0 <= k0 < c0:
+                                off = dst.off + k0 * s0 + coff
                     elif len(key) == 4:
-                        k0, k1, ka, kb = key
-                        if (ka is memo[3] and kb is memo[4] and type(k0) is int and type(k1) is int
-                                and 0 <= k0 < memo[6] and 0 <= k1 < memo[13]):
-                            off = dst.off + k0 * memo[5] + k1 * memo[12] + memo[8]
+                        k0, k1, k2, k3 = key
+                        if (k2 is e1 and k3 is e2 and type(k0) is int and type(k1) is int and 0 <= k0 < c0
+                                and 0 <= k1 < c1):
+                            off = dst.off + k0 * s0 + k1 * s1 + coff
                     if off is not None:
-                        ps = memo[11]
                         p0 = off // ps if ps else off
                         ins = _new_instr(Instr)
                         ins.op = "dma_copy"
                         ins.engine = "dma"
-                        ins.dst = ((db, p0, memo[14], off - p0 * ps, memo[15], memo[1]),)
+                        ins.dst = ((db, p0, pcount, off - p0 * ps, pattern, dtype),)
                         ins.src = (indexed[1],)
-                        ins.elements = memo[16]
-                        ins.nbytes = memo[17]
+                        ins.elements = n
+                        ins.nbytes = nbytes
                         ins.attrs = None
                         ins.loc = loc
                         ins.iter = T.iter_tuple
@@ -116,6 +116,11 @@ def store_pending(dst, key, value):
             return _store_indexed(dst, key, src, loc, indexed)
     if key is not Ellipsis or dst.checks is not None:
         return _emit.load_fresh(src, loc)
+    return _store_whole(dst, src, loc)
+
+
+def _store_whole(dst, src, loc):
+    """Record `dst[...] = nl.load(src)`: the DMA writes dst directly."""
     sb = src.buf
     sap = _whole_or_part_ap(src, sb)[0]
     sb.pinned = True
@@ -183,28 +188,28 @@ def _store_indexed(dst, key, src, loc, indexed):
 def _destination_memo(dst, key, off, rdims, shape, apn):
     """LoadSite.dst of the key `[b, e1, e2]` or `[a, b, e1, e2]` (template_layout's) that viewed dst at `off` with
     result dims `rdims`, whose operand `apn` came from emit's on-chip layouts (_cached_operand): (view dims, dtype,
-    key length, e1, e2, s0, c0, (unused), constant offset, shape, result dims, partition stride, s1, c1, partition
-    count, pattern, elements, bytes), where (s0, c0) and (s1, c1) are the view's first dims (the integers' strides
-    and bounds; s1 = 0, c1 = 1 for three keys)."""
+    key length, e1, e2, s0, c0, s1, c1, constant offset, shape, result dims, partition stride, partition count,
+    pattern, elements, bytes), where (s0, c0) and (s1, c1) are the view's first dims (the integers' strides and
+    bounds; s1 = 0, c1 = 1 for three keys)."""
     (ap, n) = apn
     nk = len(key)
     (s0, c0) = dst.dims[0]
     if nk == 3:
-        k0, ea, eb = key
+        k0, e1, e2 = key
         k1 = s1 = 0
         c1 = 1
     else:
-        k0, k1, ea, eb = key
+        k0, k1, e1, e2 = key
         (s1, c1) = dst.dims[1]
     coff = off - dst.off - k0 * s0 - k1 * s1
-    return (dst.dims, dst.dtype, nk, ea, eb, s0, c0, None, coff, shape, rdims, dst.buf.pstride, s1, c1, ap[2], ap[4],
-            n, n * _SIZES[dst.dtype])
+    return (dst.dims, dst.dtype, nk, e1, e2, s0, c0, s1, c1, coff, shape, rdims, dst.buf.pstride, ap[2], ap[4], n,
+            n * _SIZES[dst.dtype])
 
 
 def _other_buffer_fits(db, memo):
     """Whether buffer db, not the one LoadSite.dst was made on, gives the same operands for the memo's views:
     _cached_operand's on-chip branch (its dtype and partition stride, not HBM, not the buffer's whole view)."""
-    return db.dtype == memo[1] and db.pstride == memo[11] and db.memory != "hbm" and db.rdims is not memo[10]
+    return db.dtype == memo[1] and db.pstride == memo[12] and db.memory != "hbm" and db.rdims is not memo[11]
 
 
 def _cached_operand(b, off, dims, dtype):
