@@ -82,7 +82,8 @@ _BODIES = {
         for x in (left, left, right, left):
             t[2, j.p, x] = nl.load(a[j.p, x])
             u[1, 2, j.p, x] = nl.load(a[j.p, x])""",
-    "tiles of another dtype at the same statement": """v = nl.ndarray((4, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.sbuf)
+    "tiles of another dtype at the same statement":
+        """v = nl.ndarray((4, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.sbuf)
         for x in (t, v, t):
             for b in nl.affine_range(2):
                 x[b, i.p, i.x] = nl.load(a[b * 128 + i.p, i.x])""",
