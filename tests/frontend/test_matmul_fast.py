@@ -340,7 +340,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, {frontend!r})
 from kltrace import language
 _kind = language._store_kind
-language._store_kind = lambda f: language.STORED_NOT if _kind(f) == language.STORED_INDEXED else _kind(f)
+language._store_kind = lambda f: language.STORED_NOT if type(_kind(f)) is language.LoadSite else _kind(f)
 from kltrace.cli import main
 sys.stdout.flush()
 os._exit(main())

@@ -141,6 +141,21 @@ def _instr_fields(ins, buffers):
             ins.nbytes, ins.attrs, ins.loc, ins.iter, ins.pid, ins.ranges)
 
 
+class ExpressionShortcuts(unittest.TestCase):
+    def test_integer_plus_expression_sets_every_slot_as_the_class_does(self):
+        # IndexExpr.__add__ makes `offset + i.p` field by field: each slot as IndexExpr(...) sets it, and the span
+        # (computed when missing) that the class's full_span gives.
+        from kltrace.indexing import IndexExpr
+        i = mgrid[0:128, 0:512]
+        for expr in (i.p, i.x, i.p * 3, IndexExpr((128, 1), (1, 0), 5)):
+            for offset in (0, 7, -2):
+                for made in (offset + expr, expr + offset):
+                    expected = IndexExpr(expr.shape, expr.coefs, expr.const + offset)
+                    expected.full_span()
+                    self.assertEqual([getattr(made, name, "unset") for name in IndexExpr.__slots__],
+                                     [getattr(expected, name, "unset") for name in IndexExpr.__slots__])
+
+
 class RecordingShortcuts(unittest.TestCase):
     LOC = ()  # no kernel frame: tiles take their fallback names
 
@@ -174,6 +189,42 @@ class RecordingShortcuts(unittest.TestCase):
         again = self.both_ways([128, 512])  # a kind seen before (the cached path), shape given as a list
         self.assertEqual(again[0], again[1])
         self.assertEqual(again[0], first[0])
+
+    def test_emit_fresh_sets_every_slot_as_the_classes_do(self):
+        # _seen_tile and emit_fresh make the buffer, the instruction and the result view field by field: each slot
+        # (an unset one said so) as Buffer(...), Instr(...) and Tensor(...) via new_tile + emit_new set it.
+        from kltrace.tracer import Buffer, Instr
+        from kltrace.tensor import Tensor
+
+        def slots(obj, buffers):
+            def plain(x):
+                if isinstance(x, Buffer):
+                    return ("buffer", buffers.index(x))
+                if isinstance(x, Instr):
+                    return ("instruction", T.instrs.index(x))
+                if isinstance(x, tuple):
+                    return tuple(plain(y) for y in x)
+                return x
+            return [(name, plain(getattr(obj, name, "unset"))) for name in type(obj).__slots__ if name != "__weakref__"]
+
+        for shape in ((128, 512), (128, 256)):
+            out = []
+            for fresh in (False, True):  # the classes' objects first: new_tile's general path, then the cached path
+                T.reset()
+                T.replicate = False
+                if not fresh:
+                    emit._fresh.clear()
+                src = views.index_view(self.hbm, (slice(0, 128), slice(0, shape[1])))
+                if fresh:
+                    res = emit.emit_fresh("dma_copy", "dma", shape, "bfloat16", "sbuf", [src], None, self.LOC, "load")
+                else:
+                    res = emit.new_tile(shape, "bfloat16", "sbuf", self.LOC, "load")
+                    res.buf.producer = emit.emit_new("dma_copy", "dma", res, [src], None, self.LOC)
+                buffers = [self.hbm.buf] + T.buffers
+                out.append((slots(res.buf, buffers), slots(T.instrs[-1], buffers), slots(res, buffers)))
+            self.assertEqual(out[0], out[1])
+        self.assertIsInstance(res, Tensor)
+        self.assertIsInstance(T.instrs[-1], Instr)
 
     def test_source_operands_match_make_ap(self):
         # _source_operands inlines _make_ap's tail for unmasked views without pending checks: the same operand,

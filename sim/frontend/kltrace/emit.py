@@ -293,6 +293,7 @@ def root_view(b):
     return Tensor(b, 0, b.rdims, b.dtype, root=True, shape=b.shape)
 
 
+_new_object = object.__new__  # _new_object(Buffer / Instr / Tensor): an instance with no slot set (see _seen_tile)
 _tile_layouts = {}  # shape -> (root dims, partition stride, root pcount, root pattern, root elements)
 
 
@@ -306,11 +307,30 @@ def _seen_tile(hit, shape, dtype, memory, loc, fallback_name, temp):
     """The buffer of a new tile of a shape, dtype and memory seen before (`hit`: its entry in _fresh): the checked
     layout and the whole-tile operand come from the entry."""
     dims, ps, tail, n, _ = hit
-    buf = Buffer(T.var_name(loc, fallback_name), memory, shape, dtype, "tile", loc[0] if loc else (0, 0), "", ps)
-    T.buffers.append(buf)
+    decl = loc[0] if loc else (0, 0)
+    name = T._names.get(decl) if loc else None  # T.var_name(loc, fallback_name), its cache looked up here first
+    # Buffer(...) written out field by field (_new_object: no __init__ through the type's slots, a Python call less
+    # per tile); test_views.RecordingShortcuts compares every slot with the class's.
+    buf = _new_object(Buffer)
+    buf.name = name or T.var_name(loc, fallback_name)
+    buf.memory = memory
+    buf.shape = shape
+    buf.dtype = dtype
+    buf.role = "tile"
+    buf.decl = decl
+    buf.kind = ""
+    buf.pstride = ps
+    buf.written = False
+    buf.zeroed = False
+    buf.mm_keys = None
     buf.temp = temp
+    buf.pinned = False
+    buf.dropped = False
+    buf.producer = None
+    buf.id = -1
     buf.rdims = dims
     buf.rap = ((buf,) + tail, n)
+    T.buffers.append(buf)
     return buf
 
 
@@ -421,9 +441,30 @@ def emit_fresh(op, engine, shape, dtype, memory, srcs, attrs, loc, fallback_name
     ap, n = buf.rap
     src_aps = _source_operands(op, srcs, None, loc)
     buf.written = True
-    buf.producer = ins = Instr(op, engine, (ap,), tuple(src_aps), n, hit[4], attrs, loc, T.iter_tuple, T.pid, None)
+    # The instruction and the result view field by field too (every slot as Instr(...) and Tensor(...) set it).
+    buf.producer = ins = _new_object(Instr)
+    ins.op = op
+    ins.engine = engine
+    ins.dst = (ap,)
+    ins.src = tuple(src_aps)
+    ins.elements = n
+    ins.nbytes = hit[4]
+    ins.attrs = attrs
+    ins.loc = loc
+    ins.iter = T.iter_tuple
+    ins.pid = T.pid
+    ins.ranges = None
     T.instrs.append(ins)
-    return Tensor(buf, 0, hit[0], dtype, None, True, shape)
+    res = _new_object(Tensor)
+    res.buf = buf
+    res.off = 0
+    res.dims = hit[0]
+    res.dtype = dtype
+    res.shape = shape
+    res.checks = None
+    res.root = True
+    res.inplace = False
+    return res
 
 
 def squeeze_free(shape):

@@ -26,6 +26,9 @@ def _align(shape, coefs, rank):
     return (1,) * pad + shape, (0,) * pad + coefs
 
 
+_new_expr = object.__new__  # _new_expr(IndexExpr): an expression with no slot set (IndexExpr.__add__ sets each)
+
+
 class IndexExpr:
     """Affine index over a broadcast grid (see module docstring)."""
     __slots__ = ("shape", "coefs", "const", "span")
@@ -73,8 +76,15 @@ class IndexExpr:
         return NotImplemented
 
     def __add__(self, other):
-        if type(other) is int:  # `offset + i_p`, the common case
-            return IndexExpr(self.shape, self.coefs, self.const + other, self.span or self.full_span())
+        if type(other) is int:  # `offset + i_p`, the common case (every load's key in a tiled loop)
+            # Made field by field (_new_expr), as views are: calling the class runs __init__ through the type's
+            # slots, a Python call more per expression; test_views checks every slot against the class's.
+            e = _new_expr(IndexExpr)
+            e.shape = self.shape
+            e.coefs = self.coefs
+            e.const = self.const + other
+            e.span = self.span or self.full_span()
+            return e
         return self._combine(other, 1)
 
     __radd__ = __add__

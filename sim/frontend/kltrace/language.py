@@ -11,7 +11,7 @@ from .indexing import arange, mgrid, DynSlice
 from .loops import affine_range, sequential_range, static_range, program_id, num_programs, program_ndim
 from .hwprofile import HW
 from .tracer import CODES, T, check_onchip_shape, Buffer
-from .pending import pending_indexed_load
+from .pending import LoadSite, pending_indexed_load
 from .tensor import pending_load
 from .views import Tensor
 
@@ -136,12 +136,13 @@ _STORED = {}  # (id(code), instruction offset of a call) -> how its statement st
 _KEY_OPS = frozenset(("LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "BINARY_OP",
                       "BUILD_TUPLE", "BUILD_SLICE"))
 _TARGET_OPS = ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
-STORED_NOT, STORED_WHOLE, STORED_INDEXED = 0, 1, 2
+STORED_NOT, STORED_WHOLE = 0, 1
 
 
 def _store_kind(frame):
-    """STORED_WHOLE when the call at frame's offset is stored by `t[...] = <call>`, STORED_INDEXED by `t[key] =
-    <call>` with a key of _KEY_OPS only (no in-place operator), else STORED_NOT."""
+    """STORED_WHOLE when the call at frame's offset is stored by `t[...] = <call>`, the call site's LoadSite (its
+    memo, pending.py) when by `t[key] = <call>` with a key of _KEY_OPS only (no in-place operator), else
+    STORED_NOT."""
     code = frame.f_code
     key = (id(code), frame.f_lasti)  # by id: see tracer.CODES
     hit = _STORED.get(key)
@@ -156,7 +157,7 @@ def _store_kind(frame):
             else:
                 for i in after[1:]:
                     if i.opname == "STORE_SUBSCR":
-                        hit = STORED_INDEXED
+                        hit = LoadSite()
                         break
                     if i.opname not in _KEY_OPS or (i.opname == "BINARY_OP" and "=" in i.argrepr):
                         break
@@ -166,23 +167,30 @@ def _store_kind(frame):
 
 def load(src, *, mask=None, dtype=None, **_):
     f = sys._getframe(1)
-    loc = T.loc(f)
+    # T.loc(f)'s and _store_kind's cache hits, inlined here for a load that the kernel function itself makes (the
+    # commonest: every tiled loop's loads); anything else calls them.
+    lasti = f.f_lasti
+    loc = T._top_locs.get(lasti) if f is T._top_frame else None
+    if loc is None:
+        loc = T.loc(f)
     if mask is None and dtype is None and type(src) is Tensor:
         # ops.dma(None, src, ...) for the common case: an unmasked load of an HBM view into a new tile.
         sb = src.buf
         shape = src.shape
         if sb.memory == "hbm" and shape and shape[0] <= HW.pmax:
-            kind = _store_kind(f)
+            kind = _STORED.get((id(f.f_code), lasti))
+            if kind is None:
+                kind = _store_kind(f)
             if kind == STORED_WHOLE:
                 # `t[...] = nl.load(src)`: the statement stores the result right away, and t's
                 # __setitem__ records the DMA into t itself (tensor.pending_load), as retargeting the
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
-            if kind == STORED_INDEXED and not T.replicate and not T.values:
-                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py).
-                check_onchip_shape("sbuf", shape, src.dtype)
-                return pending_indexed_load(src, loc)
+            if type(kind) is LoadSite and not T.replicate and not T.values:
+                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py), which also
+                # checks the tile's shape.
+                return pending_indexed_load(src, loc, kind)
             return emit_fresh("dma_copy", "dma", shape, src.dtype, "sbuf", [src], None, loc, "load")
     return ops.dma(None, src, mask, dtype, "nl.load", loc)
 
