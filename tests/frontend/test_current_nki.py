@@ -239,6 +239,38 @@ class PackagesAndStandIns(unittest.TestCase):
         self.assertIn("torch.zeros", r.error["message"])
         self.assertEqual((r.error["file"], r.error["line"]), ("ops/uses_torch.py", 10))
 
+    def test_host_constants_from_scipy_circulant_and_a_npy_file(self):
+        # rotational_topk's pattern: a scipy.linalg.circulant matrix saved to a .npy file (here in the front end's
+        # private working folder), passed to nl.shared_constant by its path.
+        r = trace_text("import tempfile\n\nimport nki\nimport nki.isa as nisa\nimport nki.language as nl\n"
+                       "import numpy as np\nfrom scipy.linalg import circulant\n\n\n@nki.jit\ndef k(a):\n"
+                       "    m = circulant(np.eye(4)[1]).astype(np.float32)\n"
+                       "    assert (m @ np.arange(4.0)).tolist() == [3.0, 0.0, 1.0, 2.0]\n"
+                       "    with tempfile.NamedTemporaryFile(suffix='.npy', dir='.', delete=False) as f:\n"
+                       "        np.save(f, np.kron(np.eye(32), m).astype(np.float32))\n"
+                       "    c = nl.shared_constant(f.name)\n"
+                       "    out = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.shared_hbm)\n"
+                       "    nisa.dma_copy(out, c[:, 0:4])\n"
+                       "    return out\n")
+        self.assertEqual(r.rc, 0, r.stdout)
+        const = [b for b in r.ir["buffers"] if b["memory"] == "hbm" and b["shape"] == [128, 128]]
+        self.assertEqual([b["dtype"] for b in const], ["float32"])
+
+    def test_a_shared_constant_path_that_is_no_npy_file_is_refused_at_its_line(self):
+        # A text file, a .npy whose header is cut, and a float64 one: each a clear refusal at the call, no crash.
+        for make, why in (("open('c.npy', 'w').write('hello world')", "not a .npy file"),
+                          ("open('c.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00\\x20\\x00{\\'descr\\': ')",
+                           "not a NumPy header"),
+                          ("np.save('c.npy', np.zeros((4, 4)))", "element type '<f8' is not supported")):
+            r = trace_text("import nki\nimport nki.language as nl\nimport numpy as np\n\n\n@nki.jit\ndef k(a):\n"
+                           f"    {make}\n"
+                           "    c = nl.shared_constant('c.npy')\n"
+                           "    return c\n")
+            self.assertNotEqual(r.rc, 0, why)
+            self.assertEqual(r.error["code"], "unsupported", r.error)
+            self.assertIn(why, r.error["message"])
+            self.assertEqual(r.error["line"], 9, r.error)
+
     def test_missing_sibling_module_is_a_real_import_error(self):
         r = run("--kernel-file", os.path.join(PKG, "ops", "bad_relative.py"), "--arg", "x=128x64:float32",
                 flags=APP_FLAGS)
@@ -327,6 +359,19 @@ class DirectAllocation(unittest.TestCase):
         self.assertEqual(r.error["code"], "unsupported")
         self.assertIn("across the blocks", r.error["message"])
         self.assertEqual(r.error["line"], 10)
+
+    def test_a_placed_tile_reshapes_in_bytes(self):
+        # nl.ndarray(address=...) tiles are byte-strided views of the arena: a float32 tile's free dims step 4.
+        r = trace_text("import nki\nimport nki.isa as nisa\nimport nki.language as nl\n\n\n@nki.jit\ndef k(a):\n"
+                       "    out = nl.ndarray((128, 4), dtype=nl.float32, buffer=nl.shared_hbm)\n"
+                       "    t = nl.ndarray((128, 8), dtype=nl.float32, buffer=nl.sbuf, address=(0, 1024))\n"
+                       "    nisa.dma_copy(t.reshape((128, 2, 4))[:, 1, :], a)\n"
+                       "    nisa.dma_copy(out, t[:, 4:8])\n"
+                       "    return out\n")
+        self.assertEqual(r.rc, 0, r.stdout)
+        write, read = r.ir["instructions"]
+        self.assertEqual((write["dst"][0]["offset"], write["dst"][0]["pattern"]), (1040, [[4, 4]]))
+        self.assertEqual(write["dst"][0], read["src"][0], "the reshaped row is the slice t[:, 4:8]")
 
 
 class IndirectAccess(unittest.TestCase):

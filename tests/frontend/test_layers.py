@@ -32,6 +32,7 @@ ALLOWED_LOCAL_IMPORTS = {
     ("cli", "numerics.run"): "imports NumPy; tracing for time must not",
     ("numerics.fields", "numerics.run"): "imports NumPy; tracing for time must not",
     ("cli", "traceback"): "only after a front-end bug",
+    ("imports", "numpy"): "only a kernel calling a stand-in member computed with NumPy (scipy.linalg.circulant)",
     ("sandbox", "_socket"): "a C module patched only when the network is blocked, absent from some builds",
     ("language_more", "dataclasses"): "start-up: only kernels whose NKI dataclasses miss fields need it",
     ("replicate", "errors"): "replicate.py belongs to the tracer-speed work (issue 20) this round; errors is the "

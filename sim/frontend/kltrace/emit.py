@@ -6,6 +6,7 @@ from .errors import kernel_error, unsupported
 from .indexing import mask_ranges
 from .hwprofile import HW
 from .tracer import T, Instr, Buffer, check_onchip_shape, _checked_shapes
+from .tensor import counts_bytes
 from .views import INDIRECT_SEEN, IndirectTensor, Tensor, run_checks
 
 
@@ -107,17 +108,12 @@ def _make_ap(v, ranges, dims, off, b):
     return (b, p0, hit[0], off - p0 * ps, hit[1], v.dtype), hit[2]
 
 
-def _counts_bytes(b):
-    """Whether b is a memory's arena of kernel-placed tiles, whose views count bytes whatever their dtype."""
-    return T.arenas.get(b.memory) is b
-
-
 def _view_pstride(b, dtype):
     """The partition stride of on-chip tile b in elements of `dtype`: a view that reads the tile's bytes as
     another dtype (`.ap(dtype=...)`) counts its offsets and pattern steps in that dtype's elements."""
     size = dtypes.SIZES[dtype]
     row = b.pstride * dtypes.SIZES[b.dtype]
-    if size == dtypes.SIZES[b.dtype] or row % size or _counts_bytes(b):
+    if size == dtypes.SIZES[b.dtype] or row % size or counts_bytes(b):
         return b.pstride
     return row // size
 
@@ -125,7 +121,7 @@ def _view_pstride(b, dtype):
 def reinterpreted_offset(b, elements, old_dtype, new_dtype):
     """An offset of `elements` old_dtype elements into b, counted in new_dtype elements (the same bytes)."""
     old_size, new_size = dtypes.SIZES[old_dtype], dtypes.SIZES[new_dtype]
-    if old_size == new_size or _counts_bytes(b):
+    if old_size == new_size or counts_bytes(b):
         return elements
     if (elements * old_size) % new_size:
         raise kernel_error(f".ap(dtype={new_dtype}): the view starts {elements * old_size} bytes in, not on a "

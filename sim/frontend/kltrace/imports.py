@@ -171,6 +171,19 @@ for _op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", 
     setattr(StandIn, f"__{_op}__", _binary_refusal(_op))
 
 
+def _circulant(c):
+    """scipy.linalg.circulant(c): the n x n matrix whose column j is c rotated down by j (host-side constants)."""
+    import numpy  # only for a kernel that calls it (start-up)
+    c = numpy.asarray(c).ravel()
+    n = c.shape[0]
+    return c[(numpy.arange(n)[:, None] - numpy.arange(n)[None, :]) % n]
+
+
+# Members of stand-in modules that kernels call while tracing to build constants on the host, computed
+# here with NumPy; every other member stays a stand-in.
+STAND_IN_MEMBERS = {"scipy.linalg": {"circulant": _circulant}}
+
+
 class StandInModule(types.ModuleType):
     """A module that could not be imported; see StandIn."""
 
@@ -182,7 +195,8 @@ class StandInModule(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
-        return StandIn(f"{self.__name__}.{name}")
+        member = STAND_IN_MEMBERS.get(self.__name__, {}).get(name)
+        return member if member is not None else StandIn(f"{self.__name__}.{name}")
 
 
 class _StandInLoader:

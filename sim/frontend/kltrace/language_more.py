@@ -1,7 +1,9 @@
 """`nl` names of the `nki` releases 0.2-0.8 beyond the classic set in language.py: kernel-side classes
 (NKIObject, NkiTensor, DType), memory-kind queries, data-dependent loops, shared constants and the
 composite operators, each lowered to recorded instructions or refused with what to use instead."""
+import ast
 import enum
+import os
 import sys
 
 from . import dtypes, isa, ops
@@ -144,12 +146,46 @@ def while_loop(init, body_fun, cond_fun=None):
     return state
 
 
+# .npy element types (byte order aside) that are NKI dtypes.
+_NPY_KINDS = {"f2": "float16", "f4": "float32", "i1": "int8", "i2": "int16", "i4": "int32", "u1": "uint8",
+              "u2": "uint16", "u4": "uint32", "b1": "bool"}
+
+
+def _npy_header(path):
+    """(shape, dtype name) of a .npy file, read from its header only (NumPy's format 1.0 to 3.0)."""
+    def refused(why):
+        return unsupported(f"nl.shared_constant({path!r}): {why}", "pass a NumPy array or a .npy file NumPy wrote")
+    try:
+        with open(os.fspath(path), "rb") as fh:
+            head = fh.read(10)
+            if len(head) < 10 or head[:6] != b"\x93NUMPY":
+                raise refused("not a .npy file")
+            size = int.from_bytes(head[8:10] if head[6] == 1 else head[8:10] + fh.read(2), "little")
+            header = ast.literal_eval(fh.read(size).decode("latin1"))
+    except OSError as e:
+        raise refused(f"cannot read the file: {e.strerror}") from None
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise refused("its header is not a NumPy header") from None
+    descr = header.get("descr") if isinstance(header, dict) else None
+    shape = header.get("shape") if isinstance(header, dict) else None
+    if not isinstance(shape, tuple) or not all(isinstance(n, int) and n >= 0 for n in shape):
+        raise refused(f"its header gives no shape ({shape!r})")
+    name = _NPY_KINDS.get(descr.lstrip("<>|=")) if isinstance(descr, str) else None
+    if name is None:
+        raise refused(f"element type {descr!r} is not supported")
+    return shape, name
+
+
 def shared_constant(constant, dtype=None, **_):
-    """A constant tensor in HBM; its values are not traced, only its shape."""
-    shape = getattr(constant, "shape", None)
-    if shape is None:
-        raise unsupported("nl.shared_constant of a value without a shape", "pass a NumPy array")
-    dt = dtype or getattr(getattr(constant, "dtype", None), "name", None) or "float32"
+    """A constant tensor in HBM (a NumPy array or the path of a .npy file); only its shape is traced."""
+    if isinstance(constant, (str, os.PathLike)):
+        shape, file_dtype = _npy_header(constant)
+        dt = dtype or file_dtype
+    else:
+        shape = getattr(constant, "shape", None)
+        if shape is None:
+            raise unsupported("nl.shared_constant of a value without a shape", "pass a NumPy array or a .npy path")
+        dt = dtype or getattr(getattr(constant, "dtype", None), "name", None) or "float32"
     t = allocate(tuple(shape), dt, MEMORIES["shared_hbm"], "constant", loc=T.loc(sys._getframe(1)))
     t.buf.role = "input"
     t.buf.written = True

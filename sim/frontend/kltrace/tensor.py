@@ -16,6 +16,16 @@ from .errors import kernel_error, unsupported
 _COUNT = itemgetter(1)  # (stride, count) -> count, without a comprehension's frame
 
 
+# memory -> the arena buffer of the tiles the kernel placed itself (placement.py), for this trace: the tracer's
+# `arenas` is this dict (Tracer.reset empties it), kept here so that values can ask about it.
+ARENAS = {}
+
+
+def counts_bytes(b):
+    """Whether b is a memory's arena of kernel-placed tiles, whose views count bytes whatever their dtype."""
+    return ARENAS.get(b.memory) is b
+
+
 class Memory:
     """A memory kind passed as `buffer=` (nl.sbuf, nl.psum, nl.hbm, nl.shared_hbm, nl.private_hbm)."""
     __slots__ = ("name", "memory")
@@ -118,18 +128,19 @@ class Tensor:
         if not shape or shape[0] != self.shape[0]:
             raise unsupported(f"reshape of on-chip tile '{self.buf.name}' from {list(self.shape)} to {list(shape)} "
                               "changes its partition dimension", "an on-chip reshape keeps the first dimension")
+        unit = dtypes.SIZES[self.dtype] if counts_bytes(self.buf) else 1
         free = Tensor(self.buf, self.off, self.dims[1:], self.dtype)
-        if not free._contiguous():
+        if not free._contiguous(unit):
             raise unsupported(f"reshape of a non-contiguous view of on-chip tile '{self.buf.name}'",
                               "reshape the whole tile before slicing it")
-        dims, stride = [], 1
+        dims, stride = [], unit
         for s in reversed(shape[1:]):
             dims.append((stride, s))
             stride *= s
         return Tensor(self.buf, self.off, (self.dims[0],) + tuple(reversed(dims)), self.dtype)
 
-    def _contiguous(self):
-        stride = 1
+    def _contiguous(self, unit=1):
+        stride = unit
         for s, c in reversed(self.dims):
             if c != 1 and s != stride:
                 return False

@@ -7,6 +7,7 @@ import sys
 from . import dtypes
 from .errors import TraceError, kernel_error
 from .hwprofile import HW
+from .tensor import ARENAS
 
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 _ASSIGN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:[-+*/]?=)(?!=)")
@@ -105,8 +106,9 @@ class Tracer:
         self.arg_bufs = ()       # value mode: the HBM buffers of the kernel's tensor arguments, in spec order
         self.result = None       # value mode: what the kernel returned (its output tensors)
         self.arg_scalars = {}    # value mode: the kernel's non-tensor arguments (and defaults) by name
-        self.stand_ins = set()
-        self.arenas = {}         # memory -> the buffer of tiles the kernel placed itself (placement.py)   # top-level modules imported as stand-ins (see imports.py)
+        self.stand_ins = set()   # top-level modules imported as stand-ins (see imports.py)
+        ARENAS.clear()
+        self.arenas = ARENAS     # memory -> the buffer of tiles the kernel placed itself (placement.py)
         self.diagnostics = []
         self._warned = set()
         self._names = {}
