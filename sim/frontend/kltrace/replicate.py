@@ -190,6 +190,35 @@ def _run(rep, r, depth):
             t.replicator = rep.parent
 
 
+def _unagreed(instrs, a, e, blocks):
+    """instrs[a:e] without the records of the inner loops' agreed iterations (loopstate.agreed_spans of `blocks`), for
+    _pre_loop: the buffers made before the loop that those records use are, in the same order, the ones their
+    template's records use (the inner decision found them equal up to the new buffers of the inner iteration, which
+    the loop made), and the template follows them, so the first use of each comes in the same order without them."""
+    spans = agreed_spans(blocks, a)
+    if not spans:
+        return instrs[a:e]
+    parts = []
+    done = a
+    for s, t, _ in spans:
+        parts.append(instrs[done:a + s])
+        done = a + t
+    parts.append(instrs[done:e])
+    return _chain_all(parts)
+
+
+def _before_template(base, step, agreed):
+    """The integers that may step of an inner block's `agreed` iterations before its template, in order: the template's
+    (`base`) minus m steps for m = agreed .. 1; each list one pass from the next (base - m * step, exactly)."""
+    lists = []
+    prev = base
+    for _ in range(agreed):
+        prev = list(map(sub, prev, step))
+        lists.append(prev)
+    lists.reverse()
+    return _chain_all(lists)
+
+
 class _Replicator:
     """The records, snapshots and decision for one run of one loop (see the module comment)."""
 
@@ -300,13 +329,14 @@ class _Replicator:
         done = self.pre.get(i)
         if done is not None:
             return done
-        a = self.marks[i][0]
-        e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
+        a, _, kb = self.marks[i]
+        e, _, ke = self.ends[i] if i < len(self.ends) else (len(T.instrs), 0, len(T.blocks))
         loop_ids = self.loop_ids
         # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
         # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
         # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
-        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))))
+        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, _unagreed(T.instrs, a, e,
+                                                                                               T.blocks[kb:ke]))))))
         used.update(dict.fromkeys(v.buf for v in self._tensors()))
         out = [b for b in used if id(b) not in loop_ids]
         if i < len(self.ends):
@@ -410,9 +440,7 @@ class _Replicator:
         for s, t, blk in spans:
             if not self._describe_records(instrs[done:s], value, fresh, static, dyn):
                 return None
-            base, step = blk.base, blk.step
-            for m in range((t - s) // blk.q, 0, -1):  # the iteration m before the template
-                dyn += map(add, base, map(mul, step, repeat(-m)))
+            dyn += _before_template(blk.base, blk.step, (t - s) // blk.q)
             done = t
         if not self._describe_records(instrs[done:], value, fresh, static, dyn):
             return None
