@@ -152,3 +152,45 @@ def block_key(blk, a, c, depth, value, index):
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
             prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
             tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
+
+
+def _agreed_buffers(spans):
+    """(first, end) of the new buffers of each agreed span's iterations (they lie just before the template's, as
+    replicate._describe finds them), for spans from agreed_spans."""
+    return [(blk.bstart - blk.nb * (1 + (t - s) // blk.q), blk.bstart - blk.nb) for s, t, blk in spans]
+
+
+def unagreed_slots(buffers, c, d, spans):
+    """buffer_slots of an iteration's new buffers, buffers[c:d], but those of its inner loops' agreed iterations
+    (`spans`: agreed_spans of the iteration), in order.
+
+    A loop compares these lists only between iterations whose descriptions are equal, so the buffers left out lie at
+    the same places in each. Why they need not be read: their inner loop's decision found their fields equal, up to
+    `rap`, to its template's buffers' (Block.slots, which the inner block's key holds), and, as their records are
+    (agreed_spans), they are out of reach once their inner iteration has ended: the names bound to them are assigned
+    by the next inner iteration before it reads them, so no later statement sets a field of theirs."""
+    out = []
+    done = c
+    for first, end in _agreed_buffers(spans):
+        out += map(buffer_slots, buffers[done:first])
+        done = end
+    out += map(buffer_slots, buffers[done:d])
+    return out
+
+
+def every_slot(buffers, c, d, spans, unagreed):
+    """buffer_slots of every new buffer of the iteration, given what unagreed_slots returned for it in the same state
+    (the block's template needs them all): only the buffers it left out are read."""
+    if not spans:
+        return unagreed
+    out = []
+    done = c
+    kept = 0
+    for first, end in _agreed_buffers(spans):
+        out += unagreed[kept:kept + first - done]
+        kept += first - done
+        out += map(buffer_slots, buffers[first:end])
+        done = end
+    out += unagreed[kept:]
+    assert len(out) == d - c, "the same iteration's buffers"
+    return out

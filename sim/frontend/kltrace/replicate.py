@@ -46,8 +46,8 @@ from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .loopstate import (TENSOR_SLOTS, agreed_spans, block_key, buffer_slots, places, restore, restore_buffer,
-                        same_fields, tensor_slots, value_key)
+from .loopstate import (TENSOR_SLOTS, agreed_spans, block_key, buffer_slots, every_slot, places, restore,
+                        restore_buffer, same_fields, tensor_slots, unagreed_slots, value_key)
 from .replay import Block, records
 from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
@@ -299,7 +299,13 @@ class _Replicator:
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
-        self.buf_slots.append(list(map(buffer_slots, bufs)) if keep else None)
+        # The inner loops' agreed iterations' buffers are left out (unagreed_slots); the template's are filled in at
+        # the decision, which runs right after its end.
+        if keep:
+            kb, ke = self.marks[i][2], self.ends[i][2]
+            self.buf_slots.append(unagreed_slots(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a)))
+        else:
+            self.buf_slots.append(None)
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -381,7 +387,12 @@ class _Replicator:
         self.base = d3[1]
         self.step = step
         self.warm = warm
-        return self._last_in_bounds()
+        if not self._last_in_bounds():
+            return False
+        a, c, kb = self.marks[warm - 1]
+        _, d, ke = self.ends[warm - 1]
+        self.template_slots = every_slot(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a), slots[warm - 1])
+        return True
 
     def _described(self, i):
         """_describe(i), kept: when the early decision fails, iterations 1 and 2 are compared again with 3 (a later
@@ -548,11 +559,13 @@ class _Replicator:
         m = len(self.r) - last
         if desc[1] != list(map(add, self.base, map(mul, self.step, repeat(m)))):
             return False
-        a, c, _ = self.marks[last]
+        a, c, kb = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if not same_fields(list(map(buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
+        # Its description equals the template's, so the agreed spans' buffers lie at the same places in both.
+        unagreed = unagreed_slots(T.buffers, c, len(T.buffers), agreed_spans(T.blocks[kb:], a))
+        if not same_fields(unagreed, self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -607,6 +620,6 @@ class _Replicator:
         r = self.r
         values = [r[j] for j in range(w, len(r) - 1)]
         blk = Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[w - 1], tuple(t.iters[:self.depth]), values,
-                    self.buf_slots[w - 1], producers, tuple(t.blocks[tk:tke]), self.marks[w - 3][0], self.base)
+                    self.template_slots, producers, tuple(t.blocks[tk:tke]), self.marks[w - 3][0], self.base)
         t.blocks.insert(tke, blk)
         STATS["records"] += records(blk) * len(values)
