@@ -15,6 +15,7 @@ import unittest
 
 import kltest
 from kltest import good, run
+from replication.shortcut_tests import AgreedShortcuts  # noqa: F401 (run with these tests)
 
 ADV = os.path.join(kltest.HERE, "replication", "adversarial.py")
 EXAMPLES = os.path.join(kltest.ROOT, "examples")

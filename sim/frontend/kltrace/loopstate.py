@@ -124,6 +124,8 @@ def agreed_spans(blocks, a):
     retarget its records (ops.retarget); an agreed iteration's temporaries are bound to names that the next
     iteration assigns before reading them (loopcheck's carried names keep their object), so nothing changes its
     records after the decision."""
+    if not blocks:
+        return ()  # the usual case of an innermost replicating loop: asked at each iteration's end and description
     # By start, the longest first: an outer block's span may begin where its first inner loop's does.
     spans = sorted(((b.agreed - a, b.ta - a, b) for b in blocks if b.agreed is not None and b.agreed < b.ta),
                    key=_outer_first)
@@ -169,6 +171,8 @@ def unagreed_slots(buffers, c, d, spans):
     `rap`, to its template's buffers' (Block.slots, which the inner block's key holds), and, as their records are
     (agreed_spans), they are out of reach once their inner iteration has ended: the names bound to them are assigned
     by the next inner iteration before it reads them, so no later statement sets a field of theirs."""
+    if not spans:
+        return list(map(buffer_slots, buffers[c:d]))
     out = []
     done = c
     for first, end in _agreed_buffers(spans):
