@@ -341,9 +341,10 @@ class _Replicator:
         # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
         # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
         # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
-        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, _unagreed(T.instrs, a, e,
-                                                                                               T.blocks[kb:ke]))))))
-        used.update(dict.fromkeys(v.buf for v in self._tensors()))
+        instrs = _unagreed(T.instrs, a, e, T.blocks[kb:ke]) if kb != ke else T.instrs[a:e]
+        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, instrs)))))
+        if self.shape.carried:
+            used.update(dict.fromkeys(v.buf for v in self._tensors()))
         out = [b for b in used if id(b) not in loop_ids]
         if i < len(self.ends):
             self.pre[i] = out
@@ -444,8 +445,8 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         blocks = T.blocks[kb:ke]
-        spans = agreed_spans(blocks, a)
-        static = [d - c, e - a, tuple(sp[:2] for sp in spans)]
+        spans = agreed_spans(blocks, a) if blocks else ()
+        static = [d - c, e - a, tuple(sp[:2] for sp in spans) if spans else ()]
         dyn = []
         done = 0
         for s, t, blk in spans:
