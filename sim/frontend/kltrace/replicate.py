@@ -616,7 +616,7 @@ class _Replicator:
         te, td, tke = self.ends[w - 1]
         assert (te, td) == (a, c), "the template iteration ends where the last one begins"
         tmpl = t.instrs[ta:te]
-        index = {id(ins): k for k, ins in enumerate(tmpl)}
+        index = dict(zip(map(id, tmpl), count()))
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(w, len(r) - 1)]
