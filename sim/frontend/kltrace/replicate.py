@@ -301,11 +301,13 @@ class _Replicator:
         keep = i or EARLY < WARMUP
         # The inner loops' agreed iterations' buffers are left out (unagreed_slots); the template's are filled in at
         # the decision, which runs right after its end.
-        if keep:
+        if not keep:
+            self.buf_slots.append(None)
+        elif self.ends[i][2] == self.marks[i][2]:  # no inner block: no agreed iteration
+            self.buf_slots.append(list(map(buffer_slots, bufs)))
+        else:
             kb, ke = self.marks[i][2], self.ends[i][2]
             self.buf_slots.append(unagreed_slots(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a)))
-        else:
-            self.buf_slots.append(None)
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -392,7 +394,10 @@ class _Replicator:
             return False
         a, c, kb = self.marks[warm - 1]
         _, d, ke = self.ends[warm - 1]
-        self.template_slots = every_slot(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a), slots[warm - 1])
+        if kb == ke:  # no inner block: every buffer was read
+            self.template_slots = slots[warm - 1]
+        else:
+            self.template_slots = every_slot(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a), slots[warm - 1])
         return True
 
     def _described(self, i):
@@ -565,7 +570,10 @@ class _Replicator:
         self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
         # Its description equals the template's, so the agreed spans' buffers lie at the same places in both.
-        unagreed = unagreed_slots(T.buffers, c, len(T.buffers), agreed_spans(T.blocks[kb:], a))
+        if kb == len(T.blocks):
+            unagreed = list(map(buffer_slots, T.buffers[c:]))
+        else:
+            unagreed = unagreed_slots(T.buffers, c, len(T.buffers), agreed_spans(T.blocks[kb:], a))
         if not same_fields(unagreed, self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
