@@ -1,11 +1,12 @@
 """What loop replication (replicate.py) compares of an iteration's buffers, values and inner blocks, and how it sets
 them back: a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and
 restore_buffer), a tensor's, a key for attribute values that renders equal only when they write the same IR
-(value_key), an inner block's key (block_key) and the inner iterations the loops around need not describe
-(agreed_spans).
+(value_key), an inner block's key (block_key), the inner iterations the loops around need not describe
+(agreed_spans) and what the loops around take from them instead of reading them (unagreed_records, unagreed_slots,
+every_slot, before_template), and the new buffers' part of an iteration's description (describe_buffers).
 """
-from itertools import count
-from operator import attrgetter
+from itertools import chain, count
+from operator import attrgetter, sub
 
 from .tracer import Buffer
 
@@ -77,6 +78,7 @@ def tensor_slots(v):
 
 
 _PLAIN = (int, str, bool, type(None))
+_chain_all = chain.from_iterable
 
 
 def value_key(v):
@@ -198,3 +200,50 @@ def every_slot(buffers, c, d, spans, unagreed):
     out += unagreed[kept:]
     assert len(out) == d - c, "the same iteration's buffers"
     return out
+
+
+def unagreed_records(instrs, a, e, blocks):
+    """instrs[a:e] without the records of the inner loops' agreed iterations (agreed_spans of `blocks`), for
+    replicate._pre_loop: the buffers made before the loop that those records use are, in the same order, the ones
+    their template's records use (the inner decision found them equal up to the new buffers of the inner iteration,
+    which the loop made), and the template follows them, so the first use of each comes in the same order without
+    them."""
+    spans = agreed_spans(blocks, a)
+    if not spans:
+        return instrs[a:e]
+    parts = []
+    done = a
+    for s, t, _ in spans:
+        parts.append(instrs[done:a + s])
+        done = a + t
+    parts.append(instrs[done:e])
+    return _chain_all(parts)
+
+
+def before_template(base, step, agreed):
+    """The integers that may step of an inner block's `agreed` iterations before its template, in order: the template's
+    (`base`) minus m steps for m = agreed .. 1; each list one pass from the next (base - m * step, exactly)."""
+    lists = []
+    prev = base
+    for _ in range(agreed):
+        prev = list(map(sub, prev, step))
+        lists.append(prev)
+    lists.reverse()
+    return _chain_all(lists)
+
+
+def describe_buffers(bufs, index, static):
+    """replicate._describe's per-buffer part: appends each new buffer's producer, relative to the iteration's records
+    (`index`: id(record) -> its place), to `static`; False when a buffer's `rap` is another buffer's."""
+    for b in bufs:
+        p = b.producer
+        if p is None:
+            static.append(None)
+        elif id(p) in index:
+            static.append(("i", index[id(p)]))
+        else:
+            static.append(("o", id(p)))
+        rap = b.rap
+        if rap is not None and rap[0][0] is not b:
+            return False
+    return True

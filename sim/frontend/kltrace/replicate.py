@@ -46,8 +46,9 @@ from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .loopstate import (TENSOR_SLOTS, agreed_spans, block_key, buffer_slots, every_slot, places, restore,
-                        restore_buffer, same_fields, tensor_slots, unagreed_slots, value_key)
+from .loopstate import (TENSOR_SLOTS, agreed_spans, before_template, block_key, buffer_slots, describe_buffers,
+                        every_slot, places, restore, restore_buffer, same_fields, tensor_slots, unagreed_records,
+                        unagreed_slots, value_key)
 from .replay import Block, records
 from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
@@ -190,35 +191,6 @@ def _run(rep, r, depth):
             t.replicator = rep.parent
 
 
-def _unagreed(instrs, a, e, blocks):
-    """instrs[a:e] without the records of the inner loops' agreed iterations (loopstate.agreed_spans of `blocks`), for
-    _pre_loop: the buffers made before the loop that those records use are, in the same order, the ones their
-    template's records use (the inner decision found them equal up to the new buffers of the inner iteration, which
-    the loop made), and the template follows them, so the first use of each comes in the same order without them."""
-    spans = agreed_spans(blocks, a)
-    if not spans:
-        return instrs[a:e]
-    parts = []
-    done = a
-    for s, t, _ in spans:
-        parts.append(instrs[done:a + s])
-        done = a + t
-    parts.append(instrs[done:e])
-    return _chain_all(parts)
-
-
-def _before_template(base, step, agreed):
-    """The integers that may step of an inner block's `agreed` iterations before its template, in order: the template's
-    (`base`) minus m steps for m = agreed .. 1; each list one pass from the next (base - m * step, exactly)."""
-    lists = []
-    prev = base
-    for _ in range(agreed):
-        prev = list(map(sub, prev, step))
-        lists.append(prev)
-    lists.reverse()
-    return _chain_all(lists)
-
-
 class _Replicator:
     """The records, snapshots and decision for one run of one loop (see the module comment)."""
 
@@ -343,7 +315,7 @@ class _Replicator:
         # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
         # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
         # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
-        instrs = _unagreed(T.instrs, a, e, T.blocks[kb:ke]) if kb != ke else T.instrs[a:e]
+        instrs = unagreed_records(T.instrs, a, e, T.blocks[kb:ke]) if kb != ke else T.instrs[a:e]
         used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, instrs)))))
         if self.shape.carried:
             used.update(dict.fromkeys(v.buf for v in self._tensors()))
@@ -457,7 +429,7 @@ class _Replicator:
         for s, t, blk in spans:
             if not self._describe_records(instrs[done:s], value, fresh, static, dyn):
                 return None
-            dyn += _before_template(blk.base, blk.step, (t - s) // blk.q)
+            dyn += before_template(blk.base, blk.step, (t - s) // blk.q)
             done = t
         if not self._describe_records(instrs[done:], value, fresh, static, dyn):
             return None
@@ -469,11 +441,11 @@ class _Replicator:
         bufs = T.buffers
         for s, t, blk in spans:
             first = blk.bstart - blk.nb * (1 + (t - s) // blk.q)
-            if not self._describe_buffers(bufs[done:first], index, static):
+            if not describe_buffers(bufs[done:first], index, static):
                 return None
             static.append(("agreed", first - c))
             done = blk.bstart - blk.nb
-        if not self._describe_buffers(bufs[done:d], index, static):
+        if not describe_buffers(bufs[done:d], index, static):
             return None
         for blk in blocks:  # inner loops replicated inside the iteration (their templates are in `instrs`)
             key = block_key(blk, a, c, self.depth, value, index)
@@ -521,23 +493,6 @@ class _Replicator:
                     dyn += (ap[1], ap[3])
             static.append((ins.op, ins.engine, attrs, ins.elements, ins.nbytes, ins.loc, it[:depth], it[depth + 1:],
                            ins.pid, ranges, len(ins.dst), tuple(ops)))
-        return True
-
-    @staticmethod
-    def _describe_buffers(bufs, index, static):
-        """_describe's per-buffer part: appends each new buffer's producer, relative to the iteration's records
-        (`index`: id(record) -> its place), to `static`; False when a buffer's `rap` is another buffer's."""
-        for b in bufs:
-            p = b.producer
-            if p is None:
-                static.append(None)
-            elif id(p) in index:
-                static.append(("i", index[id(p)]))
-            else:
-                static.append(("o", id(p)))
-            rap = b.rap
-            if rap is not None and rap[0][0] is not b:
-                return False
         return True
 
     # ------------------------------------------------------------------ the last iteration

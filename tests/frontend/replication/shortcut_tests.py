@@ -42,13 +42,14 @@ class AgreedShortcuts(unittest.TestCase):
             sys.path.insert(0, front)
 
     def test_pre_loop_buffers_without_the_agreed_records_are_the_full_scan_in_order(self):
-        # _pre_loop reads the operands of every record but the inner loops' agreed iterations' (replicate._unagreed):
-        # the list (its order too: _state compares it as a tuple) must be what the scan of every record gives.
+        # _pre_loop reads the operands of every record but the inner loops' agreed iterations'
+        # (loopstate.unagreed_records): the list (its order too: _state compares it as a tuple) must be what the scan
+        # of every record gives.
         from kltrace import replicate
         from kltrace.tracer import T
         rep_cls = replicate._Replicator
         fast = rep_cls._pre_loop
-        unagreed = replicate._unagreed
+        unagreed = replicate.unagreed_records
         seen = {"calls": 0, "skipped": 0}
 
         def both(rep, i):
@@ -58,11 +59,11 @@ class AgreedShortcuts(unittest.TestCase):
             e, _, ke = rep.ends[i] if i < len(rep.ends) else (len(T.instrs), 0, len(T.blocks))
             got = fast(rep, i)
             rep.pre.pop(i, None)
-            replicate._unagreed = lambda instrs, a, e, blocks: instrs[a:e]
+            replicate.unagreed_records = lambda instrs, a, e, blocks: instrs[a:e]
             try:
                 whole = fast(rep, i)
             finally:
-                replicate._unagreed = unagreed
+                replicate.unagreed_records = unagreed
             if i < len(rep.ends):
                 rep.pre[i] = got
             self.assertEqual([id(b) for b in got], [id(b) for b in whole])
