@@ -15,6 +15,7 @@ import unittest
 
 import kltest
 from kltest import good, run
+from replication import shortcut_tests
 
 ADV = os.path.join(kltest.HERE, "replication", "adversarial.py")
 EXAMPLES = os.path.join(kltest.ROOT, "examples")
@@ -48,6 +49,9 @@ def nested(result):
     """How many of the replicated loops held inner loops (nested replication)."""
     m = _NESTED.search(result.stderr)
     return int(m.group(1)) if m else None
+
+
+AgreedShortcuts = shortcut_tests.AgreedShortcuts  # run with these tests (and CTest's frontend.replication)
 
 
 class Agreement(unittest.TestCase):

@@ -1,11 +1,12 @@
 """What loop replication (replicate.py) compares of an iteration's buffers, values and inner blocks, and how it sets
 them back: a buffer's fields as one comparable value (buffer_slots, read back by replay.new_buffer and
 restore_buffer), a tensor's, a key for attribute values that renders equal only when they write the same IR
-(value_key), an inner block's key (block_key) and the inner iterations the loops around need not describe
-(agreed_spans).
+(value_key), an inner block's key (block_key), the inner iterations the loops around need not describe
+(agreed_spans) and what the loops around take from them instead of reading them (unagreed_records, unagreed_slots,
+every_slot, before_template), and the new buffers' part of an iteration's description (describe_buffers).
 """
-from itertools import count
-from operator import attrgetter
+from itertools import chain, count
+from operator import attrgetter, sub
 
 from .tracer import Buffer
 
@@ -77,6 +78,7 @@ def tensor_slots(v):
 
 
 _PLAIN = (int, str, bool, type(None))
+_chain_all = chain.from_iterable
 
 
 def value_key(v):
@@ -124,6 +126,8 @@ def agreed_spans(blocks, a):
     retarget its records (ops.retarget); an agreed iteration's temporaries are bound to names that the next
     iteration assigns before reading them (loopcheck's carried names keep their object), so nothing changes its
     records after the decision."""
+    if not blocks:
+        return ()  # the usual case of an innermost replicating loop: asked at each iteration's end and description
     # By start, the longest first: an outer block's span may begin where its first inner loop's does.
     spans = sorted(((b.agreed - a, b.ta - a, b) for b in blocks if b.agreed is not None and b.agreed < b.ta),
                    key=_outer_first)
@@ -152,3 +156,94 @@ def block_key(blk, a, c, depth, value, index):
     return ("block", blk.start - a, blk.ta - a, blk.q, blk.count, tuple(blk.step), blk.bstart - c, blk.nb,
             prefix[:depth] + prefix[depth + 1:], tuple(blk.values), tuple(blk.slots), tuple(prods),
             tuple((b.start - a, b.bstart - c) for b in blk.inner))  # the inner blocks are keyed on their own
+
+
+def _agreed_buffers(spans):
+    """(first, end) of the new buffers of each agreed span's iterations (they lie just before the template's, as
+    replicate._describe finds them), for spans from agreed_spans."""
+    return [(blk.bstart - blk.nb * (1 + (t - s) // blk.q), blk.bstart - blk.nb) for s, t, blk in spans]
+
+
+def unagreed_slots(buffers, c, d, spans):
+    """buffer_slots of an iteration's new buffers, buffers[c:d], but those of its inner loops' agreed iterations
+    (`spans`: agreed_spans of the iteration), in order.
+
+    A loop compares these lists only between iterations whose descriptions are equal, so the buffers left out lie at
+    the same places in each. Why they need not be read: their inner loop's decision found their fields equal, up to
+    `rap`, to its template's buffers' (Block.slots, which the inner block's key holds), and, as their records are
+    (agreed_spans), they are out of reach once their inner iteration has ended: the names bound to them are assigned
+    by the next inner iteration before it reads them, so no later statement sets a field of theirs."""
+    if not spans:
+        return list(map(buffer_slots, buffers[c:d]))
+    out = []
+    done = c
+    for first, end in _agreed_buffers(spans):
+        out += map(buffer_slots, buffers[done:first])
+        done = end
+    out += map(buffer_slots, buffers[done:d])
+    return out
+
+
+def every_slot(buffers, c, d, spans, unagreed):
+    """buffer_slots of every new buffer of the iteration, given what unagreed_slots returned for it in the same state
+    (the block's template needs them all): only the buffers it left out are read."""
+    if not spans:
+        return unagreed
+    out = []
+    done = c
+    kept = 0
+    for first, end in _agreed_buffers(spans):
+        out += unagreed[kept:kept + first - done]
+        kept += first - done
+        out += map(buffer_slots, buffers[first:end])
+        done = end
+    out += unagreed[kept:]
+    assert len(out) == d - c, "the same iteration's buffers"
+    return out
+
+
+def unagreed_records(instrs, a, e, blocks):
+    """instrs[a:e] without the records of the inner loops' agreed iterations (agreed_spans of `blocks`), for
+    replicate._pre_loop: the buffers made before the loop that those records use are, in the same order, the ones
+    their template's records use (the inner decision found them equal up to the new buffers of the inner iteration,
+    which the loop made), and the template follows them, so the first use of each comes in the same order without
+    them."""
+    spans = agreed_spans(blocks, a)
+    if not spans:
+        return instrs[a:e]
+    parts = []
+    done = a
+    for s, t, _ in spans:
+        parts.append(instrs[done:a + s])
+        done = a + t
+    parts.append(instrs[done:e])
+    return _chain_all(parts)
+
+
+def before_template(base, step, agreed):
+    """The integers that may step of an inner block's `agreed` iterations before its template, in order: the template's
+    (`base`) minus m steps for m = agreed .. 1; each list one pass from the next (base - m * step, exactly)."""
+    lists = []
+    prev = base
+    for _ in range(agreed):
+        prev = list(map(sub, prev, step))
+        lists.append(prev)
+    lists.reverse()
+    return _chain_all(lists)
+
+
+def describe_buffers(bufs, index, static):
+    """replicate._describe's per-buffer part: appends each new buffer's producer, relative to the iteration's records
+    (`index`: id(record) -> its place), to `static`; False when a buffer's `rap` is another buffer's."""
+    for b in bufs:
+        p = b.producer
+        if p is None:
+            static.append(None)
+        elif id(p) in index:
+            static.append(("i", index[id(p)]))
+        else:
+            static.append(("o", id(p)))
+        rap = b.rap
+        if rap is not None and rap[0][0] is not b:
+            return False
+    return True

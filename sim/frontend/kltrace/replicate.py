@@ -46,8 +46,9 @@ from operator import add, attrgetter, itemgetter, mul, or_, sub
 
 from .loopcalls import FRONTEND, calls_checked, spellings
 from .loopcheck import loop_shape
-from .loopstate import (TENSOR_SLOTS, agreed_spans, block_key, buffer_slots, places, restore, restore_buffer,
-                        same_fields, tensor_slots, value_key)
+from .loopstate import (TENSOR_SLOTS, agreed_spans, before_template, block_key, buffer_slots, describe_buffers,
+                        every_slot, places, restore, restore_buffer, same_fields, tensor_slots, unagreed_records,
+                        unagreed_slots, value_key)
 from .replay import Block, records
 from .tracer import T
 from .views import INDIRECT_SEEN, Tensor, _pending
@@ -270,7 +271,15 @@ class _Replicator:
         self.loop_ids.update(map(id, bufs))
         # Iteration 0 may differ from the others (first-use effects): without EARLY only its new buffers are needed.
         keep = i or EARLY < WARMUP
-        self.buf_slots.append(list(map(buffer_slots, bufs)) if keep else None)
+        # The inner loops' agreed iterations' buffers are left out (unagreed_slots); the template's are filled in at
+        # the decision, which runs right after its end.
+        if not keep:
+            self.buf_slots.append(None)
+        elif self.ends[i][2] == self.marks[i][2]:  # no inner block: no agreed iteration
+            self.buf_slots.append(list(map(buffer_slots, bufs)))
+        else:
+            kb, ke = self.marks[i][2], self.ends[i][2]
+            self.buf_slots.append(unagreed_slots(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a)))
         self.states.append(self._state(i) if keep else None)
 
     def _sync(self):
@@ -300,14 +309,16 @@ class _Replicator:
         done = self.pre.get(i)
         if done is not None:
             return done
-        a = self.marks[i][0]
-        e = self.ends[i][0] if i < len(self.ends) else len(T.instrs)
+        a, _, kb = self.marks[i]
+        e, _, ke = self.ends[i] if i < len(self.ends) else (len(T.instrs), 0, len(T.blocks))
         loop_ids = self.loop_ids
         # Every operand's buffer in record order (dsts, then srcs), each once, in C code: a nested loop's iteration
         # holds its inner loops' records, so this runs over every traced record once per level around it. Buffers
         # hash by identity, so the dict keeps the first use of each as the per-operand loop did.
-        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, T.instrs[a:e])))))
-        used.update(dict.fromkeys(v.buf for v in self._tensors()))
+        instrs = unagreed_records(T.instrs, a, e, T.blocks[kb:ke]) if kb != ke else T.instrs[a:e]
+        used = dict.fromkeys(map(_BUF_OF, _chain_all(_chain_all(map(_OPERAND_LISTS, instrs)))))
+        if self.shape.carried:
+            used.update(dict.fromkeys(v.buf for v in self._tensors()))
         out = [b for b in used if id(b) not in loop_ids]
         if i < len(self.ends):
             self.pre[i] = out
@@ -351,7 +362,15 @@ class _Replicator:
         self.base = d3[1]
         self.step = step
         self.warm = warm
-        return self._last_in_bounds()
+        if not self._last_in_bounds():
+            return False
+        a, c, kb = self.marks[warm - 1]
+        _, d, ke = self.ends[warm - 1]
+        if kb == ke:  # no inner block: every buffer was read
+            self.template_slots = slots[warm - 1]
+        else:
+            self.template_slots = every_slot(T.buffers, c, d, agreed_spans(T.blocks[kb:ke], a), slots[warm - 1])
+        return True
 
     def _described(self, i):
         """_describe(i), kept: when the early decision fails, iterations 1 and 2 are compared again with 3 (a later
@@ -403,16 +422,14 @@ class _Replicator:
         value = self.r[i if not last else len(self.r) - 1]
         instrs = T.instrs[a:e]
         blocks = T.blocks[kb:ke]
-        spans = agreed_spans(blocks, a)
-        static = [d - c, e - a, tuple(sp[:2] for sp in spans)]
+        spans = agreed_spans(blocks, a) if blocks else ()
+        static = [d - c, e - a, tuple(sp[:2] for sp in spans) if spans else ()]
         dyn = []
         done = 0
         for s, t, blk in spans:
             if not self._describe_records(instrs[done:s], value, fresh, static, dyn):
                 return None
-            base, step = blk.base, blk.step
-            for m in range((t - s) // blk.q, 0, -1):  # the iteration m before the template
-                dyn += map(add, base, map(mul, step, repeat(-m)))
+            dyn += before_template(blk.base, blk.step, (t - s) // blk.q)
             done = t
         if not self._describe_records(instrs[done:], value, fresh, static, dyn):
             return None
@@ -424,11 +441,11 @@ class _Replicator:
         bufs = T.buffers
         for s, t, blk in spans:
             first = blk.bstart - blk.nb * (1 + (t - s) // blk.q)
-            if not self._describe_buffers(bufs[done:first], index, static):
+            if not describe_buffers(bufs[done:first], index, static):
                 return None
             static.append(("agreed", first - c))
             done = blk.bstart - blk.nb
-        if not self._describe_buffers(bufs[done:d], index, static):
+        if not describe_buffers(bufs[done:d], index, static):
             return None
         for blk in blocks:  # inner loops replicated inside the iteration (their templates are in `instrs`)
             key = block_key(blk, a, c, self.depth, value, index)
@@ -478,23 +495,6 @@ class _Replicator:
                            ins.pid, ranges, len(ins.dst), tuple(ops)))
         return True
 
-    @staticmethod
-    def _describe_buffers(bufs, index, static):
-        """_describe's per-buffer part: appends each new buffer's producer, relative to the iteration's records
-        (`index`: id(record) -> its place), to `static`; False when a buffer's `rap` is another buffer's."""
-        for b in bufs:
-            p = b.producer
-            if p is None:
-                static.append(None)
-            elif id(p) in index:
-                static.append(("i", index[id(p)]))
-            else:
-                static.append(("o", id(p)))
-            rap = b.rap
-            if rap is not None and rap[0][0] is not b:
-                return False
-        return True
-
     # ------------------------------------------------------------------ the last iteration
     def begin_last(self):
         t = T
@@ -520,11 +520,16 @@ class _Replicator:
         m = len(self.r) - last
         if desc[1] != list(map(add, self.base, map(mul, self.step, repeat(m)))):
             return False
-        a, c, _ = self.marks[last]
+        a, c, kb = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
         self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
-        if not same_fields(list(map(buffer_slots, T.buffers[c:])), self.buf_slots[last - 1]):
+        # Its description equals the template's, so the agreed spans' buffers lie at the same places in both.
+        if kb == len(T.blocks):
+            unagreed = list(map(buffer_slots, T.buffers[c:]))
+        else:
+            unagreed = unagreed_slots(T.buffers, c, len(T.buffers), agreed_spans(T.blocks[kb:], a))
+        if not same_fields(unagreed, self.buf_slots[last - 1]):
             return False
         if self._state(last) != self.states[last - 1]:
             return False
@@ -574,11 +579,11 @@ class _Replicator:
         te, td, tke = self.ends[w - 1]
         assert (te, td) == (a, c), "the template iteration ends where the last one begins"
         tmpl = t.instrs[ta:te]
-        index = {id(ins): k for k, ins in enumerate(tmpl)}
+        index = dict(zip(map(id, tmpl), count()))
         producers = [None if b.producer is None else index.get(id(b.producer), b.producer) for b in t.buffers[tc:td]]
         r = self.r
         values = [r[j] for j in range(w, len(r) - 1)]
         blk = Block(a, ta, te - ta, self.step, c, td - tc, self.fresh[w - 1], tuple(t.iters[:self.depth]), values,
-                    self.buf_slots[w - 1], producers, tuple(t.blocks[tk:tke]), self.marks[w - 3][0], self.base)
+                    self.template_slots, producers, tuple(t.blocks[tk:tke]), self.marks[w - 3][0], self.base)
         t.blocks.insert(tke, blk)
         STATS["records"] += records(blk) * len(values)
