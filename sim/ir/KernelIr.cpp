@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <thread>
 
 namespace kl::sim {
 
@@ -26,39 +25,6 @@ std::int64_t partitionsOf(Memory memory, std::span<const std::int64_t> shape) {
 template <typename T> void appendBytes(std::string& key, const T& value) {
     key.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
-
-/// The engine and matmul bookkeeping of a run of instructions, kept apart from the KernelIr so that two runs can be
-/// counted on two threads and combined in order (recordPooledUses).
-struct EngineTally {
-    std::size_t dma = 0;
-    std::size_t matmuls = 0;
-    std::array<std::uint32_t, static_cast<std::size_t>(Engine::Count)> lastOn{kNoIndex, kNoIndex, kNoIndex, kNoIndex,
-                                                                              kNoIndex};
-    std::uint32_t lastMatmul = kNoIndex;
-
-    void count(const Instruction& in, std::uint32_t index) {
-        const bool matmul = in.op == Op::NcMatmul && in.engine == Engine::Tensor;
-        dma += in.engine == Engine::Dma ? 1 : 0;
-        matmuls += matmul ? 1 : 0;
-        // An engine value outside the enum is issued to VectorE by the simulator; count it there.
-        lastOn[static_cast<std::size_t>(in.engine < Engine::Count ? in.engine : Engine::Vector)] = index;
-        lastMatmul = matmul ? index : lastMatmul;
-    }
-
-    /// Adds this run's counts to totals kept for the instructions before it.
-    void addTo(std::size_t& dmaTotal, std::size_t& matmulTotal, std::span<std::uint32_t> lastOnTotal,
-               std::uint32_t& lastMatmulTotal) const {
-        dmaTotal += dma;
-        matmulTotal += matmuls;
-        for (std::size_t e = 0; e < lastOn.size(); ++e) {
-            lastOnTotal[e] = lastOn[e] != kNoIndex ? lastOn[e] : lastOnTotal[e];
-        }
-        lastMatmulTotal = lastMatmul != kNoIndex ? lastMatmul : lastMatmulTotal;
-    }
-};
-
-/// Instructions from which recordPooledUses splits its loop over two threads: below, a thread costs more than it saves.
-constexpr std::size_t kParallelUsesFrom = std::size_t{1} << 16;
 
 } // namespace
 
@@ -317,9 +283,12 @@ void KernelIr::recordInstruction(const Instruction& in) {
 }
 
 void KernelIr::countInstruction(const Instruction& in, std::uint32_t index) {
-    EngineTally tally;
-    tally.count(in, index);
-    tally.addTo(m_dmaCount, m_matmulCount, m_lastOn, m_lastMatmul);
+    const bool matmul = in.op == Op::NcMatmul && in.engine == Engine::Tensor;
+    m_dmaCount += in.engine == Engine::Dma ? 1 : 0;
+    m_matmulCount += matmul ? 1 : 0;
+    // An engine value outside the enum is issued to VectorE by the simulator; count it there.
+    m_lastOn[static_cast<std::size_t>(in.engine < Engine::Count ? in.engine : Engine::Vector)] = index;
+    m_lastMatmul = matmul ? index : m_lastMatmul;
 }
 
 std::span<Instruction> KernelIr::appendInstructionsInPlace(std::size_t count) {
@@ -330,55 +299,31 @@ std::span<Instruction> KernelIr::appendInstructionsInPlace(std::size_t count) {
 
 void KernelIr::recordPooledUses(std::size_t first) {
     // The loads' hottest loop (a million instructions, two or three operands each): plain pointers, no check per
-    // operand (the caller's contract). Records instructions [begin, end) into `uses`.
+    // operand (the caller's contract).
     const AccessPattern* operands = m_operands.data();
     const std::uint32_t* lists = m_operandIndex.data();
-    const auto record = [&](std::size_t begin, std::size_t end, BufferUse* uses, EngineTally& tally) {
-        for (std::size_t i = begin; i < end; ++i) {
-            const Instruction& in = m_instructions[i];
-            const auto index = static_cast<std::uint32_t>(i);
-            assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
-            assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
-            assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
-            const std::uint32_t* at = lists + in.operandBegin;
-            const std::uint32_t* dstEnd = at + in.dstCount;
-            const std::uint32_t* operandsEnd = dstEnd + in.srcCount;
-            for (; at != dstEnd; ++at) {
-                assert(operands[*at].buffer < m_uses.size());
-                BufferUse& u = uses[operands[*at].buffer];
-                u.lastUse = index;
-                u.setWritten();
-            }
-            for (; at != operandsEnd; ++at) {
-                assert(operands[*at].buffer < m_uses.size());
-                uses[operands[*at].buffer].lastUse = index;
-            }
-            tally.count(in, index);
+    BufferUse* uses = m_uses.data();
+    for (std::size_t i = first; i < m_instructions.size(); ++i) {
+        const Instruction& in = m_instructions[i];
+        const auto index = static_cast<std::uint32_t>(i);
+        assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
+        assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
+        assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
+        const std::uint32_t* at = lists + in.operandBegin;
+        const std::uint32_t* dstEnd = at + in.dstCount;
+        const std::uint32_t* end = dstEnd + in.srcCount;
+        for (; at != dstEnd; ++at) {
+            assert(operands[*at].buffer < m_uses.size());
+            BufferUse& u = uses[operands[*at].buffer];
+            u.lastUse = index;
+            u.setWritten();
         }
-    };
-    const std::size_t end = m_instructions.size();
-    EngineTally earlier;
-    EngineTally later;
-    if (end - std::min(first, end) < kParallelUsesFrom) {
-        record(first, end, m_uses.data(), later);
-    } else {
-        // The cache misses on the use table are most of this loop: the earlier half goes to a second thread, into a
-        // table of its own, and is folded in after. Indices only grow, so a later half's use of a buffer is its last.
-        const std::size_t middle = first + (end - first) / 2;
-        std::vector<BufferUse> earlierUses(m_uses.size()); // no kind, not written, no use
-        std::thread earlierThread([&] { record(first, middle, earlierUses.data(), earlier); });
-        record(middle, end, m_uses.data(), later);
-        earlierThread.join();
-        for (std::size_t b = 0; b < m_uses.size(); ++b) {
-            BufferUse& u = m_uses[b];
-            const BufferUse e = earlierUses[b];
-            u.kindAndWritten |= e.kindAndWritten & BufferUse::kWritten;
-            const bool usedLater = u.lastUse != kNoIndex && u.lastUse >= middle;
-            u.lastUse = usedLater || e.lastUse == kNoIndex ? u.lastUse : e.lastUse;
+        for (; at != end; ++at) {
+            assert(operands[*at].buffer < m_uses.size());
+            uses[operands[*at].buffer].lastUse = index;
         }
+        countInstruction(in, index);
     }
-    earlier.addTo(m_dmaCount, m_matmulCount, m_lastOn, m_lastMatmul);
-    later.addTo(m_dmaCount, m_matmulCount, m_lastOn, m_lastMatmul);
     if (!m_ids.empty()) {
         for (std::size_t i = m_ids.size(); i < m_instructions.size(); ++i) {
             m_ids.push_back(static_cast<std::uint32_t>(i));

@@ -146,11 +146,10 @@ struct Step {
     std::vector<std::uint32_t> reads;
 };
 
-/// A program in three thirds, so that whatever the split point of recordPooledUses' two threads each case falls on
-/// its side: buffer 0 written in the first third and read in the last; buffer 1 only read, up to the middle third's
-/// first instruction; buffer 2 never used; buffer 3 written in the last; tiles from 4 on, each written once in the
-/// middle third and read by the next instruction (one pair straddles the split). GpSimd and the matmuls only in the
-/// first third, Scalar only in the last.
+/// A program in three thirds: buffer 0 written in the first third and read in the last; buffer 1 only read, up to
+/// the middle third's first instruction; buffer 2 never used; buffer 3 written in the last; tiles from 4 on, each
+/// written once in the middle third and read by the next instruction. GpSimd and the matmuls only in the first
+/// third, Scalar only in the last.
 Step stepOf(std::uint32_t i, std::uint32_t n) {
     if (i < n / 3) {
         return i % 7 == 0 ? Step{Op::NcMatmul, Engine::Tensor, {0}, {1}}
@@ -164,10 +163,10 @@ Step stepOf(std::uint32_t i, std::uint32_t n) {
 }
 
 TEST(KernelIrMemory, UsesRecordedInPlaceMatchTheOneByOnePath) {
-    // recordPooledUses splits a long run over two threads and folds the earlier half's uses into the later's: the
-    // same last uses, written flags and engine bookkeeping as recording each instruction as it is added.
-    constexpr std::uint32_t kInstructions = 150'000; // past the split threshold (2^16) even from `first`
-    constexpr std::uint32_t kAddedOneByOne = 10;     // recorded before the run, so the run starts past 0
+    // The binary reader records the uses of the instructions it decoded in place in one pass (recordPooledUses):
+    // the same last uses, written flags and engine bookkeeping as recording each instruction as it is added.
+    constexpr std::uint32_t kInstructions = 150'000;
+    constexpr std::uint32_t kAddedOneByOne = 10; // recorded before the run, so the run starts past 0
     const std::uint32_t buffers = 4 + kInstructions / 3 + 1;
     const auto build = [&](KernelIr& ir, bool inPlace) {
         const std::uint32_t kind = ir.addBufferKind(tile("t", 64, 1));
