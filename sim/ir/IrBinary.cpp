@@ -56,13 +56,15 @@ public:
         } else {
             readBuffers();
             readOperandPools();
-            readIndexPools(m_source);
+            readFramePools();
+            readOperandLists(m_source);
             readInstructions(m_source, require(m_sections, "INST", kInstrRecord));
         }
         for (const auto& [index, id] : m_ids) {
             m_ir.setId(index, id);
         }
-        m_ir.recordPooledUses(0);
+        m_ir.recordOperandUses(m_operandUses);
+        m_operandUses = {};
         for (const auto& [op, count] : m_unknownOps) {
             m_ir.diagnostics.push_back({"warning", ir_checks::unknownOpWarning(op, count), {}});
         }
@@ -250,18 +252,14 @@ private:
         m_poolsReserved = true;
     }
 
-    /// Locations, loop values and operand lists, each checked once, read from `source`. Touches only those pools
-    /// (readAlongsideInstructions runs it beside readOperandPools); an operand list entry is checked against the
-    /// operand count the section table gives.
-    void readIndexPools(ByteSource& source) {
-        const std::uint64_t operandCount = require(m_sections, "OPND", kOperandRecord).count;
+    /// Locations and loop values, each checked once.
+    void readFramePools() {
         const Section& locs = require(m_sections, "LOCS", 8);
         const Section& ints = require(m_sections, "INTS", 4);
-        const Section& lists = require(m_sections, "OPLS", 4);
         reservePools();
         std::uint32_t locBase = 0;
         appendInBlocks<SourceLoc>(
-            source, locs, locBase,
+            m_source, locs, locBase,
             [&](std::uint64_t, const std::byte* r) {
                 return location(load<std::uint32_t>(r), load<std::uint32_t>(r + 4), "location");
             },
@@ -269,8 +267,18 @@ private:
         // Loop values and operand lists are stored as the KernelIr keeps them: read from the file straight into their
         // pools (no block to copy from, no zeroing first), then checked in place.
         const auto values = m_ir.appendIntsInPlace(ints.count);
-        readInto(source, ints, values.entries);
+        readInto(m_source, ints, values.entries);
+        assert(locBase == 0 && values.begin == 0); // as the operands' (readOperandPools)
+    }
+
+    /// The operand lists, read from `source` and checked against the operand count the section table gives. Touches
+    /// only that pool (readAlongsideInstructions runs it beside the other pools).
+    void readOperandLists(ByteSource& source) {
+        const std::uint64_t operandCount = require(m_sections, "OPND", kOperandRecord).count;
+        const Section& lists = require(m_sections, "OPLS", 4);
+        reservePools();
         const auto entries = m_ir.appendOperandIndicesInPlace(lists.count);
+        m_listEntries = entries.entries;
         // Read and checked a block at a time, while the block is in cache: the largest entry first (a loop the
         // compiler vectorizes), the culprit only when one is out of range.
         const std::size_t perBlock = kBlockBytes / sizeof(std::uint32_t);
@@ -285,7 +293,7 @@ private:
                                                    lists.offset + k * 4, *bad, operandCount));
             }
         }
-        assert(locBase == 0 && values.begin == 0 && entries.begin == 0); // as the operands' (readOperandPools)
+        assert(entries.begin == 0); // as the operands' (readOperandPools)
     }
 
     /// Converts the records of `s` with `convert(index, record)` into a reused block and hands each full block to
@@ -392,19 +400,20 @@ private:
         return instructions.count >= m_parallelFrom ? &instructions : nullptr;
     }
 
-    /// Decodes the instructions on a second thread, after the locations, loop values and operand lists, while this
-    /// one reads the buffers, pattern dimensions and operands (about as long: perf put the buffers and operands at
-    /// most of the load, the instructions about a third). An instruction's checks need only the pools' sizes, which the
-    /// section table gives. The error is the one reading in order gives: this thread's sections come first (the
-    /// other stops at its next block of instructions), then the other's in their order. The buffer uses are
-    /// recorded afterwards (KernelIr::recordPooledUses).
+    /// Reads the operand lists and decodes the instructions on a second thread while this one reads the buffers,
+    /// pattern dimensions, operands, locations and loop values (about as long each: on the 1 M kernel, 30-40 ms of
+    /// CPU). An instruction's checks need only the pools' sizes, which the section table gives. The error is the
+    /// one reading in order gives: this thread's sections come first (the other stops at its next block of
+    /// instructions), then the other's in their order. The other thread also notes which operands each instruction
+    /// names and counts the engines; the buffer uses are recorded from the operands afterwards
+    /// (KernelIr::recordOperandUses).
     void readAlongsideInstructions(const Section& instructions) {
         const std::unique_ptr<ByteSource> source = m_source.twin();
         std::exception_ptr decoderFailed;
         reservePools(); // before either thread appends to a pool
         std::thread decoder([&] {
             try {
-                readIndexPools(*source);
+                readOperandLists(*source);
                 readInstructions(*source, instructions);
             } catch (...) {
                 decoderFailed = std::current_exception();
@@ -413,6 +422,7 @@ private:
         try {
             readBuffers();
             readOperandPools();
+            readFramePools();
         } catch (...) {
             m_abandon.store(true, std::memory_order_relaxed);
             decoder.join();
@@ -424,9 +434,11 @@ private:
         }
     }
 
-    /// Decodes the instructions of `s` from `source` into place, a block at a time; touches only the instructions,
-    /// the attribute sets and this reader's op, engine and attribute caches (readAlongsideInstructions runs it
-    /// beside readBuffers and readOperandPools). Ids that differ from their index are kept in m_ids.
+    /// Decodes the instructions of `s` from `source` into place, a block at a time, noting the operands each names
+    /// (m_operandUses) and counting the engines; touches only the instructions, their counts, the attribute sets and
+    /// this reader's op, engine, attribute and operand-use tables (readAlongsideInstructions runs it beside
+    /// readBuffers and readOperandPools). Needs the operand lists read. Ids that differ from their index are kept
+    /// in m_ids.
     void readInstructions(ByteSource& source, const Section& s) {
         if (static_cast<std::int64_t>(s.count) > lim::kMaxInstructions) {
             fail(ErrorCode::Unsupported, fmt::format("more than {} instructions", lim::kMaxInstructions));
@@ -439,6 +451,9 @@ private:
         m_opOf.assign(m_strings.size(), std::nullopt);
         m_engineOf.assign(m_strings.size(), std::nullopt);
         m_attrsOf.assign(m_strings.size(), std::nullopt);
+        // The operands each instruction names are noted as it is decoded (the lists were read before): what is left
+        // for the buffer uses once the operands are read is one pass over the operands, not over the instructions.
+        m_operandUses.assign(require(m_sections, "OPND", kOperandRecord).count, 0);
         const std::uint64_t perBlock = kBlockBytes / kInstrRecord;
         for (std::uint64_t first = 0; first < s.count; first += perBlock) {
             if (m_abandon.load(std::memory_order_relaxed)) {
@@ -451,7 +466,7 @@ private:
                 const std::uint64_t i = first + k;
                 try {
                     std::uint32_t id = 0;
-                    out[k] = decodeInstruction(block + k * kInstrRecord, id);
+                    out[k] = decodeInstruction(block + k * kInstrRecord, static_cast<std::uint32_t>(i), id);
                     if (id != i) [[unlikely]] {
                         m_ids.emplace_back(static_cast<std::uint32_t>(i), id);
                     }
@@ -461,11 +476,13 @@ private:
                 }
             }
         }
+        m_ir.countPooledInstructions(0);
     }
 
     /// Built in one initializer, not field by field: assigned one at a time, the bit-fields were written a byte at
     /// a time and read back as a word (a store-forwarding stall that perf put at 40 % of the instructions' loop).
-    Instruction decodeInstruction(const std::byte* r, std::uint32_t& idOut) {
+    /// Also notes the operands instruction `index` names (m_operandUses), from the values as read.
+    Instruction decodeInstruction(const std::byte* r, std::uint32_t index, std::uint32_t& idOut) {
         const auto elements = load<std::int64_t>(r);
         const auto bytes = load<std::int64_t>(r + 8);
         const auto id = load<std::uint32_t>(r + 16);
@@ -496,6 +513,7 @@ private:
             opOf(op); // counted per instruction for the warning
         }
         idOut = id;
+        KernelIr::noteOperandUses(m_operandUses, m_listEntries.subspan(lists, std::size_t{dsts} + srcs), dsts, index);
         return Instruction{.op = kind->op,
                            .engine = kind->engine,
                            .locCount = nlocs,
@@ -576,6 +594,8 @@ private:
     std::vector<std::string_view> m_strings;
     std::vector<std::int64_t> m_shapes; ///< the SHPE section, while buffers are read
     bool m_poolsReserved = false;
+    std::span<const std::uint32_t> m_listEntries; ///< the operand lists, in the KernelIr (readOperandLists)
+    std::vector<std::uint32_t> m_operandUses;     ///< per operand, KernelIr::noteOperandUses' table
     std::uint64_t m_listCount = 0;
     std::uint64_t m_locCount = 0;
     std::uint64_t m_intCount = 0;

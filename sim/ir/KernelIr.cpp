@@ -297,37 +297,37 @@ std::span<Instruction> KernelIr::appendInstructionsInPlace(std::size_t count) {
     return {m_instructions.data() + first, count};
 }
 
-void KernelIr::recordPooledUses(std::size_t first) {
-    // The loads' hottest loop (a million instructions, two or three operands each): plain pointers, no check per
-    // operand (the caller's contract).
-    const AccessPattern* operands = m_operands.data();
-    const std::uint32_t* lists = m_operandIndex.data();
-    BufferUse* uses = m_uses.data();
+void KernelIr::countPooledInstructions(std::size_t first) {
     for (std::size_t i = first; i < m_instructions.size(); ++i) {
         const Instruction& in = m_instructions[i];
-        const auto index = static_cast<std::uint32_t>(i);
         assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
         assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
         assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
-        const std::uint32_t* at = lists + in.operandBegin;
-        const std::uint32_t* dstEnd = at + in.dstCount;
-        const std::uint32_t* end = dstEnd + in.srcCount;
-        for (; at != dstEnd; ++at) {
-            assert(operands[*at].buffer < m_uses.size());
-            BufferUse& u = uses[operands[*at].buffer];
-            u.lastUse = index;
-            u.setWritten();
-        }
-        for (; at != end; ++at) {
-            assert(operands[*at].buffer < m_uses.size());
-            uses[operands[*at].buffer].lastUse = index;
-        }
-        countInstruction(in, index);
+        countInstruction(in, static_cast<std::uint32_t>(i));
     }
     if (!m_ids.empty()) {
         for (std::size_t i = m_ids.size(); i < m_instructions.size(); ++i) {
             m_ids.push_back(static_cast<std::uint32_t>(i));
         }
+    }
+}
+
+void KernelIr::recordOperandUses(std::span<const std::uint32_t> operandUses) {
+    // The loads' last pass (a million instructions name a few hundred thousand distinct operands): one sequential
+    // walk of the operands, plain pointers, no check per entry (the caller's contract).
+    assert(operandUses.size() <= m_operands.size());
+    const AccessPattern* operands = m_operands.data();
+    BufferUse* uses = m_uses.data();
+    for (std::size_t o = 0; o < operandUses.size(); ++o) {
+        const std::uint32_t use = operandUses[o];
+        if (use == 0) {
+            continue;
+        }
+        assert(operands[o].buffer < m_uses.size());
+        BufferUse& u = uses[operands[o].buffer];
+        const std::uint32_t index = (use & ~kOperandWritten) - 1;
+        u.lastUse = u.lastUse == kNoIndex || index > u.lastUse ? index : u.lastUse;
+        u.kindAndWritten |= (use & kOperandWritten) != 0 ? BufferUse::kWritten : 0u;
     }
 }
 

@@ -201,13 +201,30 @@ public:
     /// `in`'s ranges must lie inside the pools (the caller checked them against what it appended).
     void addPooledInstruction(const Instruction& in);
     /// For a reader that decodes instructions straight into place, a block at a time (after reserveInstructions):
-    /// appends `count` default instructions for it to overwrite. Their buffer uses are not recorded until
-    /// recordPooledUses, so a reader may decode them on another thread while the pools are still being read.
+    /// appends `count` default instructions for it to overwrite. Their engine counts are recorded by
+    /// countPooledInstructions and their buffer uses by recordOperandUses, so a reader may decode them on another
+    /// thread while the buffers and operands are still being read.
     std::span<Instruction> appendInstructionsInPlace(std::size_t count);
-    /// Records the buffer uses and engine counts of the instructions from `first` on, appended in place. Their
-    /// ranges must lie inside the pools and every buffer their operands name must exist (the caller checked both):
-    /// the uses are recorded in one tight loop with no check per operand.
-    void recordPooledUses(std::size_t first);
+    /// The engine and matmul bookkeeping (and ids, once setId made them differ) of the instructions from `first` on,
+    /// appended in place. Touches nothing else, so it may run beside appends to the buffers and pools.
+    void countPooledInstructions(std::size_t first);
+    /// An entry of recordOperandUses' table: set when an instruction writes the operand.
+    static constexpr std::uint32_t kOperandWritten = 0x80000000u;
+    /// Notes in `operandUses` (an entry per operand, zero at first) that instruction `index` names the operands
+    /// `entries`, its first `dstCount` written: an entry becomes the index + 1 of the last instruction naming the
+    /// operand, with kOperandWritten once one writes it. A reader notes each instruction as it decodes it, needing
+    /// only the operand lists (not the operands or buffers), then records the table with recordOperandUses.
+    static void noteOperandUses(std::span<std::uint32_t> operandUses, std::span<const std::uint32_t> entries,
+                                std::size_t dstCount, std::uint32_t index) {
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            std::uint32_t& use = operandUses[entries[k]];
+            use = (index + 1) | (use & kOperandWritten) | (k < dstCount ? kOperandWritten : 0u);
+        }
+    }
+    /// Records the buffer uses a table of noteOperandUses describes, one entry per operand appended: a buffer's last
+    /// use is the latest of its operands' (or of what it had), and it is written if one of them is. Every buffer the
+    /// operands name must exist (the caller checked): one tight loop over the operands, no check per entry.
+    void recordOperandUses(std::span<const std::uint32_t> operandUses);
     /// Room for exactly this many entries in the pools a reader appends in blocks (appendOperands, ... called once
     /// per block): each pool grows once, to its final size, backed by huge pages where the system allows it.
     void reservePools(std::size_t operands, std::size_t operandIndices, std::size_t locs, std::size_t ints);

@@ -163,8 +163,9 @@ Step stepOf(std::uint32_t i, std::uint32_t n) {
 }
 
 TEST(KernelIrMemory, UsesRecordedInPlaceMatchTheOneByOnePath) {
-    // The binary reader records the uses of the instructions it decoded in place in one pass (recordPooledUses):
-    // the same last uses, written flags and engine bookkeeping as recording each instruction as it is added.
+    // The binary reader notes the operands of the instructions it decodes in place, then records their buffers' uses
+    // in one pass over the operands: the same last uses, written flags and engine bookkeeping as recording each
+    // instruction as it is added (some were, before the run: a buffer's earlier use must give way to a later one).
     constexpr std::uint32_t kInstructions = 150'000;
     constexpr std::uint32_t kAddedOneByOne = 10; // recorded before the run, so the run starts past 0
     const std::uint32_t buffers = 4 + kInstructions / 3 + 1;
@@ -197,10 +198,17 @@ TEST(KernelIrMemory, UsesRecordedInPlaceMatchTheOneByOnePath) {
         for (std::uint32_t i = 0; i < oneByOne; ++i) {
             ir.addPooledInstruction(program[i]);
         }
-        if (inPlace) {
+        if (inPlace) { // as the binary reader does: note each instruction's operands, count, then record
             const std::span<Instruction> rest = ir.appendInstructionsInPlace(kInstructions - oneByOne);
             std::copy(program.begin() + oneByOne, program.end(), rest.begin());
-            ir.recordPooledUses(oneByOne);
+            std::vector<std::uint32_t> operandUses(buffers, 0);
+            for (std::uint32_t i = oneByOne; i < kInstructions; ++i) {
+                const Instruction& in = program[i];
+                KernelIr::noteOperandUses(
+                    operandUses, std::span(lists).subspan(in.operandBegin, in.dstCount + in.srcCount), in.dstCount, i);
+            }
+            ir.countPooledInstructions(oneByOne);
+            ir.recordOperandUses(operandUses);
         }
     };
     KernelIr expected;
