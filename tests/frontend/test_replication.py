@@ -519,22 +519,7 @@ class FastPaths(unittest.TestCase):
 
     def _trace_inside(self, kernel, rows=20480):
         """Trace an inside.py kernel in this process with replication on; returns the tracer."""
-        import argparse
-        from kltrace import cli, irbin, runner
-        from kltrace.tracer import T
-        ns = argparse.Namespace(task=None, kernel=kernel, kernel_file=INSIDE, arg=[f"a={rows}x64:float32"], grid=None,
-                                scalar=None)
-        spec = cli.build_spec(ns)
-        spec.binary = True
-        runner.prepare_imports()
-        T.reset()  # runner.trace does not: a process traces once
-        render = irbin.render
-        irbin.render = lambda *args: b""
-        try:
-            runner.trace(spec)
-        finally:
-            irbin.render = render
-        return T
+        return shortcut_tests.trace_inside(kernel, rows)
 
     def test_agreed_iterations_are_those_the_inner_decision_compared(self):
         # Block.agreed: the two iterations before the template, whether the inner loop decided early (0, 1, then 2)
