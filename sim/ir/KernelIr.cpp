@@ -298,12 +298,10 @@ std::span<Instruction> KernelIr::appendInstructionsInPlace(std::size_t count) {
 }
 
 void KernelIr::countPooledInstructions(std::size_t first) {
+    // No check of the instructions' ranges against the pools here: the binary reader counts on one thread while
+    // another may still append locations and loop values (it checked the ranges against the pools' final sizes).
     for (std::size_t i = first; i < m_instructions.size(); ++i) {
-        const Instruction& in = m_instructions[i];
-        assert(std::size_t{in.operandBegin} + in.dstCount + in.srcCount <= m_operandIndex.size());
-        assert(std::size_t{in.locBegin} + in.locCount <= m_locs.size());
-        assert(std::size_t{in.iterBegin} + in.iterCount + in.pidCount <= m_ints.size());
-        countInstruction(in, static_cast<std::uint32_t>(i));
+        countInstruction(m_instructions[i], static_cast<std::uint32_t>(i));
     }
     if (!m_ids.empty()) {
         for (std::size_t i = m_ids.size(); i < m_instructions.size(); ++i) {
