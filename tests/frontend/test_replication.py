@@ -52,6 +52,7 @@ def nested(result):
 
 
 AgreedShortcuts = shortcut_tests.AgreedShortcuts  # run with these tests (and CTest's frontend.replication)
+DroppedTemporaries = shortcut_tests.DroppedTemporaries
 
 
 class Agreement(unittest.TestCase):
@@ -168,6 +169,11 @@ class Adversarial(Agreement):
 
     def test_tile_of_the_previous_iteration(self):
         self.assertEqual(self.kernel("carried_tile")[0], 0)
+
+    def test_temporary_made_before_the_loop_assigned_in_it(self):
+        # Iteration 0 drops a tile made before the loop's first mark: it keeps its place (T.marked), and the
+        # loop still replicates from iteration 1 on.
+        self.assertEqual(self.kernel("temporary_made_before_the_loop")[0], 1)
 
     def test_psum_accumulation(self):
         loops, _, _ = self.same("--kernel-file", ADV, "--kernel", "psum_accumulate", "--arg", "a=4096x64:bfloat16",
@@ -431,6 +437,26 @@ class FastPaths(unittest.TestCase):
             self.assertEqual(loopcheck.for_iter_offsets(code), want, code)
             with_loops += bool(want)
         self.assertGreater(with_loops, 10)
+
+    def test_following_reads_what_dis_gives(self):
+        # bytecode.following decodes co_code itself: every function loaded here and one with more than 256
+        # constants (EXTENDED_ARG before LOAD_CONST) must give dis's opnames and offsets, LOAD_CONST's argval and
+        # BINARY_OP's argrepr (`+=` is what plus_equals_follows looks for).
+        import dis
+        import gc
+        from kltrace import bytecode
+        source = "def f(t, x):\n    t[...] += x\n    return [" + ", ".join(f"x + {k}.5" for k in range(300)) + "]\n"
+        scope = {}
+        exec(compile(source, "<consts>", "exec"), scope)
+        codes = [o.__code__ for o in gc.get_objects() if type(o).__name__ == "function"] + [scope["f"].__code__]
+        for code in codes:
+            want = [(i.opname, i.offset, i.argval if i.opname == "LOAD_CONST" else None,
+                     i.argrepr if i.opname == "BINARY_OP" else "") for i in dis.get_instructions(code)]
+            got = [(i.opname, i.offset, i.argval, i.argrepr) for i in bytecode.following(code, -1)]
+            self.assertEqual(got, want, code)
+        names = [i.opname for i in bytecode.following(scope["f"].__code__, -1)]
+        self.assertIn("EXTENDED_ARG", names)
+        self.assertIn("+=", [i.argrepr for i in bytecode.following(scope["f"].__code__, -1)])
 
     def test_loop_shape_answers_each_loop_of_a_function(self):
         # loop_shape keeps its answer per FOR_ITER offset: two loops of one function, one replicable and one with

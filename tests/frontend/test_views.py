@@ -154,6 +154,7 @@ class ExpressionShortcuts(unittest.TestCase):
                     expected.full_span()
                     self.assertEqual([getattr(made, name, "unset") for name in IndexExpr.__slots__],
                                      [getattr(expected, name, "unset") for name in IndexExpr.__slots__])
+                    self.assertIs(made.memo, expr.memo)  # one template memo for `expr + n` (same coefficients)
 
 
 class RecordingShortcuts(unittest.TestCase):
@@ -267,26 +268,27 @@ class RecordingShortcuts(unittest.TestCase):
             self.assertIsNot(ops.shared_attrs(("operand0", unshared)), b, unshared)
             self.assertIs(b["operand0"], unshared)
 
-    def retargeted_load(self, replicate):
+    def retargeted_load(self, marked):
         T.reset()
-        T.replicate = replicate
         tile = emit.new_tile((4, 128, 512), "bfloat16", "sbuf", self.LOC, "t", temp=False)
         src = views.index_view(self.hbm, (self.i.p, self.i.x))
         value = emit.emit_fresh("dma_copy", "dma", (128, 512), "bfloat16", "sbuf", [src], None, self.LOC, "load")
         temp = value.buf
+        if marked:  # a replication mark (an iteration's start or end) after the temporary was made
+            T.marked = len(T.buffers)
         dst = views.index_view(tile, (2, self.i.p, self.i.x))
         ops.retarget(value, dst, False)
         self.assertTrue(temp.dropped)
         self.assertIs(T.instrs[-1].dst[0][0], tile.buf)
         return temp, _instr_fields(T.instrs[-1], [self.hbm.buf, tile.buf])
 
-    def test_a_retargeted_temporary_leaves_a_plain_trace_only(self):
-        temp, plain = self.retargeted_load(False)
-        self.assertNotIn(temp, T.buffers)  # plain tracing: nothing refers to it by position
+    def test_a_retargeted_temporary_leaves_the_trace_past_the_latest_mark_only(self):
+        temp, free = self.retargeted_load(False)
+        self.assertNotIn(temp, T.buffers)  # nothing refers to it by position
         self.assertIsNone(temp.rap)
-        temp, replicated = self.retargeted_load(True)
-        self.assertIs(T.buffers[-1], temp)  # replication's marks count it
-        self.assertEqual(plain, replicated)
+        temp, marked = self.retargeted_load(True)
+        self.assertIs(T.buffers[-1], temp)  # the mark counts it
+        self.assertEqual(free, marked)
 
     def test_retarget_rewrites_the_destination_of_operand_tuples_and_lists(self):
         # emit_new and emit_fresh record operand tuples (less memory per instruction), emit records lists; retarget

@@ -31,13 +31,17 @@ _new_expr = object.__new__  # _new_expr(IndexExpr): an expression with no slot s
 
 class IndexExpr:
     """Affine index over a broadcast grid (see module docstring)."""
-    __slots__ = ("shape", "coefs", "const", "span")
+    __slots__ = ("shape", "coefs", "const", "span", "memo")
 
     def __init__(self, shape, coefs, const=0, span=None):
         self.shape = shape
         self.coefs = coefs
         self.const = const
         self.span = span  # (min, max) of the non-constant part over the whole grid, computed on demand
+        # views._tensor_getitem's last template of a key ending with this expression, one entry per key length
+        # (2, 3, 4). The list is shared with every `self + n` (same shape and coefficients, which the template
+        # depends on; not the constant), so a loop's fresh `n * 512 + i.x` finds what the last one left.
+        self.memo = [None, None, None]
 
     # --- shape manipulation: expr[:, None], expr[None, :]
     def __getitem__(self, key):
@@ -84,6 +88,7 @@ class IndexExpr:
             e.coefs = self.coefs
             e.const = self.const + other
             e.span = self.span or self.full_span()
+            e.memo = self.memo
             return e
         return self._combine(other, 1)
 

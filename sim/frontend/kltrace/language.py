@@ -187,7 +187,7 @@ def load(src, *, mask=None, dtype=None, **_):
                 # temporary tile would, without building that tile.
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
-            if type(kind) is LoadSite and not T.replicate and not T.values:
+            if type(kind) is LoadSite and not T.values:
                 # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py), which also
                 # checks the tile's shape.
                 return pending_indexed_load(src, loc, kind)

@@ -28,6 +28,8 @@ with a profile hook while the first iterations run.
 import ast
 import dis
 
+from .bytecode import fast_layout, unpack
+
 _FOR_ITER = dis.opmap["FOR_ITER"]
 _ARITH = (ast.Add, ast.Sub, ast.Mult)
 _AUG_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
@@ -96,22 +98,12 @@ def _loop_shape(frame, code, lasti):
 
 def for_iter_offsets(code):
     """The offsets of the FOR_ITER instructions of `code`, as dis.get_instructions gives them. Read straight from
-    co_code (unspecialised in 3.11+): dis builds an Instruction, with its line and labels, for every instruction of
-    the kernel function, and for a kernel such as matmul_optimized that cost about a twentieth of its replicated
+    co_code (bytecode.unpack): dis builds an Instruction, with its line and labels, for every instruction of the
+    kernel function, and for a kernel such as matmul_optimized that cost about a twentieth of its replicated
     trace."""
-    caches = getattr(dis, "_inline_cache_entries", None)
-    if type(caches) is not list:  # not the layout of CPython 3.11-3.12's dis: ask dis
+    if not fast_layout():  # not the layout of CPython 3.11-3.12's dis: ask dis
         return frozenset(i.offset for i in dis.get_instructions(code) if i.opcode == _FOR_ITER)
-    co = code.co_code
-    out = []
-    i = 0
-    n = len(co)
-    while i < n:
-        op = co[i]
-        if op == _FOR_ITER:
-            out.append(i)
-        i += 2 + 2 * caches[op]  # an instruction's code unit, then its inline cache entries
-    return frozenset(out)
+    return frozenset(offset for offset, op, _ in unpack(code) if op == _FOR_ITER)
 
 
 def _find_for(filename, line):

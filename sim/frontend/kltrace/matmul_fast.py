@@ -142,7 +142,7 @@ def fresh_matmul(stationary, moving, loc, frame=None):
     name = T._names.get(decl)  # T.var_name(loc, "matmul"), its cache looked up here first
     if not name:
         name = T.var_name(loc, "matmul")
-    if frame is not None and not T.replicate:
+    if frame is not None:
         fuse = _PLUS_EQUALS.get((id(frame.f_code), frame.f_lasti))
         if fuse is None:
             fuse = plus_equals_follows(frame)
@@ -205,7 +205,7 @@ def accumulate_fresh(value, dst):
         aps[0] = ap
     vb = value.buf
     vb.dropped = True
-    if not T.replicate and T.buffers[-1] is vb:  # see ops.retarget
+    if T.buffers[-1] is vb and len(T.buffers) > T.marked:  # see ops.retarget
         T.buffers.pop()
         vb.rap = None
     value.buf = db

@@ -146,10 +146,11 @@ def retarget(value, dst, accumulate):
     db.zeroed = db.zeroed and is_mm
     vb = value.buf
     vb.dropped = True
-    if not T.replicate and T.buffers[-1] is vb and not T.values:
-        # Plain tracing: a dropped temporary is never written to the IR and nothing else refers to it by its
-        # position (replication's iteration marks do), so it leaves the trace and its memory is freed (its
-        # whole-tile operand refers to it: a cycle that the disabled collector would keep).
+    if T.buffers[-1] is vb and len(T.buffers) > T.marked and not T.values:
+        # A dropped temporary is never written to the IR and, past replication's latest mark (T.marked), nothing
+        # refers to it by its position, so it leaves the trace and its memory is freed (its whole-tile operand
+        # refers to it: a cycle that the disabled collector would keep). Replicated iterations then describe
+        # fewer buffers.
         T.buffers.pop()
         vb.rap = None
     value.buf = db

@@ -255,6 +255,7 @@ class _Replicator:
             if any(v is _MISSING for v in self.carried0):  # not `in`: `==` on a tensor records an op
                 self.give_up()
         self.marks.append((len(T.instrs), len(T.buffers), len(T.blocks)))
+        T.marked = len(T.buffers)
 
     def end(self, i):
         if not self.active:
@@ -266,6 +267,7 @@ class _Replicator:
         a, c, _ = self.marks[i]
         e, d = len(T.instrs), len(T.buffers)
         self.ends.append((e, d, len(T.blocks)))
+        T.marked = d
         bufs = T.buffers[c:d]
         self.fresh.append(places(bufs))
         self.loop_ids.update(map(id, bufs))
@@ -500,6 +502,7 @@ class _Replicator:
         t = T
         self._sync()
         self.marks.append((len(t.instrs), len(t.buffers), len(t.blocks)))
+        t.marked = len(t.buffers)
         self.saved = (len(t.diagnostics), set(t._warned), set(t.api_seen), t.shared_ordinal, len(t.shared_allocs),
                       set(t.stand_ins), INDIRECT_SEEN[0])
         keep = {}
@@ -522,6 +525,7 @@ class _Replicator:
             return False
         a, c, kb = self.marks[last]
         self.ends.append((len(T.instrs), len(T.buffers), len(T.blocks)))
+        T.marked = len(T.buffers)
         self.fresh.append(places(T.buffers[c:]))
         self.loop_ids.update(map(id, T.buffers[c:]))
         # Its description equals the template's, so the agreed spans' buffers lie at the same places in both.

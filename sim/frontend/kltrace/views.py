@@ -491,13 +491,25 @@ def _tensor_getitem(self, key):
         # to index_view. template_layout is the same logic; a call to it here cost about 4 % more bytecodes.
         # The views are made field by field (_new_view), not by Tensor(...): calling a class runs __init__ through
         # the type's slots, about 0.3 us more per view; test_matmul_fast.InlinedTemplateViews compares every slot.
+        # The template comes from the last expression's memo (IndexExpr.memo) when the view's dims and the other
+        # expression's shape and coefficients are the objects it was found for: the dict's key is a tuple of
+        # tuples, hashed again at every lookup (about 0.18 us). Its entries never change, so a memo stays valid.
         nk = len(key)
         if nk == 3:
             k0, k1, k2 = key
             if type(k0) is int and type(k1) is IndexExpr and type(k2) is IndexExpr:
-                hit = _expr_templates.get((self.dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                memo = k2.memo
+                m = memo[1]
+                dims = self.dims
+                if m is not None and m[0] is dims and m[1] is k1.shape and m[2] is k1.coefs:
+                    hit = m[3]
+                else:
+                    hit = _expr_templates.get((dims, None, k1.shape, k1.coefs, k2.shape, k2.coefs))
+                    if hit is not None:
+                        hit = hit[6]
+                        memo[1] = (dims, k1.shape, k1.coefs, hit)
                 if hit is not None:
-                    s0, c0, s1, s2, ok1, ok2, rdims, rshape = hit[6]
+                    s0, c0, s1, s2, ok1, ok2, rdims, rshape = hit
                     a1 = k1.const
                     a2 = k2.const
                     if 0 <= k0 < c0 and a1 in ok1 and a2 in ok2:
@@ -505,9 +517,18 @@ def _tensor_getitem(self, key):
         elif nk == 4:
             k0, k1, k2, k3 = key
             if type(k0) is int and type(k1) is int and type(k2) is IndexExpr and type(k3) is IndexExpr:
-                hit = _expr_templates.get((self.dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                memo = k3.memo
+                m = memo[2]
+                dims = self.dims
+                if m is not None and m[0] is dims and m[1] is k2.shape and m[2] is k2.coefs:
+                    hit = m[3]
+                else:
+                    hit = _expr_templates.get((dims, None, None, k2.shape, k2.coefs, k3.shape, k3.coefs))
+                    if hit is not None:
+                        hit = hit[6]
+                        memo[2] = (dims, k2.shape, k2.coefs, hit)
                 if hit is not None:
-                    s0, c0, s1, c1, s2, s3, ok2, ok3, rdims, rshape = hit[6]
+                    s0, c0, s1, c1, s2, s3, ok2, ok3, rdims, rshape = hit
                     a2 = k2.const
                     a3 = k3.const
                     if 0 <= k0 < c0 and 0 <= k1 < c1 and a2 in ok2 and a3 in ok3:
@@ -515,9 +536,18 @@ def _tensor_getitem(self, key):
         elif nk == 2:
             k0, k1 = key
             if type(k0) is IndexExpr and type(k1) is IndexExpr:
-                hit = _expr_templates.get((self.dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                memo = k1.memo
+                m = memo[0]
+                dims = self.dims
+                if m is not None and m[0] is dims and m[1] is k0.shape and m[2] is k0.coefs:
+                    hit = m[3]
+                else:
+                    hit = _expr_templates.get((dims, k0.shape, k0.coefs, k1.shape, k1.coefs))
+                    if hit is not None:
+                        hit = hit[6]
+                        memo[0] = (dims, k0.shape, k0.coefs, hit)
                 if hit is not None:
-                    s0, s1, ok0, ok1, rdims, rshape = hit[6]
+                    s0, s1, ok0, ok1, rdims, rshape = hit
                     a0 = k0.const
                     a1 = k1.const
                     if a0 in ok0 and a1 in ok1:

@@ -457,3 +457,20 @@ def rows_overrun_midway(a):
         x = nl.load(a[k * 256:k * 256 + 128, :])
         nl.store(out[k * 128:(k + 1) * 128, :], value=x)
     return out
+
+
+@nki.jit
+def temporary_made_before_the_loop(a):
+    """A temporary made just before the loop is assigned into a tile by the body's first statement: iteration 0
+    retargets its instruction (the tile it made is dropped, and it is the last one made), later iterations copy.
+    Replication's marks count buffers from before it, so the dropped tile must keep its place."""
+    n = a.shape[0] // 128
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    keep = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)
+    first = nl.multiply(nl.load(a[0:128, :]), 3.0)
+    for k in nl.affine_range(n):
+        keep[...] = first
+        x = nl.load(a[k * 128:(k + 1) * 128, :])
+        y = nl.add(x, keep)
+        nl.store(out[k * 128:(k + 1) * 128, :], value=y)
+    return out

@@ -8,16 +8,17 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INSIDE = os.path.join(HERE, "inside.py")
+ADVERSARIAL = os.path.join(HERE, "adversarial.py")
 NESTED = (("two_levels", 20480), ("inner_decides_late", 20480), ("inner_result_kept_after", 20480),
           ("three_levels", 128 * 16 * 6 * 10))
 
 
-def trace_inside(kernel, rows):
-    """Trace an inside.py kernel in this process with replication on; returns the tracer."""
+def trace_inside(kernel, rows, kernel_file=INSIDE):
+    """Trace an inside.py kernel (or one of kernel_file) in this process with replication on; returns the tracer."""
     import argparse
     from kltrace import cli, irbin, runner
     from kltrace.tracer import T
-    ns = argparse.Namespace(task=None, kernel=kernel, kernel_file=INSIDE, arg=[f"a={rows}x64:float32"], grid=None,
+    ns = argparse.Namespace(task=None, kernel=kernel, kernel_file=kernel_file, arg=[f"a={rows}x64:float32"], grid=None,
                             scalar=None)
     spec = cli.build_spec(ns)
     spec.binary = True
@@ -128,3 +129,23 @@ class AgreedShortcuts(unittest.TestCase):
             self.assertEqual(loopstate.every_slot(T.buffers, c, d, spans, part), whole)
             checked += len(whole) - len(part)
         self.assertGreater(checked, 0)
+
+
+class DroppedTemporaries(unittest.TestCase):
+    """A temporary whose instruction an assignment retargets is dropped; replicated tracing removes it from
+    T.buffers as plain tracing does, but only past the latest iteration mark (T.marked), which counts buffers."""
+
+    setUpClass = AgreedShortcuts.setUpClass
+
+    def test_a_tile_made_before_the_loop_keeps_its_place(self):
+        t = trace_inside("temporary_made_before_the_loop", 2560, ADVERSARIAL)
+        names = [(b.name, b.dropped) for b in t.buffers]
+        self.assertIn(("first", True), names)  # dropped by iteration 0, below the loop's first mark: kept
+        self.assertEqual(len(t.blocks), 1)
+
+    def test_an_inner_loops_last_result_keeps_its_place(self):
+        # inner_result_kept_after assigns the inner loop's last result `y` after that loop, below its last mark: in
+        # each traced outer iteration that tile is dropped and stays.
+        t = trace_inside("inner_result_kept_after", 20480)
+        dropped = [b.name for b in t.buffers if b.dropped]
+        self.assertTrue(dropped and set(dropped) == {"y"}, dropped)
