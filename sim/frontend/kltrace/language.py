@@ -188,7 +188,7 @@ def load(src, *, mask=None, dtype=None, **_):
                 check_onchip_shape("sbuf", shape, src.dtype)
                 return pending_load(src, loc)
             if type(kind) is LoadSite and not T.values:
-                # `t[key] = nl.load(src)`, plain tracing: the same once the key is computed (pending.py), which also
+                # `t[key] = nl.load(src)`, not in value mode: the same once the key is computed (pending.py), which also
                 # checks the tile's shape.
                 return pending_indexed_load(src, loc, kind)
             return emit_fresh("dma_copy", "dma", shape, src.dtype, "sbuf", [src], None, loc, "load")

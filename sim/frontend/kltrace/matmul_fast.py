@@ -83,7 +83,7 @@ def _layout(dims, b):
 def fresh_matmul(stationary, moving, loc, frame=None):
     """tensor_engine.matmul_fresh for operands whose layouts the memo holds; None when the general path must decide.
     `frame`: the kernel's frame at the call, given by callers that let a `+=` right after it consume the result
-    without a tile (matmul_fused.py; the answer of its plus_equals_follows is kept); plain tracing only."""
+    without a tile (matmul_fused.py; the answer of its plus_equals_follows is kept); not in value mode."""
     sd = stationary.dims
     md = moving.dims
     e = _last[0]

@@ -1,6 +1,6 @@
 """A fresh matmul whose result the statement's `+=` consumes at once, without a result tile (issue 20).
 
-In `acc += nl.matmul(a, b, transpose_x=True)` and `part[...] += nisa.nc_matmul(a, b)` plain tracing used to make
+In `acc += nl.matmul(a, b, transpose_x=True)` and `part[...] += nisa.nc_matmul(a, b)` the front end used to make
 the result's PSUM tile (Buffer, operand, Tensor) only for the `+=` to retarget the instruction onto the left
 operand and drop the tile again. When the call is followed at once by the `+=` (the bytecode says so, see
 plus_equals_follows) and fresh_matmul's checks passed, fresh_matmul records the instruction and returns a

@@ -14,7 +14,7 @@ from .views import Tensor, index_view, template_layout
 class LoadSite:
     """One `t[key] = nl.load(src)` call site (language._store_kind makes it), with what its last load left for the
     next: most loads of a loop repeat the same layouts with other offsets, so a statement-level memo replaces the
-    template lookups, bounds and layout caches the general path consults (plain tracing only).
+    template lookups, bounds and layout caches the general path consults (not in value mode).
     `src`: (dims, dtype, shape, pattern) of an HBM source view without checks, whose operand emit.unmasked_ap takes
     from its hbm layout cache (dims' entry, fixed once made); the same dims object, dtype and shape give the same
     operand at another offset, and the shape was checked as an SBUF tile's (check_onchip_shape).
@@ -40,7 +40,7 @@ _new_instr = object.__new__  # Instr field by field (every slot but `vals`, as I
 
 
 def pending_indexed_load(src, loc, site):
-    """`t[key] = nl.load(src)` in plain tracing: the statement computes `key` after the call, then stores. The
+    """`t[key] = nl.load(src)` (not in value mode): the statement computes `key` after the call, then stores. The
     source operand is made (and checked) now, where emit_fresh makes it; store_pending records the DMA into
     `t[key]` as retargeting the temporary tile would (language._store_kind allows only keys that call nothing).
     src is an HBM view whose partition dimension fits (nl.load tested both)."""

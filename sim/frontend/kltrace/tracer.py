@@ -103,8 +103,8 @@ class Tracer:
         self.replicate = replicate_default()  # loop replication (replicate.py); off in value mode anyway
         self.replicator = None   # the replicate._Replicator of the loop whose first iterations run now
         self.blocks = []         # replicate.py: runs of replicated iterations, which irbin writes as blocks
-        # Replication's iteration marks refer to T.buffers by position: a dropped temporary leaves the list (ops.retarget)
-        # only from past the latest mark, so no mark moves. 0 in plain tracing.
+        # Replication's iteration marks refer to T.buffers by position: a dropped temporary leaves the list
+        # (ops.retarget) only from past the latest mark, so no mark moves. 0 in plain tracing.
         self.marked = 0
         self.arg_bufs = ()       # value mode: the HBM buffers of the kernel's tensor arguments, in spec order
         self.result = None       # value mode: what the kernel returned (its output tensors)
