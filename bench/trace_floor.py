@@ -95,20 +95,10 @@ def install(names):
 
 
 def plain_instructions(task):
-    sys.path.insert(0, os.path.join(ROOT, "sim", "frontend"))
+    """The IR's instruction count of a plain trace (trace_speed.measure, in this process)."""
     os.environ["KL_TRACE_REPLICATE"] = "0"
-    from kltrace import cli, irbin, runner
-    from kltrace.tracer import T
-    ns = argparse.Namespace(task=task, kernel=None, kernel_file=None, arg=None, grid=None, scalar=None)
-    spec = cli.build_spec(ns)
-    spec.binary = True
-    runner.prepare_imports()
-    irbin.render = lambda *a, **k: b""
-    runner.trace(spec)
-    n = len(T.instrs)
-    for name in [m for m in sys.modules if m == "kltrace" or m.startswith("kltrace.")]:
-        del sys.modules[name]
-    return n
+    import trace_speed
+    return trace_speed.measure(task)[0]
 
 
 def main():
