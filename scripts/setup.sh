@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 libqscintilla2-qt6-dev
   libfmt-dev libsqlite3-dev nlohmann-json3-dev libgtest-dev sqlite3
-  python3 python3-numpy python3-yaml
+  python3 python3-numpy python3-yaml python3-dev
   bubblewrap libseccomp-dev
   xvfb xauth imagemagick poppler-utils fonts-dejavu-core
   help2man desktop-file-utils appstream lintian

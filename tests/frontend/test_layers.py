@@ -21,7 +21,7 @@ LAYERS = (
     ("recording", ("tracer", "bytecode", "emit", "pending", "loopcheck", "loopcalls", "loopstate", "replay", "replicate",
                    "loops")),
     ("operators", ("ops", "tensor_engine", "matmul_fused", "matmul_fast", "operators", "placement", "alloc")),
-    ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "api")),
+    ("api", ("isa_more", "isa", "language_more", "compiler", "language", "collectives", "accel", "api")),
     ("driver", ("irjson", "irrecords", "ircolumns", "irblock", "irbin", "arguments", "imports", "sandbox", "runner",
                 "numerics", "cli")),
 )

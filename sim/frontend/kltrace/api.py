@@ -2,7 +2,7 @@
 import difflib
 import sys
 
-from . import isa, language, compiler, collectives, operators
+from . import accel, isa, language, compiler, collectives, operators
 from .errors import unsupported
 from .tracer import T, fill_location
 from .views import Tensor
@@ -10,6 +10,8 @@ from .views import Tensor
 # The kernel API is ready once tensors have their recording methods (`a + b`, `t[k] = v`): the value
 # layer (tensor.py, views.py) does not know the recorder, the operator layer binds them here.
 operators.attach(Tensor)
+# Tensor.__getitem__ and IndexExpr.__add__ in C when kltrace._klaccel was built (accel.py).
+accel.install()
 
 
 class Kernel:
