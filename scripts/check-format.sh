@@ -25,7 +25,7 @@ major="$("$formatter" --version | sed -nE 's/.*version ([0-9]+)\..*/\1/p')"
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t cxx < <(git ls-files '*.cpp' '*.h')
 else
-  mapfile -t cxx < <(find app core sim views tests bench -name '*.cpp' -o -name '*.h' | sort)
+  mapfile -t cxx < <(find app core sim views tests bench -name '*.cpp' -o -name '*.h' -o -name '*.c' | sort)
 fi
 report="$(mktemp)"
 trap 'rm -f "$report"' EXIT

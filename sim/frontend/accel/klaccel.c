@@ -17,27 +17,27 @@
 
 Layout L;
 
-int slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *out) {
-    PyObject *descr = PyDict_GetItemString(type->tp_dict, name); /* borrowed */
-    if (descr == NULL || !PyObject_TypeCheck(descr, &PyMemberDescr_Type)
-        || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+int slot_offset(PyTypeObject* type, const char* name, Py_ssize_t* out) {
+    PyObject* descr = PyDict_GetItemString(type->tp_dict, name); /* borrowed */
+    if (descr == NULL || !PyObject_TypeCheck(descr, &PyMemberDescr_Type) ||
+        ((PyMemberDescrObject*)descr)->d_member->type != T_OBJECT_EX) {
         PyErr_Format(PyExc_TypeError, "%s.%s is not an object slot", type->tp_name, name);
         return -1;
     }
-    *out = ((PyMemberDescrObject *)descr)->d_member->offset;
+    *out = ((PyMemberDescrObject*)descr)->d_member->offset;
     return 0;
 }
 
-PyObject *part(PyObject *parts, const char *name) {
-    PyObject *value = PyDict_GetItemString(parts, name);
+PyObject* part(PyObject* parts, const char* name) {
+    PyObject* value = PyDict_GetItemString(parts, name);
     if (value == NULL) {
         PyErr_Format(PyExc_KeyError, "install: no part named %s", name);
     }
     return value;
 }
 
-int keep_part(PyObject *parts, const char *name, PyObject **out) {
-    PyObject *value = part(parts, name);
+int keep_part(PyObject* parts, const char* name, PyObject** out) {
+    PyObject* value = part(parts, name);
     if (value == NULL) {
         return -1;
     }
@@ -46,15 +46,15 @@ int keep_part(PyObject *parts, const char *name, PyObject **out) {
     return 0;
 }
 
-int add_method(PyObject *out, const char *name, PyMethodDef *def) {
-    PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, def);
+int add_method(PyObject* out, const char* name, PyMethodDef* def) {
+    PyObject* descr = PyDescr_NewMethod(&PyBaseObject_Type, def);
     int failed = descr == NULL || PyDict_SetItemString(out, name, descr);
     Py_XDECREF(descr);
     return failed ? -1 : 0;
 }
 
-static int type_part(PyObject *parts, const char *name, PyTypeObject **out) {
-    PyObject *value = part(parts, name);
+static int type_part(PyObject* parts, const char* name, PyTypeObject** out) {
+    PyObject* value = part(parts, name);
     if (value == NULL) {
         return -1;
     }
@@ -63,37 +63,53 @@ static int type_part(PyObject *parts, const char *name, PyTypeObject **out) {
         return -1;
     }
     Py_INCREF(value);
-    Py_XSETREF(*out, (PyTypeObject *)value);
+    Py_XSETREF(*out, (PyTypeObject*)value);
     return 0;
 }
 
-static int layout(PyObject *parts) {
-    if (type_part(parts, "Tensor", &L.tensor) || type_part(parts, "IndexExpr", &L.expr)
-        || type_part(parts, "Buffer", &L.buffer) || type_part(parts, "Instr", &L.instr)
-        || type_part(parts, "FusedResult", &L.fused)) {
+static int layout(PyObject* parts) {
+    if (type_part(parts, "Tensor", &L.tensor) || type_part(parts, "IndexExpr", &L.expr) ||
+        type_part(parts, "Buffer", &L.buffer) || type_part(parts, "Instr", &L.instr) ||
+        type_part(parts, "FusedResult", &L.fused)) {
         return -1;
     }
     struct {
-        PyTypeObject *type;
-        const char *name;
-        Py_ssize_t *out;
+        PyTypeObject* type;
+        const char* name;
+        Py_ssize_t* out;
     } slots[] = {
-        {L.tensor, "buf", &L.t_buf},          {L.tensor, "off", &L.t_off},
-        {L.tensor, "dims", &L.t_dims},        {L.tensor, "dtype", &L.t_dtype},
-        {L.tensor, "shape", &L.t_shape},      {L.tensor, "checks", &L.t_checks},
-        {L.tensor, "root", &L.t_root},        {L.tensor, "inplace", &L.t_inplace},
-        {L.expr, "shape", &L.e_shape},        {L.expr, "coefs", &L.e_coefs},
-        {L.expr, "const", &L.e_const},        {L.expr, "span", &L.e_span},
-        {L.expr, "memo", &L.e_memo},          {L.buffer, "pinned", &L.b_pinned},
-        {L.buffer, "pstride", &L.b_pstride},  {L.buffer, "dtype", &L.b_dtype},
-        {L.buffer, "memory", &L.b_memory},    {L.buffer, "written", &L.b_written},
-        {L.buffer, "zeroed", &L.b_zeroed},    {L.buffer, "rdims", &L.b_rdims},
-        {L.buffer, "rap", &L.b_rap},          {L.buffer, "mm_keys", &L.b_mm_keys},
-        {L.instr, "op", &L.i_op},             {L.instr, "engine", &L.i_engine},
-        {L.instr, "dst", &L.i_dst},           {L.instr, "src", &L.i_src},
-        {L.instr, "elements", &L.i_elements}, {L.instr, "nbytes", &L.i_nbytes},
-        {L.instr, "attrs", &L.i_attrs},       {L.instr, "loc", &L.i_loc},
-        {L.instr, "iter", &L.i_iter},         {L.instr, "pid", &L.i_pid},
+        {L.tensor, "buf", &L.t_buf},
+        {L.tensor, "off", &L.t_off},
+        {L.tensor, "dims", &L.t_dims},
+        {L.tensor, "dtype", &L.t_dtype},
+        {L.tensor, "shape", &L.t_shape},
+        {L.tensor, "checks", &L.t_checks},
+        {L.tensor, "root", &L.t_root},
+        {L.tensor, "inplace", &L.t_inplace},
+        {L.expr, "shape", &L.e_shape},
+        {L.expr, "coefs", &L.e_coefs},
+        {L.expr, "const", &L.e_const},
+        {L.expr, "span", &L.e_span},
+        {L.expr, "memo", &L.e_memo},
+        {L.buffer, "pinned", &L.b_pinned},
+        {L.buffer, "pstride", &L.b_pstride},
+        {L.buffer, "dtype", &L.b_dtype},
+        {L.buffer, "memory", &L.b_memory},
+        {L.buffer, "written", &L.b_written},
+        {L.buffer, "zeroed", &L.b_zeroed},
+        {L.buffer, "rdims", &L.b_rdims},
+        {L.buffer, "rap", &L.b_rap},
+        {L.buffer, "mm_keys", &L.b_mm_keys},
+        {L.instr, "op", &L.i_op},
+        {L.instr, "engine", &L.i_engine},
+        {L.instr, "dst", &L.i_dst},
+        {L.instr, "src", &L.i_src},
+        {L.instr, "elements", &L.i_elements},
+        {L.instr, "nbytes", &L.i_nbytes},
+        {L.instr, "attrs", &L.i_attrs},
+        {L.instr, "loc", &L.i_loc},
+        {L.instr, "iter", &L.i_iter},
+        {L.instr, "pid", &L.i_pid},
         {L.instr, "ranges", &L.i_ranges},
     };
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; ++i) {
@@ -111,13 +127,13 @@ static int layout(PyObject *parts) {
 
 /* install(parts) -> {name: function}: binds the classes and Python fallbacks named in `parts` (see accel.py) and
  * returns the C functions for the caller to set in their places. */
-static PyObject *install(PyObject *module, PyObject *parts) {
+static PyObject* install(PyObject* module, PyObject* parts) {
     (void)module;
     if (!PyDict_Check(parts)) {
         PyErr_SetString(PyExc_TypeError, "install: expects a dict");
         return NULL;
     }
-    PyObject *out = PyDict_New();
+    PyObject* out = PyDict_New();
     if (out == NULL || layout(parts) || views_install(parts, out) || matmul_install(parts, out)) {
         Py_XDECREF(out);
         return NULL;
@@ -131,8 +147,15 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_klaccel", "The plain trace's most frequent calls in C (see klaccel.c).", -1,
-    module_methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT,
+    "_klaccel",
+    "The plain trace's most frequent calls in C (see klaccel.c).",
+    -1,
+    module_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__klaccel(void) {

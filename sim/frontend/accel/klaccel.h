@@ -6,7 +6,7 @@
 #include <Python.h>
 
 /* An object's slot, read or written at its member descriptor's offset: NULL when unset. */
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+#define SLOT(obj, off) (*(PyObject**)((char*)(obj) + (off)))
 
 typedef struct {
     PyTypeObject *tensor, *expr, *buffer, *instr, *fused;
@@ -23,40 +23,40 @@ typedef struct {
 extern Layout L;
 
 /* Sets a slot, releasing what it held; steals `value`. */
-static inline void set_slot(PyObject *obj, Py_ssize_t off, PyObject *value) {
-    PyObject *old = SLOT(obj, off);
+static inline void set_slot(PyObject* obj, Py_ssize_t off, PyObject* value) {
+    PyObject* old = SLOT(obj, off);
     SLOT(obj, off) = value;
     Py_XDECREF(old);
 }
 
 /* The same, with a new reference taken on `value`. */
-static inline void put_slot(PyObject *obj, Py_ssize_t off, PyObject *value) {
+static inline void put_slot(PyObject* obj, Py_ssize_t off, PyObject* value) {
     Py_INCREF(value);
     set_slot(obj, off, value);
 }
 
 /* f(a, b) */
-static inline PyObject *call2(PyObject *f, PyObject *a, PyObject *b) {
-    PyObject *args[2] = {a, b};
+static inline PyObject* call2(PyObject* f, PyObject* a, PyObject* b) {
+    PyObject* args[2] = {a, b};
     return PyObject_Vectorcall(f, args, 2, NULL);
 }
 
 /* The offset of `type`'s object slot `name`; -1 with TypeError when it is not one. */
-int slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *out);
+int slot_offset(PyTypeObject* type, const char* name, Py_ssize_t* out);
 
 /* Each part's objects from install()'s dict, and its method descriptors (views: getitem, add; matmul: fresh_matmul,
  * iadd, setitem) into `out`. 0, or -1 with an exception set. */
-int views_install(PyObject *parts, PyObject *out);
-int matmul_install(PyObject *parts, PyObject *out);
+int views_install(PyObject* parts, PyObject* out);
+int matmul_install(PyObject* parts, PyObject* out);
 
 /* parts[name], borrowed; NULL with KeyError. */
-PyObject *part(PyObject *parts, const char *name);
+PyObject* part(PyObject* parts, const char* name);
 
 /* *out = parts[name] (a new reference, replacing the last); -1 with KeyError. */
-int keep_part(PyObject *parts, const char *name, PyObject **out);
+int keep_part(PyObject* parts, const char* name, PyObject** out);
 
 /* out[name] = a method descriptor of `object` for def: every instance passes its type check, and a type's slot
  * (t[k], a + b) calls it unbound. */
-int add_method(PyObject *out, const char *name, PyMethodDef *def);
+int add_method(PyObject* out, const char* name, PyMethodDef* def);
 
 #endif

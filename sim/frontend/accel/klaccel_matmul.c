@@ -13,7 +13,7 @@ static PyObject *n_values, *n_names, *n_var_name, *n_instrs, *n_iter_tuple, *n_p
 static PyObject *s_nc_matmul, *s_tensor, *s_matmul, *no_decl, *zero;
 
 /* a == b for each of n pairs, as a tuple comparison does (identity first): 1, 0, or -1 on an error. */
-static int all_equal(PyObject *const *a, PyObject *b, Py_ssize_t n) {
+static int all_equal(PyObject* const* a, PyObject* b, Py_ssize_t n) {
     if (!PyTuple_CheckExact(b) || PyTuple_GET_SIZE(b) != n) {
         return 0;
     }
@@ -32,25 +32,25 @@ static int all_equal(PyObject *const *a, PyObject *b, Py_ssize_t n) {
 /* A matmul operand as fresh_matmul makes it: the buffer's cached whole-tile operand, else (buf, p0, pcount,
  * offset in the partition, pattern, dtype) from the memo entry's layout. New reference; Py_None (new) when the
  * general path must make it; NULL on an error. */
-static PyObject *operand(PyObject *view, PyObject *b, PyObject *dims, PyObject *pstride, PyObject *layout,
-                         PyObject *dtype) {
-    PyObject *off = SLOT(view, L.t_off); /* this slot and the buffer's are set (fresh_matmul checked) */
+static PyObject* operand(PyObject* view, PyObject* b, PyObject* dims, PyObject* pstride, PyObject* layout,
+                         PyObject* dtype) {
+    PyObject* off = SLOT(view, L.t_off); /* this slot and the buffer's are set (fresh_matmul checked) */
     if (dims == SLOT(b, L.b_rdims)) {
         int at_zero = PyObject_RichCompareBool(off, zero, Py_EQ);
         if (at_zero < 0) {
             return NULL;
         }
         if (at_zero) {
-            PyObject *rap = SLOT(b, L.b_rap);
+            PyObject* rap = SLOT(b, L.b_rap);
             return rap == Py_None ? Py_NewRef(Py_None) : PySequence_GetItem(rap, 0);
         }
     }
-    PyObject *p0 = PyNumber_FloorDivide(off, pstride);
-    PyObject *start = p0 == NULL ? NULL : PyNumber_Multiply(p0, pstride);
-    PyObject *inner = start == NULL ? NULL : PyNumber_Subtract(off, start);
-    PyObject *pcount = inner == NULL ? NULL : PySequence_GetItem(layout, 0);
-    PyObject *pattern = pcount == NULL ? NULL : PySequence_GetItem(layout, 1);
-    PyObject *ap = pattern == NULL ? NULL : PyTuple_Pack(6, b, p0, pcount, inner, pattern, dtype);
+    PyObject* p0 = PyNumber_FloorDivide(off, pstride);
+    PyObject* start = p0 == NULL ? NULL : PyNumber_Multiply(p0, pstride);
+    PyObject* inner = start == NULL ? NULL : PyNumber_Subtract(off, start);
+    PyObject* pcount = inner == NULL ? NULL : PySequence_GetItem(layout, 0);
+    PyObject* pattern = pcount == NULL ? NULL : PySequence_GetItem(layout, 1);
+    PyObject* ap = pattern == NULL ? NULL : PyTuple_Pack(6, b, p0, pcount, inner, pattern, dtype);
     Py_XDECREF(p0);
     Py_XDECREF(start);
     Py_XDECREF(inner);
@@ -60,10 +60,10 @@ static PyObject *operand(PyObject *view, PyObject *b, PyObject *dims, PyObject *
 }
 
 /* The recorded instruction of the fused path, field by field as fresh_matmul makes it. */
-static PyObject *new_instr(PyObject *src, PyObject *hit, PyObject *attrs, PyObject *loc) {
-    PyObject *iter = PyObject_GetAttr(tracer, n_iter_tuple);
-    PyObject *pid = iter == NULL ? NULL : PyObject_GetAttr(tracer, n_pid);
-    PyObject *ins = pid == NULL ? NULL : L.instr->tp_alloc(L.instr, 0);
+static PyObject* new_instr(PyObject* src, PyObject* hit, PyObject* attrs, PyObject* loc) {
+    PyObject* iter = PyObject_GetAttr(tracer, n_iter_tuple);
+    PyObject* pid = iter == NULL ? NULL : PyObject_GetAttr(tracer, n_pid);
+    PyObject* ins = pid == NULL ? NULL : L.instr->tp_alloc(L.instr, 0);
     if (ins == NULL) {
         Py_XDECREF(iter);
         Py_XDECREF(pid);
@@ -85,35 +85,35 @@ static PyObject *new_instr(PyObject *src, PyObject *hit, PyObject *attrs, PyObje
 
 /* plus_equals_follows' cached answer for the frame's current instruction, borrowed; NULL when not cached yet (or on
  * an error, set). */
-static PyObject *fuse_answer(PyObject *frame) {
-    PyCodeObject *code = PyFrame_GetCode((PyFrameObject *)frame);
-    PyObject *id = PyLong_FromVoidPtr(code); /* by id, as matmul_fused keys it (tracer.CODES keeps the code) */
+static PyObject* fuse_answer(PyObject* frame) {
+    PyCodeObject* code = PyFrame_GetCode((PyFrameObject*)frame);
+    PyObject* id = PyLong_FromVoidPtr(code); /* by id, as matmul_fused keys it (tracer.CODES keeps the code) */
     Py_DECREF(code);
-    PyObject *lasti = id == NULL ? NULL : PyLong_FromLong(PyFrame_GetLasti((PyFrameObject *)frame));
-    PyObject *key = lasti == NULL ? NULL : PyTuple_Pack(2, id, lasti);
+    PyObject* lasti = id == NULL ? NULL : PyLong_FromLong(PyFrame_GetLasti((PyFrameObject*)frame));
+    PyObject* key = lasti == NULL ? NULL : PyTuple_Pack(2, id, lasti);
     Py_XDECREF(id);
     Py_XDECREF(lasti);
     if (key == NULL) {
         return NULL;
     }
-    PyObject *answer = PyDict_GetItemWithError(plus_equals, key);
+    PyObject* answer = PyDict_GetItemWithError(plus_equals, key);
     Py_DECREF(key);
     return answer;
 }
 
 /* The rest of fresh_matmul once its checks passed: the operands, the name, the instruction and the open entry. */
-static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse) {
+static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse) {
     PyObject *s = args[0], *m = args[1], *loc = args[2];
     PyObject *sb = SLOT(s, L.t_buf), *mb = SLOT(m, L.t_buf), *expected = PyTuple_GET_ITEM(e, 2);
     if (!PyTuple_Check(expected) || PyTuple_GET_SIZE(expected) < 2) {
         return PyObject_Vectorcall(fresh_py, args, 4, NULL);
     }
-    PyObject *sap = operand(s, sb, SLOT(s, L.t_dims), PyTuple_GET_ITEM(expected, 0), PyTuple_GET_ITEM(e, 3),
-                            SLOT(s, L.t_dtype));
+    PyObject* sap =
+        operand(s, sb, SLOT(s, L.t_dims), PyTuple_GET_ITEM(expected, 0), PyTuple_GET_ITEM(e, 3), SLOT(s, L.t_dtype));
     if (sap == Py_None) {
         return sap;
     }
-    PyObject *map = sap == NULL ? NULL
+    PyObject* map = sap == NULL ? NULL
                                 : operand(m, mb, SLOT(m, L.t_dims), PyTuple_GET_ITEM(expected, 1),
                                           PyTuple_GET_ITEM(e, 4), SLOT(m, L.t_dtype));
     if (map == NULL || map == Py_None) {
@@ -123,7 +123,7 @@ static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse
     put_slot(sb, L.b_pinned, Py_True);
     put_slot(mb, L.b_pinned, Py_True);
     PyObject *hit = PyTuple_GET_ITEM(e, 6), *shape = PyTuple_GET_ITEM(e, 7);
-    PyObject *src = PyTuple_Pack(2, sap, map);
+    PyObject* src = PyTuple_Pack(2, sap, map);
     Py_DECREF(sap);
     Py_DECREF(map);
     if (src == NULL) {
@@ -135,7 +135,7 @@ static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse
         goto done;
     }
     decl = has_loc ? PySequence_GetItem(loc, 0) : Py_NewRef(no_decl);
-    PyObject *names = decl == NULL ? NULL : PyObject_GetAttr(tracer, n_names);
+    PyObject* names = decl == NULL ? NULL : PyObject_GetAttr(tracer, n_names);
     if (names == NULL) {
         goto done;
     }
@@ -155,7 +155,7 @@ static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse
         }
     }
     ins = new_instr(src, hit, PyTuple_GET_ITEM(e, 5), loc);
-    PyObject *instrs = ins == NULL ? NULL : PyObject_GetAttr(tracer, n_instrs);
+    PyObject* instrs = ins == NULL ? NULL : PyObject_GetAttr(tracer, n_instrs);
     int appended = instrs == NULL ? -1 : PyList_Check(instrs) ? PyList_Append(instrs, ins) : -2;
     Py_XDECREF(instrs);
     if (appended < 0) {
@@ -165,14 +165,14 @@ static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse
         goto done;
     }
     /* An entry of this trace left open (not expected: the `+=` follows the call at once) gets its tile first. */
-    PyObject *open = PyList_GET_ITEM(open_entry, 0);
+    PyObject* open = PyList_GET_ITEM(open_entry, 0);
     if (open != Py_None) {
         buffers = PyObject_GetAttr(tracer, n_buffers);
         if (buffers == NULL) {
             goto done;
         }
         if (PyTuple_Check(open) && PyTuple_GET_SIZE(open) == 9 && PyTuple_GET_ITEM(open, 8) == buffers) {
-            PyObject *made = PyObject_CallOneArg(materialise, PyTuple_GET_ITEM(open, 0));
+            PyObject* made = PyObject_CallOneArg(materialise, PyTuple_GET_ITEM(open, 0));
             if (made == NULL) {
                 goto done;
             }
@@ -185,9 +185,8 @@ static PyObject *record_fused(PyObject *const *args, PyObject *e, PyObject *fuse
     if (buffers == NULL) {
         goto done;
     }
-    PyObject *count = PyLong_FromSsize_t(PyObject_Length(buffers));
-    PyObject *entry = count == NULL ? NULL
-                                    : PyTuple_Pack(9, res, ins, name, decl, hit, shape, count, fuse, buffers);
+    PyObject* count = PyLong_FromSsize_t(PyObject_Length(buffers));
+    PyObject* entry = count == NULL ? NULL : PyTuple_Pack(9, res, ins, name, decl, hit, shape, count, fuse, buffers);
     Py_XDECREF(count);
     if (entry == NULL) {
         goto done;
@@ -205,32 +204,32 @@ done:
 }
 
 /* matmul_fast.fresh_matmul(stationary, moving, loc, frame): its FusedResult path in C, the rest in Python. */
-static PyObject *fresh_matmul(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject* fresh_matmul(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 4 || !PyFrame_Check(args[3]) || !Py_IS_TYPE(args[0], L.tensor) || !Py_IS_TYPE(args[1], L.tensor)) {
         return PyObject_Vectorcall(fresh_py, args, nargs, NULL);
     }
     PyObject *s = args[0], *m = args[1];
-    PyObject *fuse = fuse_answer(args[3]);
+    PyObject* fuse = fuse_answer(args[3]);
     if (fuse == NULL && PyErr_Occurred()) {
         return NULL;
     }
     int fused = fuse == NULL ? 0 : PyObject_IsTrue(fuse);
     PyObject *sd = SLOT(s, L.t_dims), *md = SLOT(m, L.t_dims), *sb = SLOT(s, L.t_buf), *mb = SLOT(m, L.t_buf);
-    if (fused <= 0 || sd == NULL || md == NULL || sb == NULL || mb == NULL || !Py_IS_TYPE(sb, L.buffer)
-        || !Py_IS_TYPE(mb, L.buffer) || SLOT(s, L.t_off) == NULL || SLOT(m, L.t_off) == NULL
-        || SLOT(s, L.t_dtype) == NULL || SLOT(m, L.t_dtype) == NULL || SLOT(sb, L.b_rdims) == NULL
-        || SLOT(mb, L.b_rdims) == NULL || SLOT(sb, L.b_rap) == NULL || SLOT(mb, L.b_rap) == NULL) {
+    if (fused <= 0 || sd == NULL || md == NULL || sb == NULL || mb == NULL || !Py_IS_TYPE(sb, L.buffer) ||
+        !Py_IS_TYPE(mb, L.buffer) || SLOT(s, L.t_off) == NULL || SLOT(m, L.t_off) == NULL ||
+        SLOT(s, L.t_dtype) == NULL || SLOT(m, L.t_dtype) == NULL || SLOT(sb, L.b_rdims) == NULL ||
+        SLOT(mb, L.b_rdims) == NULL || SLOT(sb, L.b_rap) == NULL || SLOT(mb, L.b_rap) == NULL) {
         /* not a fused `+=` (or a slot not set: Python raises the error) */
         return fused < 0 ? NULL : PyObject_Vectorcall(fresh_py, args, nargs, NULL);
     }
     /* The memo entry of this pair of layouts: the last one, else _PAIRS'. */
-    PyObject *e = PyList_GET_ITEM(last, 0);
+    PyObject* e = PyList_GET_ITEM(last, 0);
     if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) < 10) {
         return PyObject_Vectorcall(fresh_py, args, nargs, NULL);
     }
     if (PyTuple_GET_ITEM(e, 0) != sd || PyTuple_GET_ITEM(e, 1) != md) {
-        PyObject *key = PyTuple_Pack(2, sd, md);
+        PyObject* key = PyTuple_Pack(2, sd, md);
         e = key == NULL ? NULL : PyDict_GetItemWithError(pairs, key);
         Py_XDECREF(key);
         if (e == NULL) {
@@ -243,7 +242,7 @@ static PyObject *fresh_matmul(PyObject *module, PyObject *const *args, Py_ssize_
     }
     /* What a buffer fixes, compared once per pair of buffers; what may change, at every matmul. */
     if (PyList_GET_ITEM(fixed, 0) != sb || PyList_GET_ITEM(fixed, 1) != mb || PyList_GET_ITEM(fixed, 2) != e) {
-        PyObject *fields[6] = {SLOT(sb, L.b_pstride), SLOT(mb, L.b_pstride), SLOT(sb, L.b_dtype),
+        PyObject* fields[6] = {SLOT(sb, L.b_pstride), SLOT(mb, L.b_pstride), SLOT(sb, L.b_dtype),
                                SLOT(mb, L.b_dtype),   SLOT(sb, L.b_memory),  SLOT(mb, L.b_memory)};
         int same = all_equal(fields, PyTuple_GET_ITEM(e, 8), 6);
         if (same <= 0) {
@@ -253,14 +252,22 @@ static PyObject *fresh_matmul(PyObject *module, PyObject *const *args, Py_ssize_
         PyList_SetItem(fixed, 1, Py_NewRef(mb));
         PyList_SetItem(fixed, 2, Py_NewRef(e));
     }
-    PyObject *values = PyObject_GetAttr(tracer, n_values);
+    PyObject* values = PyObject_GetAttr(tracer, n_values);
     if (values == NULL) {
         return NULL;
     }
-    PyObject *fields[12] = {SLOT(s, L.t_dtype),     SLOT(m, L.t_dtype),     SLOT(s, L.t_shape),
-                            SLOT(m, L.t_shape),     SLOT(s, L.t_checks),    SLOT(m, L.t_checks),
-                            SLOT(sb, L.b_written),  SLOT(mb, L.b_written),  SLOT(sb, L.b_zeroed),
-                            SLOT(mb, L.b_zeroed),   values,                 PyList_GET_ITEM(indirect_seen, 0)};
+    PyObject* fields[12] = {SLOT(s, L.t_dtype),
+                            SLOT(m, L.t_dtype),
+                            SLOT(s, L.t_shape),
+                            SLOT(m, L.t_shape),
+                            SLOT(s, L.t_checks),
+                            SLOT(m, L.t_checks),
+                            SLOT(sb, L.b_written),
+                            SLOT(mb, L.b_written),
+                            SLOT(sb, L.b_zeroed),
+                            SLOT(mb, L.b_zeroed),
+                            values,
+                            PyList_GET_ITEM(indirect_seen, 0)};
     int same = all_equal(fields, PyTuple_GET_ITEM(e, 9), 12);
     Py_DECREF(values);
     if (same <= 0) {
@@ -271,15 +278,15 @@ static PyObject *fresh_matmul(PyObject *module, PyObject *const *args, Py_ssize_
 
 /* matmul_fused.into_sum when the region's sum goes on (its key is there): the destination operand (new reference);
  * Py_None (new) when into_sum itself must decide; NULL on an error. */
-static PyObject *sum_goes_on(PyObject *ins, PyObject *db, PyObject *apn, PyObject *dtype) {
-    PyObject *ap = PySequence_GetItem(apn, 0);
+static PyObject* sum_goes_on(PyObject* ins, PyObject* db, PyObject* apn, PyObject* dtype) {
+    PyObject* ap = PySequence_GetItem(apn, 0);
     if (ap == NULL) {
         return NULL;
     }
-    PyObject *keys = SLOT(db, L.b_mm_keys);
+    PyObject* keys = SLOT(db, L.b_mm_keys);
     int known = 0;
     if (keys != NULL && keys != Py_None && PyTuple_Check(ap) && PyTuple_GET_SIZE(ap) >= 4) {
-        PyObject *key = PyTuple_Pack(2, PyTuple_GET_ITEM(ap, 1), PyTuple_GET_ITEM(ap, 3));
+        PyObject* key = PyTuple_Pack(2, PyTuple_GET_ITEM(ap, 1), PyTuple_GET_ITEM(ap, 3));
         known = key == NULL ? -1 : PySequence_Contains(keys, key);
         Py_XDECREF(key);
     }
@@ -288,20 +295,20 @@ static PyObject *sum_goes_on(PyObject *ins, PyObject *db, PyObject *apn, PyObjec
         if (known < 0) {
             return NULL;
         }
-        PyObject *args[4] = {ins, db, apn, dtype};
+        PyObject* args[4] = {ins, db, apn, dtype};
         return PyObject_Vectorcall(into_sum_py, args, 4, NULL);
     }
     /* The matmul's attrs with accumulate=True: mm_attrs, its shared pair looked up first. */
-    PyObject *attrs = SLOT(ins, L.i_attrs);
-    PyObject *id = attrs == NULL ? NULL : PyLong_FromVoidPtr(attrs);
-    PyObject *pair = id == NULL ? NULL : PyDict_GetItemWithError(mm_shared, id);
+    PyObject* attrs = SLOT(ins, L.i_attrs);
+    PyObject* id = attrs == NULL ? NULL : PyLong_FromVoidPtr(attrs);
+    PyObject* pair = id == NULL ? NULL : PyDict_GetItemWithError(mm_shared, id);
     Py_XDECREF(id);
-    PyObject *accumulating = pair != NULL ? PyObject_GetItem(pair, Py_True)
+    PyObject* accumulating = pair != NULL                        ? PyObject_GetItem(pair, Py_True)
                              : PyErr_Occurred() || attrs == NULL ? NULL
                                                                  : call2(mm_attrs, attrs, Py_True);
-    PyObject *n = accumulating == NULL ? NULL : PySequence_GetItem(apn, 1);
-    PyObject *size = n == NULL ? NULL : PyObject_GetItem(sizes, dtype);
-    PyObject *nbytes = size == NULL ? NULL : PyNumber_Multiply(n, size);
+    PyObject* n = accumulating == NULL ? NULL : PySequence_GetItem(apn, 1);
+    PyObject* size = n == NULL ? NULL : PyObject_GetItem(sizes, dtype);
+    PyObject* nbytes = size == NULL ? NULL : PyNumber_Multiply(n, size);
     Py_XDECREF(size);
     int same = nbytes == NULL || SLOT(ins, L.i_nbytes) == NULL
                    ? -1
@@ -325,12 +332,12 @@ static PyObject *sum_goes_on(PyObject *ins, PyObject *db, PyObject *apn, PyObjec
 }
 
 /* accumulate_fused(value, dst)'s checks: dst a whole PSUM tile with its cached operand, out of value mode. */
-static int whole_psum_tile(PyObject *dst, PyObject *db, PyObject *entry) {
-    PyObject *values = PyObject_GetAttr(tracer, n_values);
+static int whole_psum_tile(PyObject* dst, PyObject* db, PyObject* entry) {
+    PyObject* values = PyObject_GetAttr(tracer, n_values);
     if (values == NULL) {
         return -1;
     }
-    PyObject *fields[3] = {SLOT(db, L.b_memory), SLOT(dst, L.t_off), values};
+    PyObject* fields[3] = {SLOT(db, L.b_memory), SLOT(dst, L.t_off), values};
     int ok = SLOT(db, L.b_rap) != Py_None && SLOT(dst, L.t_dims) == SLOT(db, L.b_rdims)
                  ? all_equal(fields, whole_psum, 3)
                  : 0;
@@ -347,12 +354,12 @@ static int whole_psum_tile(PyObject *dst, PyObject *db, PyObject *entry) {
 }
 
 /* Tensor.__iadd__: `dst += value` for the open FusedResult value, when the sum of dst's region goes on. */
-static PyObject *tensor_iadd(PyObject *self, PyObject *value) {
-    PyObject *entry = PyList_GET_ITEM(open_entry, 0);
-    PyObject *db = PyObject_TypeCheck(self, L.tensor) ? SLOT(self, L.t_buf) : NULL;
-    if (!Py_IS_TYPE(value, L.fused) || !PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 9
-        || PyTuple_GET_ITEM(entry, 0) != value || db == NULL || !Py_IS_TYPE(db, L.buffer)
-        || SLOT(db, L.b_rap) == NULL || SLOT(db, L.b_rdims) == NULL || SLOT(self, L.t_dims) == NULL) {
+static PyObject* tensor_iadd(PyObject* self, PyObject* value) {
+    PyObject* entry = PyList_GET_ITEM(open_entry, 0);
+    PyObject* db = PyObject_TypeCheck(self, L.tensor) ? SLOT(self, L.t_buf) : NULL;
+    if (!Py_IS_TYPE(value, L.fused) || !PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 9 ||
+        PyTuple_GET_ITEM(entry, 0) != value || db == NULL || !Py_IS_TYPE(db, L.buffer) || SLOT(db, L.b_rap) == NULL ||
+        SLOT(db, L.b_rdims) == NULL || SLOT(self, L.t_dims) == NULL) {
         return call2(iadd_py, self, value);
     }
     int ok = whole_psum_tile(self, db, entry);
@@ -360,16 +367,16 @@ static PyObject *tensor_iadd(PyObject *self, PyObject *value) {
         return ok < 0 ? NULL : call2(iadd_py, self, value);
     }
     Py_INCREF(entry);
-    PyObject *ins = PyTuple_GET_ITEM(entry, 1);
-    PyObject *ap = Py_IS_TYPE(ins, L.instr) ? sum_goes_on(ins, db, SLOT(db, L.b_rap), SLOT(self, L.t_dtype))
-                                            : Py_NewRef(Py_None);
+    PyObject* ins = PyTuple_GET_ITEM(entry, 1);
+    PyObject* ap =
+        Py_IS_TYPE(ins, L.instr) ? sum_goes_on(ins, db, SLOT(db, L.b_rap), SLOT(self, L.t_dtype)) : Py_NewRef(Py_None);
     if (ap == NULL || ap == Py_None) {
         Py_DECREF(entry);
         Py_XDECREF(ap);
         return ap == NULL ? NULL : call2(iadd_py, self, value);
     }
     PyList_SetItem(open_entry, 0, Py_NewRef(Py_None));
-    PyObject *dst = PyTuple_Pack(1, ap);
+    PyObject* dst = PyTuple_Pack(1, ap);
     Py_DECREF(ap);
     if (dst == NULL) {
         Py_DECREF(entry);
@@ -381,14 +388,14 @@ static PyObject *tensor_iadd(PyObject *self, PyObject *value) {
     if (stored < 0) {
         return NULL;
     }
-    if (stored) {  /* inplace_op's ending, answered at the call: the STORE_SUBSCR that follows has nothing to do */
+    if (stored) { /* inplace_op's ending, answered at the call: the STORE_SUBSCR that follows has nothing to do */
         put_slot(self, L.t_inplace, Py_True);
     }
     return Py_NewRef(self);
 }
 
 /* Tensor.__setitem__: `t[k] = x` right after `t[k] += x` wrote t[k] (x.inplace) has nothing to do. */
-static PyObject *tensor_setitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject* tensor_setitem(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs == 2 && Py_IS_TYPE(args[1], L.tensor)) {
         PyObject *value = args[1], *buf = SLOT(value, L.t_buf);
         if (buf != NULL && buf != pending && SLOT(value, L.t_inplace) == Py_True) {
@@ -396,7 +403,7 @@ static PyObject *tensor_setitem(PyObject *self, PyObject *const *args, Py_ssize_
             Py_RETURN_NONE;
         }
     }
-    PyObject *call[3] = {self, nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    PyObject* call[3] = {self, nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
     return PyObject_Vectorcall(setitem_py, call, nargs + 1, NULL);
 }
 
@@ -406,41 +413,53 @@ static PyMethodDef iadd_def = {"__iadd__", (PyCFunction)tensor_iadd, METH_O, "t 
 static PyMethodDef setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))tensor_setitem, METH_FASTCALL,
                                   "t[k] = x (kltrace._klaccel)"};
 
-static int intern(PyObject **out, const char *text) {
+static int intern(PyObject** out, const char* text) {
     if (*out == NULL) {
         *out = PyUnicode_InternFromString(text);
     }
     return *out == NULL ? -1 : 0;
 }
 
-int matmul_install(PyObject *parts, PyObject *out) {
+int matmul_install(PyObject* parts, PyObject* out) {
     struct {
-        const char *name;
-        PyObject **out;
+        const char* name;
+        PyObject** out;
     } kept[] = {
-        {"_last", &last},           {"_PAIRS", &pairs},         {"_fixed", &fixed},
-        {"T", &tracer},             {"INDIRECT_SEEN", &indirect_seen}, {"_PLUS_EQUALS", &plus_equals},
-        {"_open", &open_entry},     {"materialise", &materialise},     {"fresh_matmul", &fresh_py},
-        {"iadd", &iadd_py},         {"setitem", &setitem_py},   {"into_sum", &into_sum_py},
-        {"_MM_SHARED", &mm_shared}, {"mm_attrs", &mm_attrs},    {"SIZES", &sizes},
-        {"_WHOLE_PSUM", &whole_psum}, {"PLUS_EQUALS_STORED", &plus_equals_stored}, {"_PENDING", &pending},
+        {"_last", &last},
+        {"_PAIRS", &pairs},
+        {"_fixed", &fixed},
+        {"T", &tracer},
+        {"INDIRECT_SEEN", &indirect_seen},
+        {"_PLUS_EQUALS", &plus_equals},
+        {"_open", &open_entry},
+        {"materialise", &materialise},
+        {"fresh_matmul", &fresh_py},
+        {"iadd", &iadd_py},
+        {"setitem", &setitem_py},
+        {"into_sum", &into_sum_py},
+        {"_MM_SHARED", &mm_shared},
+        {"mm_attrs", &mm_attrs},
+        {"SIZES", &sizes},
+        {"_WHOLE_PSUM", &whole_psum},
+        {"PLUS_EQUALS_STORED", &plus_equals_stored},
+        {"_PENDING", &pending},
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; ++i) {
         if (keep_part(parts, kept[i].name, kept[i].out)) {
             return -1;
         }
     }
-    if (!PyList_CheckExact(last) || PyList_GET_SIZE(last) < 1 || !PyList_CheckExact(fixed) || PyList_GET_SIZE(fixed) < 3
-        || !PyList_CheckExact(open_entry) || PyList_GET_SIZE(open_entry) < 1 || !PyList_CheckExact(indirect_seen)
-        || PyList_GET_SIZE(indirect_seen) < 1 || !PyDict_Check(pairs) || !PyDict_Check(plus_equals)
-        || !PyDict_Check(mm_shared)) {
+    if (!PyList_CheckExact(last) || PyList_GET_SIZE(last) < 1 || !PyList_CheckExact(fixed) ||
+        PyList_GET_SIZE(fixed) < 3 || !PyList_CheckExact(open_entry) || PyList_GET_SIZE(open_entry) < 1 ||
+        !PyList_CheckExact(indirect_seen) || PyList_GET_SIZE(indirect_seen) < 1 || !PyDict_Check(pairs) ||
+        !PyDict_Check(plus_equals) || !PyDict_Check(mm_shared)) {
         PyErr_SetString(PyExc_TypeError, "install: a matmul memo is not of the expected kind");
         return -1;
     }
-    if (intern(&n_values, "values") || intern(&n_names, "_names") || intern(&n_var_name, "var_name")
-        || intern(&n_instrs, "instrs") || intern(&n_iter_tuple, "iter_tuple") || intern(&n_pid, "pid")
-        || intern(&n_buffers, "buffers") || intern(&s_nc_matmul, "nc_matmul") || intern(&s_tensor, "tensor")
-        || intern(&s_matmul, "matmul")) {
+    if (intern(&n_values, "values") || intern(&n_names, "_names") || intern(&n_var_name, "var_name") ||
+        intern(&n_instrs, "instrs") || intern(&n_iter_tuple, "iter_tuple") || intern(&n_pid, "pid") ||
+        intern(&n_buffers, "buffers") || intern(&s_nc_matmul, "nc_matmul") || intern(&s_tensor, "tensor") ||
+        intern(&s_matmul, "matmul")) {
         return -1;
     }
     if (zero == NULL && (zero = PyLong_FromLong(0)) == NULL) {
@@ -449,7 +468,7 @@ int matmul_install(PyObject *parts, PyObject *out) {
     if (no_decl == NULL && (no_decl = Py_BuildValue("(ii)", 0, 0)) == NULL) {
         return -1;
     }
-    PyObject *fresh = PyCFunction_New(&fresh_def, NULL);
+    PyObject* fresh = PyCFunction_New(&fresh_def, NULL);
     int failed = fresh == NULL || PyDict_SetItemString(out, "fresh_matmul", fresh);
     Py_XDECREF(fresh);
     return failed || add_method(out, "iadd", &iadd_def) || add_method(out, "setitem", &setitem_def) ? -1 : 0;

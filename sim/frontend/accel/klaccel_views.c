@@ -5,7 +5,7 @@
 static PyObject *templates, *getitem_py, *add_py, *full_span_name;
 
 /* An exact int that fits in 64 bits, else 0 (the caller hands the call to Python). */
-static int as_i64(PyObject *o, long long *out) {
+static int as_i64(PyObject* o, long long* out) {
     if (o == NULL || !PyLong_CheckExact(o)) {
         return 0;
     }
@@ -23,27 +23,27 @@ static int as_i64(PyObject *o, long long *out) {
  * `which` (the number of leading integers) when the view's dims and other's shape and coefficients are the objects
  * it was found for, else from the dict, then kept in the memo. Borrowed; Py_None for none; NULL on an error (set) or
  * an unexpected object (not set). */
-static PyObject *template_of(PyObject *last, int which, PyObject *dims, PyObject *other) {
-    PyObject *memo = SLOT(last, L.e_memo);
+static PyObject* template_of(PyObject* last, int which, PyObject* dims, PyObject* other) {
+    PyObject* memo = SLOT(last, L.e_memo);
     PyObject *oshape = SLOT(other, L.e_shape), *ocoefs = SLOT(other, L.e_coefs);
     PyObject *lshape = SLOT(last, L.e_shape), *lcoefs = SLOT(last, L.e_coefs);
     if (memo == NULL || !PyList_CheckExact(memo) || PyList_GET_SIZE(memo) < 3) {
         return NULL;
     }
-    PyObject *m = PyList_GET_ITEM(memo, which);
-    if (m != Py_None && PyTuple_CheckExact(m) && PyTuple_GET_SIZE(m) == 4 && PyTuple_GET_ITEM(m, 0) == dims
-        && PyTuple_GET_ITEM(m, 1) == oshape && PyTuple_GET_ITEM(m, 2) == ocoefs) {
+    PyObject* m = PyList_GET_ITEM(memo, which);
+    if (m != Py_None && PyTuple_CheckExact(m) && PyTuple_GET_SIZE(m) == 4 && PyTuple_GET_ITEM(m, 0) == dims &&
+        PyTuple_GET_ITEM(m, 1) == oshape && PyTuple_GET_ITEM(m, 2) == ocoefs) {
         return PyTuple_GET_ITEM(m, 3);
     }
     /* The dict's key as views._tensor_getitem builds it: the dims, None per integer, each expression's shape and
      * coefficients. */
-    PyObject *key = which == 0   ? PyTuple_Pack(5, dims, oshape, ocoefs, lshape, lcoefs)
+    PyObject* key = which == 0   ? PyTuple_Pack(5, dims, oshape, ocoefs, lshape, lcoefs)
                     : which == 1 ? PyTuple_Pack(6, dims, Py_None, oshape, ocoefs, lshape, lcoefs)
                                  : PyTuple_Pack(7, dims, Py_None, Py_None, oshape, ocoefs, lshape, lcoefs);
     if (key == NULL) {
         return NULL;
     }
-    PyObject *entry = PyDict_GetItemWithError(templates, key); /* borrowed */
+    PyObject* entry = PyDict_GetItemWithError(templates, key); /* borrowed */
     Py_DECREF(key);
     if (entry == NULL) {
         return PyErr_Occurred() ? NULL : Py_None;
@@ -51,8 +51,8 @@ static PyObject *template_of(PyObject *last, int which, PyObject *dims, PyObject
     if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) < 7) {
         return NULL;
     }
-    PyObject *hit = PyTuple_GET_ITEM(entry, 6);
-    PyObject *kept = PyTuple_Pack(4, dims, oshape, ocoefs, hit);
+    PyObject* hit = PyTuple_GET_ITEM(entry, 6);
+    PyObject* kept = PyTuple_Pack(4, dims, oshape, ocoefs, hit);
     if (kept == NULL) {
         return NULL;
     }
@@ -63,9 +63,9 @@ static PyObject *template_of(PyObject *last, int which, PyObject *dims, PyObject
 }
 
 /* A new view of self's buffer, field by field as views._tensor_getitem makes it. */
-static PyObject *new_view(PyObject *self, long long off, PyObject *dims, PyObject *shape) {
-    PyObject *buf = SLOT(self, L.t_buf);
-    PyObject *offset = PyLong_FromLongLong(off);
+static PyObject* new_view(PyObject* self, long long off, PyObject* dims, PyObject* shape) {
+    PyObject* buf = SLOT(self, L.t_buf);
+    PyObject* offset = PyLong_FromLongLong(off);
     if (offset == NULL) {
         return NULL;
     }
@@ -75,12 +75,12 @@ static PyObject *new_view(PyObject *self, long long off, PyObject *dims, PyObjec
         Py_DECREF(offset);
         return NULL;
     }
-    PyObject *v = L.tensor->tp_alloc(L.tensor, 0);
+    PyObject* v = L.tensor->tp_alloc(L.tensor, 0);
     if (v == NULL) {
         Py_DECREF(offset);
         return NULL;
     }
-    PyObject *dtype = SLOT(self, L.t_dtype);
+    PyObject* dtype = SLOT(self, L.t_dtype);
     SLOT(v, L.t_buf) = Py_NewRef(buf);
     SLOT(v, L.t_off) = offset;
     SLOT(v, L.t_dims) = Py_NewRef(dims);
@@ -94,7 +94,7 @@ static PyObject *new_view(PyObject *self, long long off, PyObject *dims, PyObjec
 
 /* The view of a key `[ints..., expr, expr]` (0, 1 or 2 integers) from its template; Py_None (borrowed) when the
  * Python function must decide; NULL on an error. */
-static PyObject *template_view(PyObject *self, PyObject *key, Py_ssize_t nk) {
+static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
     int n_ints = (int)nk - 2;
     PyObject *e1 = PyTuple_GET_ITEM(key, nk - 2), *e2 = PyTuple_GET_ITEM(key, nk - 1);
     if (!Py_IS_TYPE(e1, L.expr) || !Py_IS_TYPE(e2, L.expr)) {
@@ -105,12 +105,12 @@ static PyObject *template_view(PyObject *self, PyObject *key, Py_ssize_t nk) {
             return Py_None;
         }
     }
-    PyObject *dims = SLOT(self, L.t_dims);
-    if (dims == NULL || SLOT(e1, L.e_shape) == NULL || SLOT(e1, L.e_coefs) == NULL || SLOT(e2, L.e_shape) == NULL
-        || SLOT(e2, L.e_coefs) == NULL) {
+    PyObject* dims = SLOT(self, L.t_dims);
+    if (dims == NULL || SLOT(e1, L.e_shape) == NULL || SLOT(e1, L.e_coefs) == NULL || SLOT(e2, L.e_shape) == NULL ||
+        SLOT(e2, L.e_coefs) == NULL) {
         return Py_None;
     }
-    PyObject *hit = template_of(e2, n_ints, dims, e1);
+    PyObject* hit = template_of(e2, n_ints, dims, e1);
     if (hit == NULL) {
         return PyErr_Occurred() ? NULL : Py_None;
     }
@@ -122,15 +122,15 @@ static PyObject *template_view(PyObject *self, PyObject *key, Py_ssize_t nk) {
     long long k[4], s[4], off;
     for (int i = 0; i < n_ints; ++i) {
         long long count;
-        if (!as_i64(PyTuple_GET_ITEM(hit, 2 * i), &s[i]) || !as_i64(PyTuple_GET_ITEM(hit, 2 * i + 1), &count)
-            || !as_i64(PyTuple_GET_ITEM(key, i), &k[i]) || !(0 <= k[i] && k[i] < count)) {
+        if (!as_i64(PyTuple_GET_ITEM(hit, 2 * i), &s[i]) || !as_i64(PyTuple_GET_ITEM(hit, 2 * i + 1), &count) ||
+            !as_i64(PyTuple_GET_ITEM(key, i), &k[i]) || !(0 <= k[i] && k[i] < count)) {
             return Py_None;
         }
     }
     PyObject *a1 = SLOT(e1, L.e_const), *a2 = SLOT(e2, L.e_const);
-    if (!as_i64(PyTuple_GET_ITEM(hit, 2 * n_ints), &s[n_ints])
-        || !as_i64(PyTuple_GET_ITEM(hit, 2 * n_ints + 1), &s[n_ints + 1]) || !as_i64(a1, &k[n_ints])
-        || !as_i64(a2, &k[n_ints + 1]) || !as_i64(SLOT(self, L.t_off), &off)) {
+    if (!as_i64(PyTuple_GET_ITEM(hit, 2 * n_ints), &s[n_ints]) ||
+        !as_i64(PyTuple_GET_ITEM(hit, 2 * n_ints + 1), &s[n_ints + 1]) || !as_i64(a1, &k[n_ints]) ||
+        !as_i64(a2, &k[n_ints + 1]) || !as_i64(SLOT(self, L.t_off), &off)) {
         return Py_None;
     }
     int in = PySequence_Contains(PyTuple_GET_ITEM(hit, 2 * n_ints + 2), a1);
@@ -150,13 +150,13 @@ static PyObject *template_view(PyObject *self, PyObject *key, Py_ssize_t nk) {
 }
 
 /* Tensor.__getitem__: `t[key]`, a new view of the same buffer. */
-static PyObject *tensor_getitem(PyObject *self, PyObject *key) {
-    PyObject *checks = SLOT(self, L.t_checks);
-    if (!PyObject_TypeCheck(self, L.tensor) || SLOT(self, L.t_buf) == NULL || checks == NULL
-        || SLOT(self, L.t_dtype) == NULL || SLOT(self, L.t_off) == NULL) {
+static PyObject* tensor_getitem(PyObject* self, PyObject* key) {
+    PyObject* checks = SLOT(self, L.t_checks);
+    if (!PyObject_TypeCheck(self, L.tensor) || SLOT(self, L.t_buf) == NULL || checks == NULL ||
+        SLOT(self, L.t_dtype) == NULL || SLOT(self, L.t_off) == NULL) {
         return call2(getitem_py, self, key);
     }
-    PyObject *view = Py_None;
+    PyObject* view = Py_None;
     if (PyTuple_CheckExact(key) && checks == Py_None) {
         Py_ssize_t nk = PyTuple_GET_SIZE(key);
         if (nk >= 2 && nk <= 4) {
@@ -178,7 +178,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *key) {
 }
 
 /* IndexExpr.__add__ and __radd__: `expr + n` and `n + expr` for an int n. */
-static PyObject *expr_add(PyObject *self, PyObject *other) {
+static PyObject* expr_add(PyObject* self, PyObject* other) {
     if (!PyLong_CheckExact(other) || !PyObject_TypeCheck(self, L.expr)) {
         return call2(add_py, self, other);
     }
@@ -187,13 +187,13 @@ static PyObject *expr_add(PyObject *self, PyObject *other) {
     if (shape == NULL || coefs == NULL || cst == NULL || span == NULL || memo == NULL) {
         return call2(add_py, self, other);
     }
-    PyObject *sum = PyNumber_Add(cst, other);
+    PyObject* sum = PyNumber_Add(cst, other);
     if (sum == NULL) {
         return NULL;
     }
     int truthy = PyObject_IsTrue(span); /* `self.span or self.full_span()` */
     span = truthy > 0 ? Py_NewRef(span) : truthy == 0 ? PyObject_CallMethodNoArgs(self, full_span_name) : NULL;
-    PyObject *e = span == NULL ? NULL : L.expr->tp_alloc(L.expr, 0);
+    PyObject* e = span == NULL ? NULL : L.expr->tp_alloc(L.expr, 0);
     if (e == NULL) {
         Py_DECREF(sum);
         Py_XDECREF(span);
@@ -210,8 +210,9 @@ static PyObject *expr_add(PyObject *self, PyObject *other) {
 static PyMethodDef getitem_def = {"__getitem__", (PyCFunction)tensor_getitem, METH_O, "t[key] (kltrace._klaccel)"};
 static PyMethodDef add_def = {"__add__", (PyCFunction)expr_add, METH_O, "expr + n (kltrace._klaccel)"};
 
-int views_install(PyObject *parts, PyObject *out) {
-    if (keep_part(parts, "templates", &templates) || keep_part(parts, "getitem", &getitem_py) || keep_part(parts, "add", &add_py)) {
+int views_install(PyObject* parts, PyObject* out) {
+    if (keep_part(parts, "templates", &templates) || keep_part(parts, "getitem", &getitem_py) ||
+        keep_part(parts, "add", &add_py)) {
         return -1;
     }
     if (!PyDict_Check(templates)) {

@@ -1,0 +1,153 @@
+"""kltrace._klaccel (issue 20): the C functions that plain tracing calls most give exactly what the Python functions
+they replace give (accel.PYTHON keeps those).
+
+In process, each C function and its Python function meet the same objects: views in and out of bounds, integers
+beyond 64 bits, expressions with a float or a bool, unset slots. The results are compared slot by slot, and errors by
+type and message. In subprocesses, every example (plain and replicated) and every left operand of the fused
+`+=` (test_matmul_fused's kernels) is traced with KL_TRACE_ACCEL=0 and without it: same IR bytes, exit code and
+messages."""
+import glob
+import importlib
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import kltest
+import test_matmul_fused
+
+sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
+
+importlib.import_module("kltrace.api")  # binds the operators onto Tensor, then the C functions (accel.install)
+from kltrace import accel, emit, matmul_fast  # noqa: E402
+from kltrace.indexing import IndexExpr, mgrid  # noqa: E402
+from kltrace.tensor import Tensor  # noqa: E402
+from kltrace.tracer import T  # noqa: E402
+
+BUILT = glob.glob(os.path.join(kltest.ROOT, "sim", "frontend", "kltrace", "_klaccel*.so"))
+EXAMPLES = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(kltest.ROOT, "examples", "*", "task.json")))
+
+
+def _view(v):
+    return tuple(getattr(v, s, "unset") for s in ("buf", "off", "dims", "dtype", "shape", "checks", "root", "inplace"))
+
+
+def _expr(e):
+    return e.shape, e.coefs, e.const, e.span, id(e.memo)
+
+
+def _outcome(fn, fields, *args):
+    """(fields of the result) or (error type, message)."""
+    try:
+        return ("ok", fields(fn(*args)))
+    except Exception as e:  # noqa: BLE001 (the comparison is the test)
+        return (type(e).__name__, str(e))
+
+
+@unittest.skipUnless(BUILT, "kltrace._klaccel is not built (the CMake build makes it)")
+class Bound(unittest.TestCase):
+    def test_the_c_functions_are_bound(self):
+        self.assertTrue(accel.STATUS.startswith("c: "), accel.STATUS)
+        self.assertIsNot(Tensor.__getitem__, accel.PYTHON["getitem"])
+        self.assertIsNot(IndexExpr.__add__, accel.PYTHON["add"])
+        self.assertIsNot(matmul_fast.fresh_matmul, accel.PYTHON["fresh_matmul"])
+        self.assertEqual(type(Tensor.__iadd__).__name__, "method_descriptor")
+
+
+@unittest.skipUnless(BUILT, "kltrace._klaccel is not built")
+class SameAsPython(unittest.TestCase):
+    def setUp(self):
+        T.reset()
+        self.hbm = emit.new_tile((1024, 2048), "bfloat16", "hbm", (), "a", temp=False, role="input")
+        self.blocks = emit.new_tile((8, 128, 512), "float32", "hbm", (), "b", temp=False, role="input")
+        self.four = emit.new_tile((2, 4, 128, 512), "float32", "hbm", (), "c", temp=False, role="input")
+        self.i = mgrid[0:128, 0:512]
+
+    def assertSameView(self, tensor, key):
+        # A first view stores the template (as a trace's first view does); both then find it.
+        _outcome(accel.PYTHON["getitem"], _view, tensor, key)
+        py = _outcome(accel.PYTHON["getitem"], _view, tensor, key)
+        c = _outcome(Tensor.__getitem__, _view, tensor, key)
+        self.assertEqual(c, py, key)
+        return c
+
+    def test_views_in_and_out_of_bounds(self):
+        i = self.i
+        for b in (0, 3, 7, 8, -1, True, 2 ** 70):
+            self.assertSameView(self.blocks, (b, i.p, i.x))
+        for r, c in ((0, 0), (896, 1536), (1000, 0), (-5, 0), (0, 2 ** 64)):
+            self.assertSameView(self.hbm, (r + i.p, c + i.x))
+        for a, b in ((0, 0), (1, 3), (2, 0), (0, 4)):
+            self.assertSameView(self.four, (a, b, i.p, i.x))
+        self.assertEqual(self.assertSameView(self.blocks, (5, i.p, i.x))[1][1], 5 * 128 * 512)
+
+    def test_whole_tile_and_other_keys(self):
+        i = self.i
+        for key in (Ellipsis, (slice(None), slice(0, 256)), (1,), 2, (i.p, i.x, 1, 2), (1.0, i.p, i.x)):
+            self.assertSameView(self.blocks, key)
+        self.assertSameView(self.blocks[1, i.p, i.x], Ellipsis)
+
+    def test_unset_slots(self):
+        empty = object.__new__(Tensor)
+        for key in (Ellipsis, (0, self.i.p, self.i.x)):
+            self.assertEqual(_outcome(Tensor.__getitem__, _view, empty, key)[0], "AttributeError")
+            self.assertEqual(_outcome(Tensor.__getitem__, _view, empty, key),
+                             _outcome(accel.PYTHON["getitem"], _view, empty, key))
+
+    def test_expression_plus_a_number(self):
+        i = self.i
+        for e in (i.p, i.x, 3 + i.x, IndexExpr((128, 1), (1, 0))):
+            for n in (0, 5, -7, 2 ** 70, True, 1.5, "x"):
+                self.assertEqual(_outcome(IndexExpr.__add__, _expr, e, n),
+                                 _outcome(accel.PYTHON["add"], _expr, e, n), (e, n))
+                if type(n) is int:  # `n + e`: Python calls __radd__, the same function
+                    self.assertEqual(_outcome(lambda a, b: b + a, _expr, e, n),
+                                     _outcome(accel.PYTHON["add"], _expr, e, n))
+
+
+_FUSED_ARGS = ("--arg", "a=256x128:bfloat16", "--arg", "b=256x512:bfloat16")
+
+
+def _trace(kernel_args, accel_on, replicate):
+    env = dict(os.environ, KL_TRACE_ACCEL="1" if accel_on else "0", KL_TRACE_REPLICATE="1" if replicate else "0")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "ir.bin")
+        proc = subprocess.run([kltest.PYTHON, kltest.MAIN, *kernel_args, "--format", "binary", "-o", out],
+                              capture_output=True, text=True, env=env, timeout=300)
+        data = None
+        if proc.returncode == 0:
+            with open(out, "rb") as fh:
+                data = fh.read()
+        return proc.returncode, proc.stdout, proc.stderr.replace(tmp, "TMP"), data
+
+
+@unittest.skipUnless(BUILT, "kltrace._klaccel is not built")
+class SameTrace(unittest.TestCase):
+    def assertSameTrace(self, kernel_args, replicate):
+        c = _trace(kernel_args, True, replicate)
+        py = _trace(kernel_args, False, replicate)
+        self.assertEqual(c[:3], py[:3], kernel_args)
+        self.assertTrue(c[3] == py[3], f"{kernel_args}: the IR differs")
+        return c
+
+    def test_every_example(self):
+        self.assertGreater(len(EXAMPLES), 10)
+        for task in EXAMPLES:
+            for replicate in (False, True):
+                with self.subTest(task=os.path.basename(task), replicate=replicate):
+                    self.assertEqual(self.assertSameTrace(["--task", task], replicate)[0], 0)
+
+    def test_every_left_operand_of_the_fused_plus_equals(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, body in test_matmul_fused._BODIES.items():
+                kernel = os.path.join(tmp, "kernel.py")
+                with open(kernel, "w", encoding="utf-8") as fh:
+                    fh.write(test_matmul_fused._KERNEL.replace("BODY", body))
+                for replicate in (False, True):
+                    with self.subTest(name, replicate=replicate):
+                        self.assertSameTrace(["--kernel-file", kernel, *_FUSED_ARGS], replicate)
+
+
+if __name__ == "__main__":
+    unittest.main()
