@@ -23,7 +23,7 @@ major="$("$formatter" --version | sed -nE 's/.*version ([0-9]+)\..*/\1/p')"
 [ "$major" = 14 ] || fail "$formatter is version ${major:-unknown}; the tree is formatted with clang-format 14 (set KL_CLANG_FORMAT)"
 
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t cxx < <(git ls-files '*.cpp' '*.h')
+  mapfile -t cxx < <(git ls-files '*.cpp' '*.h' '*.c')
 else
   mapfile -t cxx < <(find app core sim views tests bench -name '*.cpp' -o -name '*.h' -o -name '*.c' | sort)
 fi

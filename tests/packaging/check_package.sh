@@ -84,6 +84,13 @@ if ! run_hidden "$root/usr/bin/kernellens-cli" simulate "$root/usr/share/kernell
 fi
 grep -qi "instructions" "$scratch/sim.txt" || { cat "$scratch/sim.txt"; fail "simulate printed no summary"; }
 echo "ok: installed kernellens-cli simulates an installed example with the source tree hidden"
+if ls "$src"/sim/frontend/kltrace/_klaccel*.so >/dev/null 2>&1; then
+  # The front end's C functions (kltrace._klaccel) are installed under lib/, where the installed front end finds them.
+  status="$(run_hidden /usr/bin/python3 -c "import sys; sys.path.insert(0, '$root/usr/share/kernellens/sim/frontend')
+from kltrace import api, accel; print(accel.STATUS)")"
+  case "$status" in "c: $root/usr/lib/kernellens/_klaccel"*) ;; *) fail "installed front end: $status" ;; esac
+  echo "ok: the installed front end binds its C functions from /usr/lib/kernellens"
+fi
 run_hidden "$root/usr/bin/kernellens-cli" review new "$scratch/r.klreview" >/dev/null || fail "review new"
 run_hidden "$root/usr/bin/kernellens-cli" report "$scratch/r.klreview" --no-simulate -o "$scratch/r.pdf" \
   || fail "a PDF report through the installed Qt half (libexec/kernellens/kernellens-cli-qt)"

@@ -5,6 +5,8 @@ passes everything else to the Python function it replaces (kept in PYTHON).
 
 Set KL_TRACE_ACCEL=0 to keep Python. STATUS says which is bound and why.
 """
+import importlib.machinery
+import importlib.util
 import os
 
 from . import dtypes, matmul_fast, matmul_fused, ops, views
@@ -17,6 +19,29 @@ PYTHON = {}  # name -> the Python function the C one falls back to (the referenc
 STATUS = "python: not installed yet"
 
 
+def _load():
+    """The module, or why not: beside these modules in a build tree; PREFIX/lib/kernellens in an installed program
+    (the front end is PREFIX/share/kernellens/sim/frontend: no compiled code under share/)."""
+    try:
+        from . import _klaccel
+        return _klaccel
+    except ImportError as e:  # not built (no python3-dev), or built for another interpreter
+        why = str(e)
+    installed = os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 5, "lib", "kernellens")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.normpath(os.path.join(installed, "_klaccel" + suffix))
+        if os.path.isfile(path):
+            loader = importlib.machinery.ExtensionFileLoader(__package__ + "._klaccel", path)
+            spec = importlib.util.spec_from_file_location(loader.name, path, loader=loader)
+            try:
+                module = importlib.util.module_from_spec(spec)
+                loader.exec_module(module)
+                return module
+            except ImportError as e:
+                return f"{path}: {e}"
+    return why
+
+
 def install():
     """Called once, when api.py (which every kernel's NKI imports reach) is imported."""
     global STATUS
@@ -27,10 +52,9 @@ def install():
     if os.environ.get("KL_TRACE_ACCEL", "1") == "0":
         STATUS = "python: KL_TRACE_ACCEL=0"
         return
-    try:
-        from . import _klaccel
-    except ImportError as e:  # not built (no python3-dev), or built for another interpreter
-        STATUS = f"python: {e}"
+    _klaccel = _load()
+    if isinstance(_klaccel, str):
+        STATUS = "python: " + _klaccel
         return
     parts = dict(PYTHON, Tensor=Tensor, IndexExpr=IndexExpr, Buffer=Buffer, Instr=Instr,
                  FusedResult=matmul_fused.FusedResult, templates=views._expr_templates, T=T,
