@@ -131,7 +131,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
     }
     PyObject *decl = NULL, *name = NULL, *ins = NULL, *res = NULL, *buffers = NULL, *result = NULL;
     int has_loc = PyObject_IsTrue(loc);
-    if (has_loc < 0 || !PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) < 5) {
+    if (has_loc < 0) {
         goto done;
     }
     decl = has_loc ? PySequence_GetItem(loc, 0) : Py_NewRef(no_decl);
@@ -172,7 +172,9 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
             goto done;
         }
         if (PyTuple_Check(open) && PyTuple_GET_SIZE(open) == 9 && PyTuple_GET_ITEM(open, 8) == buffers) {
+            Py_INCREF(open); /* materialise closes the entry, which holds its argument */
             PyObject* made = PyObject_CallOneArg(materialise, PyTuple_GET_ITEM(open, 0));
+            Py_DECREF(open);
             if (made == NULL) {
                 goto done;
             }
@@ -273,7 +275,14 @@ static PyObject* fresh_matmul(PyObject* module, PyObject* const* args, Py_ssize_
     if (same <= 0) {
         return same < 0 ? NULL : Py_NewRef(Py_None);
     }
-    return record_fused(args, e, fuse);
+    PyObject* hit = PyTuple_GET_ITEM(e, 6); /* emit._fresh's entry of the result tile */
+    if (!PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) < 5) {
+        return PyObject_Vectorcall(fresh_py, args, nargs, NULL);
+    }
+    Py_INCREF(e); /* held while var_name or materialise run Python code */
+    PyObject* res = record_fused(args, e, fuse);
+    Py_DECREF(e);
+    return res;
 }
 
 /* matmul_fused.into_sum when the region's sum goes on (its key is there): the destination operand (new reference);
