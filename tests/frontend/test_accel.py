@@ -8,6 +8,7 @@ type and message. In subprocesses, every example (plain and replicated) and ever
 messages."""
 import glob
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import test_matmul_fused
 sys.path.insert(0, os.path.join(kltest.ROOT, "sim", "frontend"))
 
 importlib.import_module("kltrace.api")  # binds the operators onto Tensor, then the C functions (accel.install)
-from kltrace import accel, emit, matmul_fast  # noqa: E402
+from kltrace import accel, emit, isa, matmul_fast  # noqa: E402
 from kltrace.indexing import IndexExpr, mgrid  # noqa: E402
 from kltrace.tensor import Tensor  # noqa: E402
 from kltrace.tracer import T  # noqa: E402
@@ -95,6 +96,33 @@ class SameAsPython(unittest.TestCase):
             self.assertEqual(_outcome(Tensor.__getitem__, _view, empty, key),
                              _outcome(accel.PYTHON["getitem"], _view, empty, key))
 
+    def test_matmul_body_with_any_arguments(self):
+        """isa._nc_matmul's C body against the Python one, called by name as the wrappers call it: a dst, a mask, a
+        transpose, an unknown or missing name go to Python (its errors); the fresh, unmasked call fills the memo
+        the first time, then takes the C path."""
+        body = isa._LEGACY["nc_matmul"].__globals__["_body"]
+        self.assertIsNot(body, accel.PYTHON["nc_matmul"])
+        i = mgrid[0:128, 0:128]
+        st = emit.new_tile((128, 128), "bfloat16", "sbuf", (), "s", temp=False)
+        mv = emit.new_tile((128, 512), "bfloat16", "sbuf", (), "m", temp=False)
+        st.buf.written = mv.buf.written = True
+        for kwargs in ({"bogus": 1}, {}, {"stationary": st, "moving": mv, "mask": i.p < 64},
+                       {"stationary": st, "moving": mv, "is_transpose": True}, {"stationary": st},
+                       {"stationary": st, "moving": 3}):
+            kinds = []
+            for fn in (accel.PYTHON["nc_matmul"], body):
+                try:
+                    r = fn(None, **kwargs)
+                    kinds.append(("ok", type(r).__name__, getattr(r, "shape", None)))
+                except Exception as e:  # noqa: BLE001
+                    kinds.append((type(e).__name__, str(e)))
+            self.assertEqual(kinds[0], kinds[1], kwargs)
+        for _ in range(2):  # the first fills the memo (Python), the second finds it (C)
+            before = len(T.instrs)
+            r = body(None, stationary=st[...], moving=mv[...])
+            self.assertEqual(len(T.instrs), before + 1)
+            self.assertEqual((r.shape, r.dtype, T.instrs[-1].op), ((128, 512), "float32", "nc_matmul"))
+
     def test_expression_plus_a_number(self):
         i = self.i
         for e in (i.p, i.x, 3 + i.x, IndexExpr((128, 1), (1, 0))):
@@ -137,6 +165,17 @@ class SameTrace(unittest.TestCase):
             for replicate in (False, True):
                 with self.subTest(task=os.path.basename(task), replicate=replicate):
                     self.assertEqual(self.assertSameTrace(["--task", task], replicate)[0], 0)
+
+    def test_every_current_nki_kernel(self):
+        with open(os.path.join(kltest.HERE, "current", "compat.json"), encoding="utf-8") as fh:
+            entries = [e for e in json.load(fh)["entries"] if "file" in e and "args" in e]
+        self.assertGreater(len(entries), 5)
+        for e in entries:
+            args = ["--kernel-file", os.path.join(kltest.HERE, "current", e["file"]), "--kernel", e["kernel"]]
+            for a in e["args"]:
+                args += ["--arg", f"{a['name']}={'x'.join(map(str, a['shape']))}:{a['dtype']}"]
+            with self.subTest(e["file"]):
+                self.assertSameTrace(args, False)
 
     def test_every_left_operand_of_the_fused_plus_equals(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -53,6 +53,13 @@ int add_method(PyObject* out, const char* name, PyMethodDef* def) {
     return failed ? -1 : 0;
 }
 
+int intern_name(PyObject** out, const char* text) {
+    if (*out == NULL) {
+        *out = PyUnicode_InternFromString(text);
+    }
+    return *out == NULL ? -1 : 0;
+}
+
 static int type_part(PyObject* parts, const char* name, PyTypeObject** out) {
     PyObject* value = part(parts, name);
     if (value == NULL) {
@@ -134,7 +141,8 @@ static PyObject* install(PyObject* module, PyObject* parts) {
         return NULL;
     }
     PyObject* out = PyDict_New();
-    if (out == NULL || layout(parts) || views_install(parts, out) || matmul_install(parts, out)) {
+    if (out == NULL || layout(parts) || views_install(parts, out) || matmul_install(parts, out) ||
+        isa_install(parts, out)) {
         Py_XDECREF(out);
         return NULL;
     }

@@ -48,6 +48,13 @@ int slot_offset(PyTypeObject* type, const char* name, Py_ssize_t* out);
  * iadd, setitem) into `out`. 0, or -1 with an exception set. */
 int views_install(PyObject* parts, PyObject* out);
 int matmul_install(PyObject* parts, PyObject* out);
+int isa_install(PyObject* parts, PyObject* out);
+
+/* matmul_fast.fresh_matmul(stationary, moving, loc[, frame]) (klaccel_matmul.c), for isa._nc_matmul's C body. */
+PyObject* klaccel_fresh_matmul(PyObject* const* args, Py_ssize_t nargs);
+
+/* *out = the interned string `text`, made once; -1 on an error. */
+int intern_name(PyObject** out, const char* text);
 
 /* parts[name], borrowed; NULL with KeyError. */
 PyObject* part(PyObject* parts, const char* name);

@@ -206,8 +206,7 @@ done:
 }
 
 /* matmul_fast.fresh_matmul(stationary, moving, loc, frame): its FusedResult path in C, the rest in Python. */
-static PyObject* fresh_matmul(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
-    (void)module;
+PyObject* klaccel_fresh_matmul(PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 4 || !PyFrame_Check(args[3]) || !Py_IS_TYPE(args[0], L.tensor) || !Py_IS_TYPE(args[1], L.tensor)) {
         return PyObject_Vectorcall(fresh_py, args, nargs, NULL);
     }
@@ -416,18 +415,16 @@ static PyObject* tensor_setitem(PyObject* self, PyObject* const* args, Py_ssize_
     return PyObject_Vectorcall(setitem_py, call, nargs + 1, NULL);
 }
 
+static PyObject* fresh_matmul(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+    (void)module;
+    return klaccel_fresh_matmul(args, nargs);
+}
+
 static PyMethodDef fresh_def = {"fresh_matmul", (PyCFunction)(void (*)(void))fresh_matmul, METH_FASTCALL,
                                 "matmul_fast.fresh_matmul (kltrace._klaccel)"};
 static PyMethodDef iadd_def = {"__iadd__", (PyCFunction)tensor_iadd, METH_O, "t += x (kltrace._klaccel)"};
 static PyMethodDef setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))tensor_setitem, METH_FASTCALL,
                                   "t[k] = x (kltrace._klaccel)"};
-
-static int intern(PyObject** out, const char* text) {
-    if (*out == NULL) {
-        *out = PyUnicode_InternFromString(text);
-    }
-    return *out == NULL ? -1 : 0;
-}
 
 int matmul_install(PyObject* parts, PyObject* out) {
     struct {
@@ -465,10 +462,10 @@ int matmul_install(PyObject* parts, PyObject* out) {
         PyErr_SetString(PyExc_TypeError, "install: a matmul memo is not of the expected kind");
         return -1;
     }
-    if (intern(&n_values, "values") || intern(&n_names, "_names") || intern(&n_var_name, "var_name") ||
-        intern(&n_instrs, "instrs") || intern(&n_iter_tuple, "iter_tuple") || intern(&n_pid, "pid") ||
-        intern(&n_buffers, "buffers") || intern(&s_nc_matmul, "nc_matmul") || intern(&s_tensor, "tensor") ||
-        intern(&s_matmul, "matmul")) {
+    if (intern_name(&n_values, "values") || intern_name(&n_names, "_names") || intern_name(&n_var_name, "var_name") ||
+        intern_name(&n_instrs, "instrs") || intern_name(&n_iter_tuple, "iter_tuple") || intern_name(&n_pid, "pid") ||
+        intern_name(&n_buffers, "buffers") || intern_name(&s_nc_matmul, "nc_matmul") ||
+        intern_name(&s_tensor, "tensor") || intern_name(&s_matmul, "matmul")) {
         return -1;
     }
     if (zero == NULL && (zero = PyLong_FromLong(0)) == NULL) {

@@ -1,6 +1,6 @@
 """Binds kltrace._klaccel (sim/frontend/accel/, built by CMake for Debian's python3) when it is there: the plain
 trace's most frequent calls in C. Tensor.__getitem__, IndexExpr.__add__ / __radd__, matmul_fast.fresh_matmul,
-Tensor.__iadd__ and Tensor.__setitem__ then run C first. Each of these C functions takes only the common case and
+Tensor.__iadd__, Tensor.__setitem__ and isa._nc_matmul (the body of both nisa.nc_matmul wrappers) then run C first. Each of these C functions takes only the common case and
 passes everything else to the Python function it replaces (kept in PYTHON).
 
 Set KL_TRACE_ACCEL=0 to keep Python. STATUS says which is bound and why.
@@ -9,7 +9,7 @@ import importlib.machinery
 import importlib.util
 import os
 
-from . import dtypes, matmul_fast, matmul_fused, ops, views
+from . import dtypes, isa, matmul_fast, matmul_fused, ops, views
 from .indexing import IndexExpr
 from .tensor import INDIRECT_SEEN, _PENDING
 from .tracer import T, Buffer, Instr
@@ -48,7 +48,7 @@ def install():
     if PYTHON:  # bound already: the classes hold the C functions now
         return
     PYTHON.update(getitem=Tensor.__getitem__, add=IndexExpr.__add__, fresh_matmul=matmul_fast.fresh_matmul,
-                  iadd=Tensor.__iadd__, setitem=Tensor.__setitem__)
+                  iadd=Tensor.__iadd__, setitem=Tensor.__setitem__, nc_matmul=isa.BODIES_CLASSIC["nc_matmul"])
     if os.environ.get("KL_TRACE_ACCEL", "1") == "0":
         STATUS = "python: KL_TRACE_ACCEL=0"
         return
@@ -63,7 +63,7 @@ def install():
                  _PLUS_EQUALS=matmul_fused._PLUS_EQUALS, _open=matmul_fused._open,
                  materialise=matmul_fused.materialise, into_sum=matmul_fused.into_sum,
                  _WHOLE_PSUM=matmul_fused._WHOLE_PSUM, PLUS_EQUALS_STORED=matmul_fused.PLUS_EQUALS_STORED,
-                 _MM_SHARED=ops._MM_SHARED, mm_attrs=ops.mm_attrs)
+                 _MM_SHARED=ops._MM_SHARED, mm_attrs=ops.mm_attrs, isa_file=isa.__file__)
     try:
         c = _klaccel.install(parts)
     except (TypeError, KeyError) as e:  # a module older than these classes' slots or this list
@@ -74,4 +74,6 @@ def install():
     Tensor.__iadd__ = c["iadd"]
     Tensor.__setitem__ = c["setitem"]
     matmul_fast.fresh_matmul = c["fresh_matmul"]
+    for wrappers in (isa._LEGACY, isa._CURRENT):  # each generated wrapper calls its own `_body`
+        wrappers["nc_matmul"].__globals__["_body"] = c["nc_matmul"]
     STATUS = "c: " + _klaccel.__file__
