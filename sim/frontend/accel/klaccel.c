@@ -17,6 +17,69 @@
 
 Layout L;
 
+static PyObject *tracer, *tracer_dict;
+
+PyObject* tracer_attr(PyObject* name) {
+    PyObject* value = PyDict_GetItemWithError(tracer_dict, name);
+    if (value != NULL) {
+        return Py_NewRef(value);
+    }
+    return PyErr_Occurred() ? NULL : PyObject_GetAttr(tracer, name);
+}
+
+/* CPython's range object (Objects/rangeobject.c, not in its headers): install() checks this layout against a range it
+ * makes, and in_valid reads ranges through it only then. */
+typedef struct {
+    PyObject_HEAD PyObject* start;
+    PyObject* stop;
+    PyObject* step;
+    PyObject* length;
+} RangeLayout;
+static int range_layout_ok;
+
+int in_valid(PyObject* r, PyObject* a, long long v) {
+    long long start, stop, step;
+    if (range_layout_ok && Py_IS_TYPE(r, &PyRange_Type) && as_i64(((RangeLayout*)r)->step, &step) && step == 1 &&
+        as_i64(((RangeLayout*)r)->start, &start) && as_i64(((RangeLayout*)r)->stop, &stop)) {
+        return start <= v && v < stop;
+    }
+    return PySequence_Contains(r, a);
+}
+
+static int check_range_layout(void) {
+    PyObject* r = PyObject_CallFunction((PyObject*)&PyRange_Type, "iii", 3, 17, 2);
+    if (r == NULL) {
+        return -1;
+    }
+    long long start, stop, step;
+    range_layout_ok = as_i64(((RangeLayout*)r)->start, &start) && as_i64(((RangeLayout*)r)->stop, &stop) &&
+                      as_i64(((RangeLayout*)r)->step, &step) && start == 3 && stop == 17 && step == 2;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* The tracer and its __dict__: its fields are plain instance attributes (Tracer.reset), none shadowed by a class
+ * attribute, which install() checks. */
+static int bind_tracer(PyObject* parts) {
+    if (keep_part(parts, "T", &tracer)) {
+        return -1;
+    }
+    PyObject* dict = PyObject_GenericGetDict(tracer, NULL);
+    if (dict == NULL) {
+        return -1;
+    }
+    Py_XSETREF(tracer_dict, dict);
+    static const char* const fields[] = {"values",  "_names",     "instrs",     "iter_tuple", "pid",
+                                         "buffers", "_loc_frame", "_loc_lasti", "_loc_value"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        if (PyObject_HasAttrString((PyObject*)Py_TYPE(tracer), fields[i])) {
+            PyErr_Format(PyExc_TypeError, "install: the tracer's class has an attribute %s", fields[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int slot_offset(PyTypeObject* type, const char* name, Py_ssize_t* out) {
     PyObject* descr = PyDict_GetItemString(type->tp_dict, name); /* borrowed */
     if (descr == NULL || !PyObject_TypeCheck(descr, &PyMemberDescr_Type) ||
@@ -141,8 +204,8 @@ static PyObject* install(PyObject* module, PyObject* parts) {
         return NULL;
     }
     PyObject* out = PyDict_New();
-    if (out == NULL || layout(parts) || views_install(parts, out) || matmul_install(parts, out) ||
-        isa_install(parts, out)) {
+    if (out == NULL || layout(parts) || bind_tracer(parts) || check_range_layout() || views_install(parts, out) ||
+        matmul_install(parts, out) || isa_install(parts, out)) {
         Py_XDECREF(out);
         return NULL;
     }

@@ -35,6 +35,34 @@ static inline void put_slot(PyObject* obj, Py_ssize_t off, PyObject* value) {
     set_slot(obj, off, value);
 }
 
+/* An exact int that fits in 64 bits: 1 and *out; else 0, no error set (the caller hands the call to Python). Ints of
+ * one 30-bit digit, nearly all of a trace's, are read directly. */
+static inline int as_i64(PyObject* o, long long* out) {
+    if (o == NULL || !PyLong_CheckExact(o)) {
+        return 0;
+    }
+    Py_ssize_t size = Py_SIZE(o);
+    if (size >= -1 && size <= 1) {
+        *out = size * (long long)((PyLongObject*)o)->ob_digit[0];
+        return 1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* `a in r` (a is the int object, v its value): 1, 0, or -1 with an error. A range of step 1 is read directly (see
+ * klaccel.c); anything else asks Python. */
+int in_valid(PyObject* r, PyObject* a, long long v);
+
+/* The tracer's attribute `name` (a new reference; NULL with an error): from its __dict__, else Python's getattr. */
+PyObject* tracer_attr(PyObject* name);
+
 /* f(a, b) */
 static inline PyObject* call2(PyObject* f, PyObject* a, PyObject* b) {
     PyObject* args[2] = {a, b};

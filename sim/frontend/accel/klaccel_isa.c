@@ -32,14 +32,14 @@ static PyObject* location(PyFrameObject* f, PyObject** g) {
         return Py_NewRef(Py_None);
     }
     *g = (PyObject*)back;
-    PyObject* cached = PyObject_GetAttr(tracer, n_loc_frame);
+    PyObject* cached = tracer_attr(n_loc_frame);
     if (cached == NULL) {
         return NULL;
     }
     int same = cached == (PyObject*)back;
     Py_DECREF(cached);
     if (same) { /* T._loc_value when the frame and its offset are the cached ones */
-        PyObject* lasti = PyObject_GetAttr(tracer, n_loc_lasti);
+        PyObject* lasti = tracer_attr(n_loc_lasti);
         PyObject* now = lasti == NULL ? NULL : PyLong_FromLong(PyFrame_GetLasti(back));
         same = now == NULL ? -1 : PyObject_RichCompareBool(now, lasti, Py_EQ);
         Py_XDECREF(lasti);
@@ -48,7 +48,7 @@ static PyObject* location(PyFrameObject* f, PyObject** g) {
             return NULL;
         }
     }
-    return same ? PyObject_GetAttr(tracer, n_loc_value) : PyObject_CallMethodOneArg(tracer, n_loc, (PyObject*)f);
+    return same ? tracer_attr(n_loc_value) : PyObject_CallMethodOneArg(tracer, n_loc, (PyObject*)f);
 }
 
 /* isa._nc_matmul(dst, stationary, moving, ...), called by name as the wrappers do. */

@@ -35,8 +35,10 @@ static int all_equal(PyObject* const* a, PyObject* b, Py_ssize_t n) {
 static PyObject* operand(PyObject* view, PyObject* b, PyObject* dims, PyObject* pstride, PyObject* layout,
                          PyObject* dtype) {
     PyObject* off = SLOT(view, L.t_off); /* this slot and the buffer's are set (fresh_matmul checked) */
+    long long o, ps;
+    int small = as_i64(off, &o) && as_i64(pstride, &ps) && ps > 0;
     if (dims == SLOT(b, L.b_rdims)) {
-        int at_zero = PyObject_RichCompareBool(off, zero, Py_EQ);
+        int at_zero = small ? o == 0 : PyObject_RichCompareBool(off, zero, Py_EQ);
         if (at_zero < 0) {
             return NULL;
         }
@@ -45,24 +47,37 @@ static PyObject* operand(PyObject* view, PyObject* b, PyObject* dims, PyObject* 
             return rap == Py_None ? Py_NewRef(Py_None) : PySequence_GetItem(rap, 0);
         }
     }
-    PyObject* p0 = PyNumber_FloorDivide(off, pstride);
-    PyObject* start = p0 == NULL ? NULL : PyNumber_Multiply(p0, pstride);
-    PyObject* inner = start == NULL ? NULL : PyNumber_Subtract(off, start);
-    PyObject* pcount = inner == NULL ? NULL : PySequence_GetItem(layout, 0);
-    PyObject* pattern = pcount == NULL ? NULL : PySequence_GetItem(layout, 1);
-    PyObject* ap = pattern == NULL ? NULL : PyTuple_Pack(6, b, p0, pcount, inner, pattern, dtype);
+    if (!PyTuple_CheckExact(layout) || PyTuple_GET_SIZE(layout) < 2) {
+        PyErr_SetString(PyExc_TypeError, "a matmul memo entry's layout is not a pair");
+        return NULL;
+    }
+    PyObject *p0, *inner; /* off // pstride and off - p0 * pstride, Python's floor division */
+    if (small) {
+        long long q = o / ps, r = o % ps;
+        if (r < 0) {
+            q -= 1;
+            r += ps;
+        }
+        p0 = PyLong_FromLongLong(q);
+        inner = p0 == NULL ? NULL : PyLong_FromLongLong(r);
+    } else {
+        p0 = PyNumber_FloorDivide(off, pstride);
+        PyObject* start = p0 == NULL ? NULL : PyNumber_Multiply(p0, pstride);
+        inner = start == NULL ? NULL : PyNumber_Subtract(off, start);
+        Py_XDECREF(start);
+    }
+    PyObject* ap = inner == NULL
+                       ? NULL
+                       : PyTuple_Pack(6, b, p0, PyTuple_GET_ITEM(layout, 0), inner, PyTuple_GET_ITEM(layout, 1), dtype);
     Py_XDECREF(p0);
-    Py_XDECREF(start);
     Py_XDECREF(inner);
-    Py_XDECREF(pcount);
-    Py_XDECREF(pattern);
     return ap;
 }
 
 /* The recorded instruction of the fused path, field by field as fresh_matmul makes it. */
 static PyObject* new_instr(PyObject* src, PyObject* hit, PyObject* attrs, PyObject* loc) {
-    PyObject* iter = PyObject_GetAttr(tracer, n_iter_tuple);
-    PyObject* pid = iter == NULL ? NULL : PyObject_GetAttr(tracer, n_pid);
+    PyObject* iter = tracer_attr(n_iter_tuple);
+    PyObject* pid = iter == NULL ? NULL : tracer_attr(n_pid);
     PyObject* ins = pid == NULL ? NULL : L.instr->tp_alloc(L.instr, 0);
     if (ins == NULL) {
         Py_XDECREF(iter);
@@ -135,7 +150,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
         goto done;
     }
     decl = has_loc ? PySequence_GetItem(loc, 0) : Py_NewRef(no_decl);
-    PyObject* names = decl == NULL ? NULL : PyObject_GetAttr(tracer, n_names);
+    PyObject* names = decl == NULL ? NULL : tracer_attr(n_names);
     if (names == NULL) {
         goto done;
     }
@@ -155,7 +170,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
         }
     }
     ins = new_instr(src, hit, PyTuple_GET_ITEM(e, 5), loc);
-    PyObject* instrs = ins == NULL ? NULL : PyObject_GetAttr(tracer, n_instrs);
+    PyObject* instrs = ins == NULL ? NULL : tracer_attr(n_instrs);
     int appended = instrs == NULL ? -1 : PyList_Check(instrs) ? PyList_Append(instrs, ins) : -2;
     Py_XDECREF(instrs);
     if (appended < 0) {
@@ -167,7 +182,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
     /* An entry of this trace left open (not expected: the `+=` follows the call at once) gets its tile first. */
     PyObject* open = PyList_GET_ITEM(open_entry, 0);
     if (open != Py_None) {
-        buffers = PyObject_GetAttr(tracer, n_buffers);
+        buffers = tracer_attr(n_buffers);
         if (buffers == NULL) {
             goto done;
         }
@@ -183,7 +198,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
         Py_CLEAR(buffers);
     }
     res = L.fused->tp_alloc(L.fused, 0);
-    buffers = res == NULL ? NULL : PyObject_GetAttr(tracer, n_buffers);
+    buffers = res == NULL ? NULL : tracer_attr(n_buffers);
     if (buffers == NULL) {
         goto done;
     }
@@ -253,7 +268,7 @@ PyObject* klaccel_fresh_matmul(PyObject* const* args, Py_ssize_t nargs) {
         PyList_SetItem(fixed, 1, Py_NewRef(mb));
         PyList_SetItem(fixed, 2, Py_NewRef(e));
     }
-    PyObject* values = PyObject_GetAttr(tracer, n_values);
+    PyObject* values = tracer_attr(n_values);
     if (values == NULL) {
         return NULL;
     }
@@ -341,7 +356,7 @@ static PyObject* sum_goes_on(PyObject* ins, PyObject* db, PyObject* apn, PyObjec
 
 /* accumulate_fused(value, dst)'s checks: dst a whole PSUM tile with its cached operand, out of value mode. */
 static int whole_psum_tile(PyObject* dst, PyObject* db, PyObject* entry) {
-    PyObject* values = PyObject_GetAttr(tracer, n_values);
+    PyObject* values = tracer_attr(n_values);
     if (values == NULL) {
         return -1;
     }

@@ -4,21 +4,6 @@
 
 static PyObject *templates, *getitem_py, *add_py, *full_span_name;
 
-/* An exact int that fits in 64 bits, else 0 (the caller hands the call to Python). */
-static int as_i64(PyObject* o, long long* out) {
-    if (o == NULL || !PyLong_CheckExact(o)) {
-        return 0;
-    }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
 /* The template (the dict entry's hit[6]) of a key ending with the expressions `other`, `last`: from last's memo slot
  * `which` (the number of leading integers) when the view's dims and other's shape and coefficients are the objects
  * it was found for, else from the dict, then kept in the memo. Borrowed; Py_None for none; NULL on an error (set) or
@@ -133,9 +118,9 @@ static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
         !as_i64(a2, &k[n_ints + 1]) || !as_i64(SLOT(self, L.t_off), &off)) {
         return Py_None;
     }
-    int in = PySequence_Contains(PyTuple_GET_ITEM(hit, 2 * n_ints + 2), a1);
+    int in = in_valid(PyTuple_GET_ITEM(hit, 2 * n_ints + 2), a1, k[n_ints]);
     if (in > 0) {
-        in = PySequence_Contains(PyTuple_GET_ITEM(hit, 2 * n_ints + 3), a2);
+        in = in_valid(PyTuple_GET_ITEM(hit, 2 * n_ints + 3), a2, k[n_ints + 1]);
     }
     if (in <= 0) {
         return in < 0 ? NULL : Py_None;
