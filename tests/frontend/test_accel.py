@@ -81,6 +81,13 @@ class SameAsPython(unittest.TestCase):
             self.assertSameView(self.hbm, (r + i.p, c + i.x))
         for a, b in ((0, 0), (1, 3), (2, 0), (0, 4)):
             self.assertSameView(self.four, (a, b, i.p, i.x))
+        five = emit.new_tile((2, 3, 2, 128, 512), "float32", "hbm", (), "d", temp=False, role="input")
+        p = mgrid[0:128, 0:1]
+        for key in ((1, 2, 1, i.p, i.x), (0, 0, 0, i.p, i.x), (1, 3, 0, i.p, i.x), (0, -1, 0, i.p, i.x),
+                    (1, 1, 1, 64 + i.p, i.x), (0, 0, 0, p.p, 7), (0, 0, 0, i.p, i.x, 0), (0, 0, 0.0, i.p, i.x),
+                    (2 ** 70, 0, 0, i.p, i.x)):
+            self.assertSameView(five, key)
+        self.assertEqual(self.assertSameView(five, (1, 2, 1, i.p, i.x))[1][1], ((1 * 3 + 2) * 2 + 1) * 128 * 512)
         self.assertEqual(self.assertSameView(self.blocks, (5, i.p, i.x))[1][1], 5 * 128 * 512)
 
     def test_whole_tile_and_other_keys(self):

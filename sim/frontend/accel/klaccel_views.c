@@ -134,6 +134,85 @@ static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
     return new_view(self, off, PyTuple_GET_ITEM(hit, 2 * n_ints + 4), PyTuple_GET_ITEM(hit, 2 * n_ints + 5));
 }
 
+/* The view of a key of five or more integers and index expressions, one per dimension (`acc[a, b, c, i.p, i.x]`),
+ * as views.index_view's signature path makes it from a stored template when every integer is in range and every
+ * expression in bounds over its whole grid; Py_None (borrowed) when the Python function must decide; NULL on an
+ * error. */
+static PyObject* signature_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
+    PyObject* dims = SLOT(self, L.t_dims);
+    long long off;
+    if (dims == NULL || !PyTuple_CheckExact(dims) || PyTuple_GET_SIZE(dims) != nk ||
+        !as_i64(SLOT(self, L.t_off), &off)) {
+        return Py_None;
+    }
+    Py_ssize_t n_sig = 1;
+    for (Py_ssize_t i = 0; i < nk; ++i) {
+        PyObject* k = PyTuple_GET_ITEM(key, i);
+        if (Py_IS_TYPE(k, L.expr)) {
+            if (SLOT(k, L.e_shape) == NULL || SLOT(k, L.e_coefs) == NULL || SLOT(k, L.e_const) == NULL) {
+                return Py_None;
+            }
+            n_sig += 2;
+        } else if (PyLong_CheckExact(k)) {
+            n_sig += 1;
+        } else {
+            return Py_None;
+        }
+    }
+    /* The signature (dims, then None per integer and shape, coefficients per expression) and the offset. */
+    PyObject* sig = PyTuple_New(n_sig);
+    if (sig == NULL) {
+        return NULL;
+    }
+    PyTuple_SET_ITEM(sig, 0, Py_NewRef(dims));
+    Py_ssize_t at = 1;
+    int fits = 1;
+    for (Py_ssize_t i = 0; i < nk; ++i) {
+        PyObject *k = PyTuple_GET_ITEM(key, i), *d = PyTuple_GET_ITEM(dims, i);
+        long long stride, count, v, term;
+        fits = fits && PyTuple_CheckExact(d) && PyTuple_GET_SIZE(d) == 2 && as_i64(PyTuple_GET_ITEM(d, 0), &stride) &&
+               as_i64(PyTuple_GET_ITEM(d, 1), &count);
+        if (Py_IS_TYPE(k, L.expr)) {
+            PyTuple_SET_ITEM(sig, at++, Py_NewRef(SLOT(k, L.e_shape)));
+            PyTuple_SET_ITEM(sig, at++, Py_NewRef(SLOT(k, L.e_coefs)));
+            fits = fits && as_i64(SLOT(k, L.e_const), &v);
+        } else {
+            PyTuple_SET_ITEM(sig, at++, Py_NewRef(Py_None));
+            fits = fits && as_i64(k, &v) && 0 <= v && v < count; /* else _checked_index decides */
+        }
+        fits = fits && !__builtin_mul_overflow(v, stride, &term) && !__builtin_add_overflow(off, term, &off);
+    }
+    PyObject* hit = fits ? PyDict_GetItemWithError(templates, sig) : NULL; /* borrowed */
+    Py_DECREF(sig);
+    if (hit == NULL) {
+        return PyErr_Occurred() ? NULL : Py_None;
+    }
+    /* hit: (dims, check axes, shape, each expression's valid constants, ...); a view that keeps checks, or a [P]
+     * result (Tensor.__getitem__ gives it a free axis), is the Python function's. */
+    if (!PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) < 4 || !PyTuple_CheckExact(PyTuple_GET_ITEM(hit, 0)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(hit, 0)) < 2 || PyTuple_GET_ITEM(hit, 2) == Py_None ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(hit, 3))) {
+        return Py_None;
+    }
+    PyObject* valid = PyTuple_GET_ITEM(hit, 3);
+    Py_ssize_t e = 0;
+    for (Py_ssize_t i = 0; i < nk; ++i) {
+        PyObject* k = PyTuple_GET_ITEM(key, i);
+        if (!Py_IS_TYPE(k, L.expr)) {
+            continue;
+        }
+        long long v;
+        if (e >= PyTuple_GET_SIZE(valid) || !as_i64(SLOT(k, L.e_const), &v)) {
+            return Py_None;
+        }
+        int in = in_valid(PyTuple_GET_ITEM(valid, e++), SLOT(k, L.e_const), v);
+        if (in <= 0) {
+            return in < 0 ? NULL : Py_None;
+        }
+    }
+    return new_view(self, off, PyTuple_GET_ITEM(hit, 0), PyTuple_GET_ITEM(hit, 2));
+}
+
 /* Tensor.__getitem__: `t[key]`, a new view of the same buffer. */
 static PyObject* tensor_getitem(PyObject* self, PyObject* key) {
     PyObject* checks = SLOT(self, L.t_checks);
@@ -146,6 +225,8 @@ static PyObject* tensor_getitem(PyObject* self, PyObject* key) {
         Py_ssize_t nk = PyTuple_GET_SIZE(key);
         if (nk >= 2 && nk <= 4) {
             view = template_view(self, key, nk);
+        } else if (nk >= 5) {
+            view = signature_view(self, key, nk);
         }
     } else if (key == Py_Ellipsis) {
         /* `tile[...]`: the same region; sharing `dims` lets make_ap reuse the buffer's cached operand. */
