@@ -11,6 +11,8 @@ templates):
   bench/trace_speed.py [--repeat N] [--task DIR ...]
 Agreement (a measurement, not a test): every entry of a compat manifest traced both ways, JSON compared:
   bench/trace_speed.py --agree bench/compat/nki-library.json --root /tmp/public/nki-library [--min-trips 6]
+With --accel, the two ways are the front end's Python functions and its C ones (KL_TRACE_ACCEL=0 and 1, plain
+tracing) instead of plain and replicated tracing.
 """
 import argparse
 import json
@@ -119,12 +121,13 @@ def agree(flags):
         for e in entries:
             out = {}
             for mode in ("0", "1"):
+                ways = dict(KL_TRACE_ACCEL=mode, KL_TRACE_REPLICATE="0") if flags.accel else dict(KL_TRACE_REPLICATE=mode)
                 path = os.path.join(tmp, f"ir{mode}.json")
                 if os.path.exists(path):
                     os.remove(path)
                 proc = subprocess.run(["/usr/bin/python3", MAIN, *manifest_args(e, flags.root), "-o", path,
                                        "--timeout", "600"], capture_output=True, text=True,
-                                      env=dict(env, KL_TRACE_REPLICATE=mode))
+                                      env=dict(env, **ways))
                 text = open(path, encoding="utf-8").read() if proc.returncode == 0 else proc.stdout
                 out[mode] = (proc.returncode, text, proc.stderr)
             (r0, t0, _), (r1, t1, err1) = out["0"], out["1"]
@@ -149,6 +152,7 @@ def main():
     p.add_argument("--agree", help="a compat manifest: trace every entry both ways and compare")
     p.add_argument("--root", help="the corpus folder the manifest's files are relative to")
     p.add_argument("--min-trips", type=int, help="KL_TRACE_REPLICATE_MIN_TRIPS for --agree")
+    p.add_argument("--accel", action="store_true", help="--agree: compare the Python and the C functions instead")
     p.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one task, print one JSON row
     flags = p.parse_args()
     if flags.one:
