@@ -184,6 +184,26 @@ class SameTrace(unittest.TestCase):
             with self.subTest(e["file"]):
                 self.assertSameTrace(args, False)
 
+    def test_a_kernel_that_empties_the_memos(self):
+        """A kernel can reach the front end's modules and empty the lists the C functions read: they hand the
+        call to Python (whose error names the kernel's line), never read past the end."""
+        body = """import sys
+        for name, lists in (("matmul_fast", ("_last", "_fixed")), ("matmul_fused", ("_open",))):
+            for attr in lists:
+                getattr(sys.modules["kltrace." + name], attr).clear()
+        acc = nl.zeros((128, 512), dtype=nl.float32, buffer=nl.psum)
+        for t in nl.affine_range(2):
+            acc[...] += nisa.nc_matmul(lhs[t, i.p, i.x], rhs[t, j.p, j.x])
+        nl.store(out, value=nl.copy(acc))"""
+        with tempfile.TemporaryDirectory() as tmp:
+            kernel = os.path.join(tmp, "kernel.py")
+            with open(kernel, "w", encoding="utf-8") as fh:
+                fh.write(test_matmul_fused._KERNEL.replace("BODY", body))
+            rc, out, err, _ = self.assertSameTrace(["--kernel-file", kernel, *_FUSED_ARGS], False)
+        self.assertEqual(rc, 2, err)  # a kernel error, not a crash (a signal)
+        self.assertIn("kernel.py:", err)
+        self.assertIn("IndexError", err)
+
     def test_every_left_operand_of_the_fused_plus_equals(self):
         with tempfile.TemporaryDirectory() as tmp:
             for name, body in test_matmul_fused._BODIES.items():

@@ -12,6 +12,12 @@ static PyObject *plus_equals_stored, *pending;
 static PyObject *n_values, *n_names, *n_var_name, *n_instrs, *n_iter_tuple, *n_pid, *n_buffers;
 static PyObject *s_nc_matmul, *s_tensor, *s_matmul, *no_decl, *zero;
 
+/* The memo lists still hold their items (a kernel could reach and empty them): else the Python functions decide. */
+static int memos_intact(void) {
+    return PyList_GET_SIZE(last) >= 1 && PyList_GET_SIZE(fixed) >= 3 && PyList_GET_SIZE(open_entry) >= 1 &&
+           PyList_GET_SIZE(indirect_seen) >= 1;
+}
+
 /* a == b for each of n pairs, as a tuple comparison does (identity first): 1, 0, or -1 on an error. */
 static int all_equal(PyObject* const* a, PyObject* b, Py_ssize_t n) {
     if (!PyTuple_CheckExact(b) || PyTuple_GET_SIZE(b) != n) {
@@ -180,7 +186,7 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
         goto done;
     }
     /* An entry of this trace left open (not expected: the `+=` follows the call at once) gets its tile first. */
-    PyObject* open = PyList_GET_ITEM(open_entry, 0);
+    PyObject* open = PyList_GET_SIZE(open_entry) >= 1 ? PyList_GET_ITEM(open_entry, 0) : Py_None;
     if (open != Py_None) {
         buffers = tracer_attr(n_buffers);
         if (buffers == NULL) {
@@ -208,8 +214,9 @@ static PyObject* record_fused(PyObject* const* args, PyObject* e, PyObject* fuse
     if (entry == NULL) {
         goto done;
     }
-    PyList_SetItem(open_entry, 0, entry); /* steals entry */
-    result = Py_NewRef(res);
+    if (PyList_SetItem(open_entry, 0, entry) == 0) { /* steals entry */
+        result = Py_NewRef(res);
+    }
 done:
     Py_DECREF(src);
     Py_XDECREF(decl);
@@ -222,7 +229,8 @@ done:
 
 /* matmul_fast.fresh_matmul(stationary, moving, loc, frame): its FusedResult path in C, the rest in Python. */
 PyObject* klaccel_fresh_matmul(PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyFrame_Check(args[3]) || !Py_IS_TYPE(args[0], L.tensor) || !Py_IS_TYPE(args[1], L.tensor)) {
+    if (nargs != 4 || !PyFrame_Check(args[3]) || !Py_IS_TYPE(args[0], L.tensor) || !Py_IS_TYPE(args[1], L.tensor) ||
+        !memos_intact()) {
         return PyObject_Vectorcall(fresh_py, args, nargs, NULL);
     }
     PyObject *s = args[0], *m = args[1];
@@ -378,6 +386,9 @@ static int whole_psum_tile(PyObject* dst, PyObject* db, PyObject* entry) {
 
 /* Tensor.__iadd__: `dst += value` for the open FusedResult value, when the sum of dst's region goes on. */
 static PyObject* tensor_iadd(PyObject* self, PyObject* value) {
+    if (!memos_intact()) {
+        return call2(iadd_py, self, value);
+    }
     PyObject* entry = PyList_GET_ITEM(open_entry, 0);
     PyObject* db = PyObject_TypeCheck(self, L.tensor) ? SLOT(self, L.t_buf) : NULL;
     if (!Py_IS_TYPE(value, L.fused) || !PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 9 ||
@@ -398,7 +409,11 @@ static PyObject* tensor_iadd(PyObject* self, PyObject* value) {
         Py_XDECREF(ap);
         return ap == NULL ? NULL : call2(iadd_py, self, value);
     }
-    PyList_SetItem(open_entry, 0, Py_NewRef(Py_None));
+    if (PyList_SetItem(open_entry, 0, Py_NewRef(Py_None)) < 0) {
+        Py_DECREF(entry);
+        Py_DECREF(ap);
+        return NULL;
+    }
     PyObject* dst = PyTuple_Pack(1, ap);
     Py_DECREF(ap);
     if (dst == NULL) {
