@@ -9,6 +9,7 @@ Setting a special method on a class after its creation updates the type slots of
 import sys
 
 from . import dtypes
+from .elementwise_fast import add_in_place
 from .emit import reinterpreted_offset
 from .matmul_fast import accumulate_fresh
 from .matmul_fused import PLUS_EQUALS_STORED, FusedResult, _open, accumulate_fused, materialise
@@ -102,6 +103,8 @@ def _iadd(self, o):
         ob = o.buf
         ins = ob.producer
         if ins is None or not ob.temp or not o.root or ob.pinned or ins.op != "nc_matmul":
+            if not ob.temp and add_in_place(self, o, sys._getframe(1)):  # two tiles' views: elementwise_fast.py
+                return self
             return inplace_op(self, o, "add")
         if not accumulate_fresh(o, self):
             retarget(o, self, accumulate=True)
