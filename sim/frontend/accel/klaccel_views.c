@@ -77,6 +77,8 @@ static PyObject* new_view(PyObject* self, long long off, PyObject* dims, PyObjec
     return v;
 }
 
+static PyObject* view_from_template(PyObject* self, PyObject* key, Py_ssize_t nk, PyObject* hit);
+
 /* The view of a key `[ints..., expr, expr]` (0, 1 or 2 integers) from its template; Py_None (borrowed) when the
  * Python function must decide; NULL on an error. */
 static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
@@ -104,6 +106,16 @@ static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
     if (hit == Py_None || !PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) != 2 * n_ints + 6) {
         return Py_None;
     }
+    Py_INCREF(hit); /* held while the view is made (the memo may be replaced meanwhile) */
+    PyObject* view = view_from_template(self, key, nk, hit);
+    Py_DECREF(hit);
+    return view;
+}
+
+/* template_view's view once its template `hit` is found. */
+static PyObject* view_from_template(PyObject* self, PyObject* key, Py_ssize_t nk, PyObject* hit) {
+    int n_ints = (int)nk - 2;
+    PyObject *e1 = PyTuple_GET_ITEM(key, nk - 2), *e2 = PyTuple_GET_ITEM(key, nk - 1);
     long long k[4], s[4], off;
     for (int i = 0; i < n_ints; ++i) {
         long long count;
@@ -133,6 +145,8 @@ static PyObject* template_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
     }
     return new_view(self, off, PyTuple_GET_ITEM(hit, 2 * n_ints + 4), PyTuple_GET_ITEM(hit, 2 * n_ints + 5));
 }
+
+static PyObject* view_from_signature(PyObject* self, PyObject* key, Py_ssize_t nk, long long off, PyObject* hit);
 
 /* The view of a key of five or more integers and index expressions, one per dimension (`acc[a, b, c, i.p, i.x]`),
  * as views.index_view's signature path makes it from a stored template when every integer is in range and every
@@ -182,11 +196,18 @@ static PyObject* signature_view(PyObject* self, PyObject* key, Py_ssize_t nk) {
         }
         fits = fits && !__builtin_mul_overflow(v, stride, &term) && !__builtin_add_overflow(off, term, &off);
     }
-    PyObject* hit = fits ? PyDict_GetItemWithError(templates, sig) : NULL; /* borrowed */
+    PyObject* hit = fits ? Py_XNewRef(PyDict_GetItemWithError(templates, sig)) : NULL;
     Py_DECREF(sig);
     if (hit == NULL) {
         return PyErr_Occurred() ? NULL : Py_None;
     }
+    PyObject* view = view_from_signature(self, key, nk, off, hit);
+    Py_DECREF(hit);
+    return view;
+}
+
+/* signature_view's view once its template `hit` is found and the offset `off` computed. */
+static PyObject* view_from_signature(PyObject* self, PyObject* key, Py_ssize_t nk, long long off, PyObject* hit) {
     /* hit: (dims, check axes, shape, each expression's valid constants, ...); a view that keeps checks, or a [P]
      * result (Tensor.__getitem__ gives it a free axis), is the Python function's. */
     if (!PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) < 4 || !PyTuple_CheckExact(PyTuple_GET_ITEM(hit, 0)) ||
