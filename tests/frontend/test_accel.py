@@ -90,6 +90,15 @@ class SameAsPython(unittest.TestCase):
         self.assertEqual(self.assertSameView(five, (1, 2, 1, i.p, i.x))[1][1], ((1 * 3 + 2) * 2 + 1) * 128 * 512)
         self.assertEqual(self.assertSameView(self.blocks, (5, i.p, i.x))[1][1], 5 * 128 * 512)
 
+    def test_two_slices(self):
+        for key in ((slice(0, 128), slice(512, 1024)), (slice(896, 1024), slice(0, 2048)), (slice(0, 1025), slice(0, 8)),
+                    (slice(-128, None), slice(0, 8)), (slice(0, 128, 2), slice(0, 8)), (slice(0, 128), slice(None, 8)),
+                    (slice(5, 5), slice(0, 8)), (slice(True, 8), slice(0, 8)), (slice(0, 2 ** 70), slice(0, 8)),
+                    (slice(0.0, 8), slice(0, 8)), (slice(0, 128), 3)):
+            self.assertSameView(self.hbm, key)
+        self.assertEqual(self.assertSameView(self.hbm, (slice(256, 384), slice(512, 1024)))[1][1:5],
+                         (256 * 2048 + 512, ((2048, 128), (1, 512)), "bfloat16", (128, 512)))
+
     def test_whole_tile_and_other_keys(self):
         i = self.i
         for key in (Ellipsis, (slice(None), slice(0, 256)), (1,), 2, (i.p, i.x, 1, 2), (1.0, i.p, i.x)):

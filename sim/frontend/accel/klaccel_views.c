@@ -234,6 +234,44 @@ static PyObject* view_from_signature(PyObject* self, PyObject* key, Py_ssize_t n
     return new_view(self, off, PyTuple_GET_ITEM(hit, 0), PyTuple_GET_ITEM(hit, 2));
 }
 
+/* A slice's start and stop when it has no step and both are ints that fit in 64 bits. */
+static int plain_slice(PyObject* k, long long* start, long long* stop) {
+    PySliceObject* sl = (PySliceObject*)k;
+    return PySlice_Check(k) && sl->step == Py_None && as_i64(sl->start, start) && as_i64(sl->stop, stop);
+}
+
+/* The view of two in-bounds slices of a 2-D view (`t[a:b, c:d]`, the tiled loop's load), as views.index_view's
+ * first path makes it; Py_None (borrowed) when the Python function must decide; NULL on an error. */
+static PyObject* slices_view(PyObject* self, PyObject* key) {
+    PyObject* dims = SLOT(self, L.t_dims);
+    long long a0, b0, a1, b1, s0, c0, s1, c1, off;
+    if (dims == NULL || !PyTuple_CheckExact(dims) || PyTuple_GET_SIZE(dims) != 2 ||
+        !plain_slice(PyTuple_GET_ITEM(key, 0), &a0, &b0) || !plain_slice(PyTuple_GET_ITEM(key, 1), &a1, &b1) ||
+        !as_i64(SLOT(self, L.t_off), &off)) {
+        return Py_None;
+    }
+    PyObject *d0 = PyTuple_GET_ITEM(dims, 0), *d1 = PyTuple_GET_ITEM(dims, 1);
+    if (!PyTuple_CheckExact(d0) || PyTuple_GET_SIZE(d0) != 2 || !PyTuple_CheckExact(d1) || PyTuple_GET_SIZE(d1) != 2 ||
+        !as_i64(PyTuple_GET_ITEM(d0, 0), &s0) || !as_i64(PyTuple_GET_ITEM(d0, 1), &c0) ||
+        !as_i64(PyTuple_GET_ITEM(d1, 0), &s1) || !as_i64(PyTuple_GET_ITEM(d1, 1), &c1) ||
+        !(0 <= a0 && a0 < b0 && b0 <= c0 && 0 <= a1 && a1 < b1 && b1 <= c1)) {
+        return Py_None;
+    }
+    long long t0, t1;
+    if (__builtin_mul_overflow(a0, s0, &t0) || __builtin_mul_overflow(a1, s1, &t1) ||
+        __builtin_add_overflow(off, t0, &off) || __builtin_add_overflow(off, t1, &off)) {
+        return Py_None;
+    }
+    /* ((s0, n0), (s1, n1)) and (n0, n1): new tuples, as the Python path makes them. */
+    PyObject* view_dims =
+        Py_BuildValue("((OL)(OL))", PyTuple_GET_ITEM(d0, 0), b0 - a0, PyTuple_GET_ITEM(d1, 0), b1 - a1);
+    PyObject* shape = view_dims == NULL ? NULL : Py_BuildValue("(LL)", b0 - a0, b1 - a1);
+    PyObject* view = shape == NULL ? NULL : new_view(self, off, view_dims, shape);
+    Py_XDECREF(view_dims);
+    Py_XDECREF(shape);
+    return view;
+}
+
 /* Tensor.__getitem__: `t[key]`, a new view of the same buffer. */
 static PyObject* tensor_getitem(PyObject* self, PyObject* key) {
     PyObject* checks = SLOT(self, L.t_checks);
@@ -244,7 +282,9 @@ static PyObject* tensor_getitem(PyObject* self, PyObject* key) {
     PyObject* view = Py_None;
     if (PyTuple_CheckExact(key) && checks == Py_None) {
         Py_ssize_t nk = PyTuple_GET_SIZE(key);
-        if (nk >= 2 && nk <= 4) {
+        if (nk == 2 && PySlice_Check(PyTuple_GET_ITEM(key, 0))) {
+            view = slices_view(self, key);
+        } else if (nk >= 2 && nk <= 4) {
             view = template_view(self, key, nk);
         } else if (nk >= 5) {
             view = signature_view(self, key, nk);
