@@ -10,13 +10,12 @@ False before changing anything, and the general path decides. tests/frontend/tes
 both paths.
 """
 from .emit import _onchip_layouts
-from .ops import _AUG_STORE, _augmented_subscript, shared_attrs
+from .ops import _augmented_subscript, shared_attrs
 from .tracer import T, Instr
 from .dtypes import SIZES
 from .views import Tensor
 
 _ADD = shared_attrs(("op0", "add"))  # binary_op's attributes of an add: one shared dict
-_new_instr = object.__new__
 
 
 def _operand(v, b):
@@ -72,25 +71,10 @@ def add_in_place(x, y, frame):
     xb.pinned = True
     yb.pinned = True
     xb.written = True
-    # Instr(...) field by field (no __init__ through the type's slots), as emit makes it: operands in lists.
-    ins = _new_instr(Instr)
-    ins.op = "tensor_tensor"
-    ins.engine = "vector"
-    ins.dst = [dap]
-    ins.src = [xap, yap]
-    ins.elements = n
-    ins.nbytes = n * SIZES[x.dtype]
-    ins.attrs = _ADD
-    ins.loc = loc
-    ins.iter = T.iter_tuple
-    ins.pid = T.pid
-    ins.ranges = None
-    T.instrs.append(ins)
+    T.instrs.append(Instr("tensor_tensor", "vector", [dap], [xap, yap], n, n * SIZES[x.dtype], _ADD, loc,
+                          T.iter_tuple, T.pid, None))  # operands in lists, as emit records them
     # inplace_op's ending: `t[k] += x` stores t[k] next, which must record nothing more.
-    hit = _AUG_STORE.get((id(frame.f_code), frame.f_lasti))
-    if hit is None:
-        hit = _augmented_subscript(frame)
-    if hit:
+    if _augmented_subscript(frame):
         x.inplace = True
     return True
 
