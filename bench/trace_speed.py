@@ -121,7 +121,9 @@ def agree(flags):
         for e in entries:
             out = {}
             for mode in ("0", "1"):
-                ways = dict(KL_TRACE_ACCEL=mode, KL_TRACE_REPLICATE="0") if flags.accel else dict(KL_TRACE_REPLICATE=mode)
+                ways = dict(KL_TRACE_REPLICATE=mode)
+                if flags.accel:  # the Python functions against the C ones, both plain
+                    ways = dict(KL_TRACE_ACCEL=mode, KL_TRACE_REPLICATE="0")
                 path = os.path.join(tmp, f"ir{mode}.json")
                 if os.path.exists(path):
                     os.remove(path)

@@ -91,7 +91,8 @@ class SameAsPython(unittest.TestCase):
         self.assertEqual(self.assertSameView(self.blocks, (5, i.p, i.x))[1][1], 5 * 128 * 512)
 
     def test_two_slices(self):
-        for key in ((slice(0, 128), slice(512, 1024)), (slice(896, 1024), slice(0, 2048)), (slice(0, 1025), slice(0, 8)),
+        for key in ((slice(0, 128), slice(512, 1024)), (slice(896, 1024), slice(0, 2048)),
+                    (slice(0, 1025), slice(0, 8)),
                     (slice(-128, None), slice(0, 8)), (slice(0, 128, 2), slice(0, 8)), (slice(0, 128), slice(None, 8)),
                     (slice(5, 5), slice(0, 8)), (slice(True, 8), slice(0, 8)), (slice(0, 2 ** 70), slice(0, 8)),
                     (slice(0.0, 8), slice(0, 8)), (slice(0, 128), 3)):

@@ -39,7 +39,8 @@ def k(a, b):
 
 # Statements at the body's place (indented by 8 spaces).
 _BODIES = {
-    "a matmul's PSUM sum into SBUF blocks": """acc = nl.zeros((2, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.sbuf)
+    "a matmul's PSUM sum into SBUF blocks":
+        """acc = nl.zeros((2, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.sbuf)
         for t in nl.affine_range(2):
             part = nl.zeros((128, 512), dtype=nl.float32, buffer=nl.psum)
             part[...] += nisa.nc_matmul(lhs[...], rhs[...])

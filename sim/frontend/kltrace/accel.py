@@ -1,7 +1,8 @@
 """Binds kltrace._klaccel (sim/frontend/accel/, built by CMake for Debian's python3) when it is there: the plain
 trace's most frequent calls in C. Tensor.__getitem__, IndexExpr.__add__ / __radd__, matmul_fast.fresh_matmul,
-Tensor.__iadd__, Tensor.__setitem__ and isa._nc_matmul (the body of both nisa.nc_matmul wrappers) then run C first. Each of these C functions takes only the common case and
-passes everything else to the Python function it replaces (kept in PYTHON).
+Tensor.__iadd__, Tensor.__setitem__ and isa._nc_matmul (the body of both nisa.nc_matmul wrappers) then run C
+first. Each of these C functions takes only the common case and passes everything else to the Python function it
+replaces (kept in PYTHON).
 
 Set KL_TRACE_ACCEL=0 to keep Python. STATUS says which is bound and why.
 """

@@ -10,7 +10,7 @@ from .views import Tensor
 # The kernel API is ready once tensors have their recording methods (`a + b`, `t[k] = v`): the value
 # layer (tensor.py, views.py) does not know the recorder, the operator layer binds them here.
 operators.attach(Tensor)
-# Tensor.__getitem__ and IndexExpr.__add__ in C when kltrace._klaccel was built (accel.py).
+# The plain trace's most frequent calls in C when kltrace._klaccel was built (accel.py).
 accel.install()
 
 
